@@ -1,0 +1,35 @@
+// Package logfmt owns trail's JSONL event log (SPEC 7.1): the line envelope,
+// the encoder, the append-only writer with redaction and external payloads,
+// and (later) the streaming reader, replay and validation.
+//
+// Invariants every writer in this package keeps:
+//
+//   - One line is one compact JSON object terminated by "\n":
+//     {"timestamp","sessionId","event","seq", ...data}. The envelope keys come
+//     first in that order, data keys follow at the top level in the order the
+//     caller gave them, never wrapped.
+//   - A line reaches the file with exactly one write(2) on an O_APPEND
+//     descriptor and nothing is buffered across lines, so a concurrent reader
+//     (tail -f) sees whole lines as they happen and a killed process leaves at
+//     most one torn line at the end.
+//   - seq is 0-based and grows by one per line across every process that ever
+//     appended to the file; a new Writer continues from the last complete line.
+//     A torn tail (bytes after the last "\n" that are not a JSON object) is cut
+//     off before the first append, so the file stays a sequence of valid lines.
+//   - Keys are written in insertion order (Object, []Field); Go maps, which
+//     have no order, are written with sorted keys. HTML characters (<, >, &)
+//     are never escaped. Floats use encoding/json's shortest form; NaN and
+//     Inf are errors, not lines.
+//   - Secrets never reach the file: values under sensitive keys become
+//     "[REDACTED]", and API keys in use or key-shaped strings are replaced
+//     inside every string, including strings inside json.RawMessage values.
+//     Redaction looks at the bytes as written; a secret deliberately spelled
+//     with \uXXXX escapes inside raw JSON is not decoded by the cheap checks.
+//   - A data value whose compact JSON exceeds the payload threshold is stored
+//     once as <sessionId>.payloads/<sha256>.json next to the log (exactly
+//     those bytes, created only if absent) and replaced by a reference object.
+//     Children are externalized before their parents, so a parent that was
+//     only big because of one child stays inline.
+//
+// The package is a leaf: it imports no other trail package.
+package logfmt

@@ -1,0 +1,226 @@
+package logfmt
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Redaction rules (SPEC 7.1):
+//
+//   - a value under a key that is, case-insensitively and as a whole, one of
+//     api[-_]?key, authorization, access[-_]?token, refresh[-_]?token,
+//     secret, password, x[-_]?api[-_]?key becomes "[REDACTED]", whatever
+//     its type;
+//   - inside every string value, each secret in use, every sk-ant-… or sk-…
+//     shaped key and the token of "Bearer <token>" become "[REDACTED]".
+//
+// Most values hold none of this, and the writer must stay O(1) per event,
+// so every rule starts with a plain substring check and regular expressions
+// run only on strings that pass it.
+
+const redactedText = "[REDACTED]"
+
+var redactedJSON = []byte(`"` + redactedText + `"`)
+
+var (
+	// sensitiveKeyRE is the rule as written; sensitiveKey answers the same
+	// question without it, and falls back to it for non-ASCII keys.
+	sensitiveKeyRE = regexp.MustCompile(`(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`)
+
+	// \b keeps "task-management-system-design" whole.
+	keyShapeRE = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{16,}|\bsk-[A-Za-z0-9_-]{20,}`)
+	bearerRE   = regexp.MustCompile(`\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)
+)
+
+// minSecretLen keeps short strings (empty, "test") from blanking half a log.
+const minSecretLen = 8
+
+type redactor struct {
+	secrets    []string // longest first, so a secret containing another goes whole
+	rawSecrets [][]byte // the same, as they look inside a JSON string
+}
+
+func newRedactor(secrets []string) *redactor {
+	r := &redactor{}
+	for _, s := range secrets {
+		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) {
+			r.secrets = append(r.secrets, s)
+		}
+	}
+	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, s := range r.secrets {
+		q := appendString(nil, s)
+		r.rawSecrets = append(r.rawSecrets, q[1:len(q)-1])
+	}
+	return r
+}
+
+// scrub returns s with secrets and key-shaped runs replaced; s itself when
+// there is nothing to replace, without allocating.
+func (r *redactor) scrub(s string) string {
+	if !r.suspect(s) {
+		return s
+	}
+	for _, secret := range r.secrets {
+		s = strings.ReplaceAll(s, secret, redactedText)
+	}
+	if strings.Contains(s, "sk-") {
+		s = keyShapeRE.ReplaceAllString(s, redactedText)
+	}
+	if strings.Contains(s, "Bearer") {
+		s = bearerRE.ReplaceAllString(s, "${1}"+redactedText)
+	}
+	return s
+}
+
+func (r *redactor) suspect(s string) bool {
+	if strings.Contains(s, "sk-") || strings.Contains(s, "Bearer") {
+		return true
+	}
+	for _, secret := range r.secrets {
+		if strings.Contains(s, secret) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawStringSuspect is suspect for JSON text that has not been decoded.
+func (r *redactor) rawStringSuspect(b []byte) bool {
+	if bytes.Contains(b, []byte("sk-")) || bytes.Contains(b, []byte("Bearer")) {
+		return true
+	}
+	for _, secret := range r.rawSecrets {
+		if bytes.Contains(b, secret) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawSuspect reports whether a raw JSON document may need redaction: a
+// suspect string, or a key that could be sensitive somewhere in it.
+func (r *redactor) rawSuspect(b []byte) bool {
+	return r.rawStringSuspect(b) || hasKeyWord(b)
+}
+
+// sensitiveRawKey checks the body of a key token as written in raw JSON.
+func (r *redactor) sensitiveRawKey(body []byte) bool {
+	if bytes.IndexByte(body, '\\') >= 0 {
+		return sensitiveKey(unquote(body))
+	}
+	return sensitiveKey(body)
+}
+
+// Longest keys the rule accepts, in bytes: all ASCII, and with the
+// non-ASCII runes that fold to ASCII letters (K, U+212A for k; ſ, U+017F
+// for s) in place of every k and s ("acceſſ_toKen").
+const (
+	maxSensitiveASCII = len("refresh_token")
+	maxSensitiveBytes = len("acce\u017f\u017f_to\u212aen")
+)
+
+// sensitiveKey reports whether k matches sensitiveKeyRE, without running it
+// for the ASCII keys that make up nearly every log.
+func sensitiveKey[S ~string | ~[]byte](k S) bool {
+	n := len(k)
+	if n < len("secret") || n > maxSensitiveBytes {
+		return false
+	}
+	var low [maxSensitiveBytes]byte
+	for i := range n {
+		c := k[i]
+		if c >= utf8.RuneSelf {
+			return sensitiveKeyRE.MatchString(string(k))
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	if n > maxSensitiveASCII {
+		return false
+	}
+	s := low[:n]
+	switch string(s) {
+	case "authorization", "secret", "password":
+		return true
+	}
+	if s[0] == 'x' {
+		s = s[1:]
+		if s[0] == '-' || s[0] == '_' {
+			s = s[1:]
+		}
+		return joined(s, "api", "key")
+	}
+	return joined(s, "api", "key") || joined(s, "access", "token") || joined(s, "refresh", "token")
+}
+
+// joined reports whether s is a+b, a+"-"+b or a+"_"+b.
+func joined(s []byte, a, b string) bool {
+	if len(s) < len(a)+len(b) || len(s) > len(a)+len(b)+1 || string(s[:len(a)]) != a {
+		return false
+	}
+	rest := s[len(a):]
+	if len(rest) > len(b) {
+		if rest[0] != '-' && rest[0] != '_' {
+			return false
+		}
+		rest = rest[1:]
+	}
+	return string(rest) == b
+}
+
+// hasKeyWord reports whether b holds, in any letter case, a word every
+// sensitive key contains: key, token, authorization, secret or password.
+// A document without one cannot have a sensitive key.
+func hasKeyWord(b []byte) bool {
+	// Runes that fold to k or s would spell a sensitive key byte for byte
+	// differently; such documents always take the careful path.
+	if bytes.Contains(b, []byte("\u212a")) || bytes.Contains(b, []byte("\u017f")) {
+		return true
+	}
+	for i := range b {
+		// c|0x20 lower-cases letters; foldAt checks the letters after it.
+		switch b[i] | 0x20 {
+		case 'k':
+			if foldAt(b[i:], "key") {
+				return true
+			}
+		case 't':
+			if foldAt(b[i:], "token") {
+				return true
+			}
+		case 'a':
+			if foldAt(b[i:], "authorization") {
+				return true
+			}
+		case 's':
+			if foldAt(b[i:], "secret") {
+				return true
+			}
+		case 'p':
+			if foldAt(b[i:], "password") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldAt reports whether b starts with the lower-case ASCII word w in any
+// letter case.
+func foldAt(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if b[i]|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
+}

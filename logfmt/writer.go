@@ -1,0 +1,198 @@
+package logfmt
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Options configure a Writer.
+type Options struct {
+	// SessionID goes into every line's envelope and names the payload
+	// folder; it must be usable as a file name.
+	SessionID string
+	// Secrets are exact strings to scrub wherever they appear (the API
+	// keys in use). Strings shorter than 8 bytes are ignored.
+	Secrets []string
+	// Now stamps lines; nil means time.Now.
+	Now func() time.Time
+	// PayloadThreshold is the compact JSON size, in bytes, above which a
+	// value moves to a payload file; 0 or less means 32768.
+	PayloadThreshold int
+}
+
+// Writer appends lines to one session's log. It is not safe for concurrent
+// use: the caller holds the session lock, which also keeps other processes
+// from appending in between.
+type Writer struct {
+	path        string
+	f           *os.File
+	now         func() time.Time
+	sessionJSON []byte // the session id as a JSON string, written on every line
+	enc         encoder
+	payloads    *payloadStore
+	seq         int64
+	buf         []byte // scratch for one line, reused so a line costs no allocation
+	created     bool   // the file is new: its folder entry needs an fsync
+}
+
+// maxKeptBuffer caps the scratch buffer kept between lines, so one huge
+// line does not pin its memory for the rest of the session.
+const maxKeptBuffer = 1 << 20
+
+// OpenWriter opens the log at path for appending, creating it (0600, and
+// its folder 0700) when missing. It repairs a torn last line and continues
+// seq from the last complete line.
+func OpenWriter(path string, opts Options) (*Writer, error) {
+	if err := checkSessionID(opts.SessionID); err != nil {
+		return nil, fmt.Errorf("open log %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open log %s: create folder: %w", path, err)
+	}
+	created := true
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		created = false
+		f, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open log %s: %w", path, err)
+	}
+	seq, err := recoverTail(path, f)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("open log %s: %w", path, err)
+	}
+	threshold := opts.PayloadThreshold
+	if threshold <= 0 {
+		threshold = DefaultPayloadThreshold
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	w := &Writer{
+		path:        path,
+		f:           f,
+		now:         now,
+		sessionJSON: appendString(nil, opts.SessionID),
+		payloads:    newPayloadStore(path, opts.SessionID, threshold),
+		seq:         seq,
+		buf:         make([]byte, 0, 4096),
+		created:     created,
+	}
+	w.enc = encoder{red: newRedactor(opts.Secrets), ext: w.payloads}
+	return w, nil
+}
+
+// checkSessionID refuses ids that would put the payload folder somewhere
+// other than next to the log.
+func checkSessionID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("empty session id")
+	case id == "." || id == ".." || strings.ContainsAny(id, "/\\\x00"):
+		return fmt.Errorf("session id %q is not a file name", id)
+	}
+	return nil
+}
+
+// Log appends one line: the envelope, then fields in order, redacted, with
+// big values moved to payload files. The line reaches the file with a single
+// write, or not at all.
+func (w *Writer) Log(event string, fields ...Field) error {
+	if w.f == nil {
+		return fmt.Errorf("log %s: %w", event, os.ErrClosed)
+	}
+	if event == "" {
+		return errors.New("log: empty event name")
+	}
+	line, err := w.appendLine(w.buf[:0], event, fields)
+	if cap(line) <= maxKeptBuffer {
+		w.buf = line[:0]
+	}
+	if err != nil {
+		return fmt.Errorf("log %s: %w", event, err)
+	}
+	if n, err := w.f.Write(line); err != nil {
+		w.untear(n)
+		return fmt.Errorf("log %s: write %s: %w", event, w.path, err)
+	}
+	w.seq++
+	return nil
+}
+
+func (w *Writer) appendLine(dst []byte, event string, fields []Field) ([]byte, error) {
+	dst = appendEnvelope(dst, w.now(), w.sessionJSON, event, w.seq)
+	for _, f := range fields {
+		if isEnvelopeKey(f.Key) {
+			return dst, fmt.Errorf("field %q collides with the envelope", f.Key)
+		}
+		dst = append(dst, ',')
+		dst = appendString(dst, f.Key)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = w.enc.field(dst, f.Key, f.Value); err != nil {
+			return dst, fmt.Errorf("field %q: %w", f.Key, err)
+		}
+	}
+	return append(dst, '}', '\n'), nil
+}
+
+// untear removes the n bytes of a line that was only partly written (a full
+// disk), so the next line does not start in the middle of it. Best effort:
+// if it fails, the next OpenWriter cuts the torn line instead.
+func (w *Writer) untear(n int) {
+	if n <= 0 {
+		return
+	}
+	if info, err := w.f.Stat(); err == nil && info.Size() >= int64(n) {
+		_ = w.f.Truncate(info.Size() - int64(n))
+	}
+}
+
+// NextSeq is the seq the next line will carry.
+func (w *Writer) NextSeq() int64 { return w.seq }
+
+// Path is the log file's path.
+func (w *Writer) Path() string { return w.path }
+
+// Sync makes every line written so far durable, payload files first, so a
+// durable line never refers to a payload that could still be lost.
+func (w *Writer) Sync() error {
+	if w.f == nil {
+		return fmt.Errorf("sync log %s: %w", w.path, os.ErrClosed)
+	}
+	if err := w.payloads.sync(); err != nil {
+		return fmt.Errorf("sync log %s: %w", w.path, err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("sync log %s: %w", w.path, err)
+	}
+	if w.created {
+		if err := syncDir(filepath.Dir(w.path)); err != nil {
+			return fmt.Errorf("sync log %s: folder: %w", w.path, err)
+		}
+		w.created = false
+	}
+	return nil
+}
+
+// Close closes the file without syncing it (call Sync first when the
+// lines must survive a power cut). Closing twice is not an error.
+func (w *Writer) Close() error {
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	if err != nil {
+		return fmt.Errorf("close log %s: %w", w.path, err)
+	}
+	return nil
+}
