@@ -1,0 +1,58 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Delete removes everything trail keeps for id: the log, the payload folder,
+// the record and the lock file. Missing pieces are fine; it wraps
+// ErrNotFound when there was no record, log or payload folder. The lock file
+// does not count, since a caller holding the lock (as it should while
+// deleting) has just created it.
+//
+// The log and payloads go before the record, and the lock last, so a
+// failure half-way leaves a session that is still listed and can be deleted
+// again, never an orphaned log hidden from list.
+func (s *FS) Delete(id string) error {
+	if err := ValidateID(id); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	found := false
+	for _, p := range []struct {
+		path     string
+		all      bool // a folder
+		evidence bool // its presence means the session existed
+	}{
+		{s.LogPath(id), false, true},
+		{s.PayloadDir(id), true, true},
+		{s.RecordPath(id), false, true},
+		{s.LockPath(id), false, false},
+	} {
+		existed, err := removePath(p.path, p.all)
+		if err != nil {
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+		found = found || existed && p.evidence
+	}
+	if !found {
+		return fmt.Errorf("delete session %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+func removePath(path string, all bool) (existed bool, err error) {
+	if all {
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return true, os.RemoveAll(path)
+	}
+	err = os.Remove(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,21 @@
+// Package store keeps trail's session records on disk: the folder layout,
+// the record codec, atomic saves, the per-session flock, listing, deletion
+// and the history migration.
+//
+// Invariants every function here keeps:
+//
+//   - An id is checked with ValidateID before any path is built from it, so
+//     no caller can reach outside $TRAIL_HOME/sessions or $TRAIL_HOME/logs.
+//   - Folders are created 0700 and files 0600: records hold conversations.
+//   - A record is replaced only by rename of a fully written, fsynced temp
+//     file in the same folder, then the folder is fsynced. A crash leaves
+//     the old record or the new one, never a mix.
+//   - Nothing here writes a record it could not parse. Load returns a
+//     *CorruptError and Save only writes a Record the caller already holds;
+//     callers must Load (under the lock) before they Save over a file.
+//   - Every field trail does not model is kept with its exact bytes and in
+//     its order; only whitespace between tokens may change on a save.
+//   - Readers (Load, ReadHead, ListHeads) take no lock; writers hold the
+//     session's flock from Load to Save. Lock handling is the caller's job.
+//   - store is a leaf: it imports no other trail package.
+package store

@@ -1,0 +1,33 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+var (
+	// ErrInvalidID is wrapped by every error about an id that fails ValidateID.
+	ErrInvalidID = errors.New("invalid session id")
+	// ErrNotFound is wrapped when no record exists for an id.
+	ErrNotFound = errors.New("session not found")
+)
+
+// CorruptError is a record that is not valid JSON, not a JSON object, or
+// whose "messages" or "history" is present and not an array. Such a record
+// is never rewritten by a normal step (SPEC 3.4).
+type CorruptError struct {
+	Path   string
+	Offset int64 // byte offset of the problem in the file
+	Err    error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("parse record %s: %v at offset %d", e.Path, e.Err, e.Offset)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// BusyError is a session lock not obtained within the wait.
+type BusyError struct{ ID string }
+
+func (e *BusyError) Error() string { return fmt.Sprintf("session %s is busy", e.ID) }

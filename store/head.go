@@ -1,0 +1,251 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Head is what list shows of a record, read without loading its messages.
+type Head struct {
+	ID, Name, Cwd, CreatedAt, UpdatedAt, Status, StopReason, Title, ParentSessionID string
+	Version, MessageCount                                                           int
+	Provider                                                                        *ProviderRef
+	Usage                                                                           *Usage
+	FirstPrompt                                                                     string // first user message's text, only when Title is empty
+	Corrupt                                                                         bool
+	Err                                                                             error // why Corrupt
+	Path                                                                            string
+	Size                                                                            int64
+}
+
+// A trail record keeps its header in the first few hundred bytes (SPEC 3.2),
+// so list reads headWindow bytes from the front and tailWindow from the end
+// instead of the whole file.
+const (
+	headWindow = 8 << 10
+	tailWindow = 64
+	// A single-line record smaller than this is validated in full: cheap,
+	// and such files are not trail's own.
+	fullCheckLimit = 1 << 20
+)
+
+// readHead reads the head of the record at path; gone reports that the file
+// does not exist. Head.ID is the file's id, the name callers can Load by,
+// even if the record says otherwise inside.
+func readHead(path, id string) (h Head, gone bool) {
+	h = Head{ID: id, Path: path}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h, true
+	}
+	if err != nil {
+		return h.corrupt(err), false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return h.corrupt(err), false
+	}
+	h.Size = st.Size()
+	if h.Size <= headWindow {
+		return h.fromFile(f), false
+	}
+	win := make([]byte, headWindow+tailWindow)
+	if _, err := f.ReadAt(win[:headWindow], 0); err != nil {
+		return h.corrupt(err), false
+	}
+	if _, err := f.ReadAt(win[headWindow:], h.Size-tailWindow); err != nil {
+		return h.corrupt(err), false
+	}
+	head, tail := win[:headWindow], bytes.TrimRight(win[headWindow:], " \t\r\n")
+	var closed bool
+	switch {
+	case bytes.IndexByte(head, '\n') >= 0:
+		// Indented: only the top-level object closes at column 0.
+		closed = bytes.HasSuffix(tail, []byte("\n}"))
+	case h.Size < fullCheckLimit:
+		closed = false // check it in full below
+	default:
+		closed = bytes.HasSuffix(tail, []byte("}"))
+	}
+	if closed && h.fromWindow(head) {
+		return h, false
+	}
+	// Not trail's layout, or damaged: the whole file decides, and gives a
+	// corrupt record its exact error offset.
+	return h.fromFile(f), false
+}
+
+func (h Head) corrupt(err error) Head {
+	h.Corrupt, h.Err = true, err
+	return h
+}
+
+// fromWindow fills h from the first bytes of a record and reports whether
+// they held the whole header: every member before the first non-header key
+// (trail writes messages after the header) with id, updatedAt, messageCount
+// and title among them. A foreign record (Robota writes messages early and
+// has no messageCount) answers false.
+func (h *Head) fromWindow(win []byte) bool {
+	root := gjson.Parse(string(win))
+	if !root.IsObject() {
+		return false
+	}
+	complete := false
+	var seen uint
+	root.ForEach(func(k, v gjson.Result) bool {
+		if !isHeaderKey(k.Str) {
+			complete = true
+			return false
+		}
+		seen |= h.set(k.Str, v)
+		return true
+	})
+	const need = seenID | seenUpdatedAt | seenMessageCount | seenTitle
+	return complete && seen&need == need
+}
+
+const (
+	seenID uint = 1 << iota
+	seenUpdatedAt
+	seenMessageCount
+	seenTitle
+)
+
+// set stores one header member, leniently: a value of the wrong type is
+// ignored. It returns the seen bit for the members fromWindow requires.
+// Strings are cloned: gjson's point into the whole file's text, and ten
+// thousand heads must not keep ten thousand files alive.
+func (h *Head) set(key string, v gjson.Result) uint {
+	str := func(dst *string) {
+		if v.Type == gjson.String {
+			*dst = strings.Clone(v.Str)
+		}
+	}
+	get := func(path string) string { return strings.Clone(v.Get(path).String()) }
+	switch key {
+	case "id":
+		return seenID
+	case "name":
+		str(&h.Name)
+	case "cwd":
+		str(&h.Cwd)
+	case "createdAt":
+		str(&h.CreatedAt)
+	case "updatedAt":
+		str(&h.UpdatedAt)
+		return seenUpdatedAt
+	case "status":
+		str(&h.Status)
+	case "stopReason":
+		str(&h.StopReason)
+	case "title":
+		str(&h.Title)
+		return seenTitle
+	case "parentSessionId":
+		str(&h.ParentSessionID)
+	case "version":
+		if v.Type == gjson.Number {
+			h.Version = int(v.Int())
+		}
+	case "messageCount":
+		if v.Type == gjson.Number {
+			h.MessageCount = int(v.Int())
+		}
+		return seenMessageCount
+	case "provider":
+		if v.IsObject() {
+			h.Provider = &ProviderRef{
+				Name: get("name"), Model: get("model"), BaseURL: get("baseUrl"), Script: get("script"),
+			}
+		}
+	case "usage":
+		if v.IsObject() {
+			h.Usage = &Usage{InputTokens: v.Get("inputTokens").Int(), OutputTokens: v.Get("outputTokens").Int()}
+		}
+	}
+	return 0
+}
+
+// fromFile reads and validates the whole record; MessageCount is then the
+// real number of messages and FirstPrompt is found when Title is empty.
+func (h Head) fromFile(f *os.File) Head {
+	data := make([]byte, h.Size)
+	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+		return h.corrupt(err)
+	}
+	if err := h.fromRecord(data); err != nil {
+		return h.corrupt(err)
+	}
+	return h
+}
+
+func (h *Head) fromRecord(data []byte) error {
+	if off := tooDeep(data); off >= 0 {
+		return &CorruptError{Path: h.Path, Offset: off, Err: errors.New("nesting too deep")}
+	}
+	if !gjson.ValidBytes(data) {
+		return syntaxError(data, h.Path)
+	}
+	root := gjson.Parse(string(data))
+	if !root.IsObject() {
+		return &CorruptError{Path: h.Path, Offset: int64(root.Index), Err: errors.New("record is not a JSON object")}
+	}
+	var cerr error
+	var messages gjson.Result
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "messages", "history":
+			if !v.IsArray() {
+				cerr = &CorruptError{Path: h.Path, Offset: int64(v.Index), Err: fmt.Errorf("%q is not an array", k.Str)}
+				return false
+			}
+			if k.Str == "messages" {
+				messages = v
+			}
+		default:
+			h.set(k.Str, v)
+		}
+		return true
+	})
+	if cerr != nil {
+		return cerr
+	}
+	if messages.Exists() {
+		n := 0
+		lookForPrompt := h.Title == ""
+		messages.ForEach(func(_, m gjson.Result) bool {
+			if lookForPrompt && m.Get("role").String() == "user" {
+				h.FirstPrompt, lookForPrompt = promptText(m.Get("content")), false
+			}
+			n++
+			return true
+		})
+		h.MessageCount = n
+	}
+	return nil
+}
+
+// promptText is the text of a message content: a string, or the first text
+// part of a list of parts ({type:"text",text}).
+func promptText(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return strings.Clone(c.Str)
+	}
+	var text string
+	c.ForEach(func(_, part gjson.Result) bool {
+		if t := part.Get("text"); t.Type == gjson.String {
+			text = strings.Clone(t.Str)
+			return false
+		}
+		return true
+	})
+	return text
+}

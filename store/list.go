@@ -1,0 +1,89 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// IDs returns the ids of the records in sessions/, sorted by name. Temp
+// files (*.json.tmp-*), backups (*.json.bak) and names that are not valid
+// ids are not records and are left out. A missing folder means no sessions.
+func (s *FS) IDs() ([]string, error) {
+	return recordIDs(s.SessionsDir())
+}
+
+func recordIDs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() || ValidateID(id) != nil {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// listWorkers overlaps the open/pread/close round trips of many small reads;
+// more than a handful only adds contention on a laptop disk.
+const listWorkers = 8
+
+// ListHeads returns one Head per record, in IDs order (callers sort by what
+// they show). A record that does not parse is included with Corrupt set; a
+// record deleted while we list is left out. Each record costs two small
+// reads when trail wrote it (see ReadHead), so the time does not grow with
+// the size of the sessions.
+func (s *FS) ListHeads() ([]Head, error) {
+	ids, err := s.IDs()
+	if err != nil {
+		return nil, err
+	}
+	heads := make([]Head, len(ids))
+	gone := make([]bool, len(ids))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(listWorkers, len(ids)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(ids) {
+					return
+				}
+				heads[i], gone[i] = readHead(s.RecordPath(ids[i]), ids[i])
+			}
+		})
+	}
+	wg.Wait()
+	out := heads[:0]
+	for i, h := range heads {
+		if !gone[i] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// ReadHead returns the head of one record, wrapping ErrNotFound when it does
+// not exist. A corrupt record is a Head with Corrupt set, not an error.
+func (s *FS) ReadHead(id string) (Head, error) {
+	if err := ValidateID(id); err != nil {
+		return Head{}, fmt.Errorf("read session: %w", err)
+	}
+	h, gone := readHead(s.RecordPath(id), id)
+	if gone {
+		return Head{}, fmt.Errorf("read session %s: %w", id, ErrNotFound)
+	}
+	return h, nil
+}

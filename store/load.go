@@ -1,0 +1,66 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Load reads and decodes the record for id. A missing record wraps
+// ErrNotFound; one that does not parse is a *CorruptError and is left as it
+// is. Load takes no lock: a caller that will Save holds Lock first.
+func (s *FS) Load(id string) (*Record, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, fmt.Errorf("load session: %w", err)
+	}
+	path := s.RecordPath(id)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("load session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	r, err := Decode(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// Save atomically writes r to sessions/<r.ID>.json. It does not look at the
+// file it replaces: the caller loaded it under the lock, so it is known to
+// parse (or not to exist).
+func (s *FS) Save(r *Record) error {
+	if err := ValidateID(r.ID); err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	data, err := r.Encode()
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", r.ID, err)
+	}
+	if err := s.EnsureLayout(); err != nil {
+		return fmt.Errorf("save session %s: %w", r.ID, err)
+	}
+	if err := writeFileAtomic(s.RecordPath(r.ID), data, 0o600); err != nil {
+		return fmt.Errorf("save session %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// Exists reports whether a record file exists for id.
+func (s *FS) Exists(id string) (bool, error) {
+	if err := ValidateID(id); err != nil {
+		return false, err
+	}
+	_, err := os.Stat(s.RecordPath(id))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	default:
+		return false, fmt.Errorf("stat session %s: %w", id, err)
+	}
+}

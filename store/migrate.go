@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/tidwall/gjson"
+)
+
+// MigrateOptions configures MigrateHistory.
+type MigrateOptions struct {
+	Dir    string        // records folder; SessionsDir when empty
+	DryRun bool          // count what would change, write nothing, take no lock
+	Backup bool          // keep the original bytes as <id>.json.bak
+	Wait   time.Duration // how long to wait for each session's lock
+	NewID  func() string // ids for messages without one; UUIDv7 when nil
+}
+
+// MigrateReport counts the records seen; Migrated+Skipped+Failed == Total.
+type MigrateReport struct {
+	Migrated, Skipped, Failed, Total int
+	Failures                         []MigrateFailure
+}
+
+// MigrateFailure names a record that could not be migrated and why.
+type MigrateFailure struct {
+	Path string
+	Err  error
+}
+
+// MigrateHistory fills the history of every record whose history is missing
+// or empty and whose messages are not (SPEC 1.10, 8), writing each one
+// atomically under its session lock. A record that does not parse, or whose
+// file name is not a valid id, is a failure and is not touched. Running it
+// again migrates nothing. The error is for a folder that cannot be read.
+func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
+	var rep MigrateReport
+	dir := opts.Dir
+	if dir == "" {
+		dir = s.SessionsDir()
+	}
+	if opts.NewID == nil {
+		opts.NewID = newUUID
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) && opts.Dir == "" {
+		return rep, nil // no sessions yet
+	}
+	if err != nil {
+		return rep, fmt.Errorf("migrate history: %w", err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") || e.IsDir() {
+			continue
+		}
+		rep.Total++
+		path := filepath.Join(dir, name)
+		migrated, err := migrateOne(dir, name, opts)
+		switch {
+		case err != nil:
+			rep.Failed++
+			rep.Failures = append(rep.Failures, MigrateFailure{Path: path, Err: err})
+		case migrated:
+			rep.Migrated++
+		default:
+			rep.Skipped++
+		}
+	}
+	return rep, nil
+}
+
+func newUUID() string {
+	if id, err := uuid.NewV7(); err == nil {
+		return id.String()
+	}
+	return uuid.NewString()
+}
+
+// migrateOne migrates one record file. It decides on an unlocked read
+// first, so records that need nothing get no lock file (a foreign --dir
+// stays as it was), then reads again under the lock, since another process
+// may have saved in between.
+func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error) {
+	path := filepath.Join(dir, name)
+	id := strings.TrimSuffix(name, ".json")
+	if err := ValidateID(id); err != nil {
+		return false, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if _, _, need, err := readForMigration(path); err != nil || !need || opts.DryRun {
+		return need, err
+	}
+	lk, err := lockFile(context.Background(), filepath.Join(dir, id+".lock"), id, opts.Wait)
+	if err != nil {
+		return false, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	defer func() {
+		if uerr := lk.Unlock(); uerr != nil && err == nil {
+			err = uerr
+		}
+	}()
+	r, data, need, err := readForMigration(path)
+	if err != nil || !need {
+		return false, err
+	}
+	r.History = buildHistory(r, opts.NewID)
+	out, err := r.Encode()
+	if err != nil {
+		return false, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if opts.Backup {
+		if err := writeFileAtomic(path+".bak", data, 0o600); err != nil {
+			return false, fmt.Errorf("migrate %s: backup: %w", path, err)
+		}
+	}
+	if err := writeFileAtomic(path, out, 0o600); err != nil {
+		return false, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// readForMigration reads a record and reports whether it needs a history.
+func readForMigration(path string) (r *Record, data []byte, need bool, err error) {
+	data, err = os.ReadFile(path)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if r, err = Decode(data, path); err != nil {
+		return nil, nil, false, err
+	}
+	return r, data, len(r.History) == 0 && len(r.Messages) > 0, nil
+}
+
+// buildHistory makes one chat entry per message, the same entry replay
+// builds: {id, timestamp, category: "chat", type: role, data: message}.
+func buildHistory(r *Record, newID func() string) []json.RawMessage {
+	updatedAt := json.RawMessage(appendString(nil, r.UpdatedAt))
+	if raw, ok := r.Fields.Get("updatedAt"); r.UpdatedAt == "" && ok {
+		updatedAt = raw
+	}
+	out := make([]json.RawMessage, 0, len(r.Messages))
+	for _, msg := range r.Messages {
+		m := gjson.ParseBytes(msg)
+		b := []byte(`{"id":`)
+		if id := m.Get("id"); id.Type == gjson.String && id.Str != "" {
+			b = append(b, id.Raw...)
+		} else {
+			b = appendString(b, newID())
+		}
+		b = append(b, `,"timestamp":`...)
+		if ts := m.Get("timestamp"); ts.Type == gjson.String || ts.Type == gjson.Number {
+			b = append(b, ts.Raw...)
+		} else {
+			b = append(b, updatedAt...)
+		}
+		b = append(b, `,"category":"chat","type":`...)
+		if role := m.Get("role"); role.Exists() {
+			b = append(b, role.Raw...)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, `,"data":`...)
+		b = append(b, msg...)
+		out = append(out, append(b, '}'))
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Record is a session record (SPEC 3.2). The small header fields are typed;
+// everything else lives in Fields with its exact bytes, in file order, so a
+// record written by another program survives a round trip.
+//
+// A typed field at its zero value means "not set by trail". Decode leaves a
+// header field zero and keeps its raw value in Fields when the file's value
+// is the zero value or is not of the typed kind (e.g. "version": "1");
+// Encode then writes that raw value at the header's place. Setting the typed
+// field overrides it.
+type Record struct {
+	ID, Name, Cwd, CreatedAt, UpdatedAt string
+	Version                             int
+	Status, StopReason                  string
+	Provider                            *ProviderRef
+	MessageCount                        int // written when > 0 or when the decoded record had it
+	Title                               string
+	ParentSessionID                     string
+	Usage                               *Usage
+	Fields                              Fields            // the rest, in file order
+	Messages                            []json.RawMessage // each element's raw bytes
+	History                             []json.RawMessage
+
+	// hadMessageCount keeps "messageCount": N on the record once it had it,
+	// even if a caller later sets MessageCount to 0.
+	hadMessageCount bool
+}
+
+// ProviderRef names the provider a session talks to. It is never an API key.
+type ProviderRef struct {
+	Name    string `json:"name"`
+	Model   string `json:"model,omitempty"`
+	BaseURL string `json:"baseUrl,omitempty"`
+	Script  string `json:"script,omitempty"`
+}
+
+// Usage is the session's token totals.
+type Usage struct {
+	InputTokens  int64 `json:"inputTokens"`
+	OutputTokens int64 `json:"outputTokens"`
+}
+
+// Field is one top-level member trail does not type, with its raw value.
+type Field struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Fields keeps untyped members in file order. Lookups are linear: a record
+// has a few dozen top-level keys at most.
+type Fields []Field
+
+// Get returns the raw value stored under key.
+func (f Fields) Get(key string) (json.RawMessage, bool) {
+	for _, fd := range f {
+		if fd.Key == key {
+			return fd.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set marshals v without HTML escaping (so "<b>&" stays literal) and stores
+// it under key, in place when key exists, else at the end.
+func (f *Fields) Set(key string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	f.SetRaw(key, bytes.TrimRight(buf.Bytes(), "\n"))
+	return nil
+}
+
+// SetRaw stores raw under key, in place when key exists, else at the end.
+// raw must be valid JSON; Encode reports it otherwise.
+func (f *Fields) SetRaw(key string, raw json.RawMessage) {
+	for i := range *f {
+		if (*f)[i].Key == key {
+			(*f)[i].Value = raw
+			return
+		}
+	}
+	*f = append(*f, Field{Key: key, Value: raw})
+}
+
+// Delete removes key; a missing key is fine.
+func (f *Fields) Delete(key string) {
+	out := (*f)[:0]
+	for _, fd := range *f {
+		if fd.Key != key {
+			out = append(out, fd)
+		}
+	}
+	clear((*f)[len(out):])
+	*f = out
+}

@@ -1,0 +1,286 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// headerKeys is the order Encode writes the typed header in (SPEC 3.2).
+// list reads only the first few KiB of a record, so these come first.
+var headerKeys = [...]string{
+	"id", "name", "cwd", "createdAt", "updatedAt", "version", "status",
+	"stopReason", "provider", "messageCount", "title", "parentSessionId", "usage",
+}
+
+func isHeaderKey(k string) bool {
+	switch k {
+	case "id", "name", "cwd", "createdAt", "updatedAt", "version", "status",
+		"stopReason", "provider", "messageCount", "title", "parentSessionId", "usage":
+		return true
+	}
+	return false
+}
+
+// maxNesting bounds how deep a record may nest. gjson validates
+// recursively, and a goroutine stack overflow is fatal rather than a panic
+// we could recover, so a hostile file of a million '[' must be refused
+// before gjson sees it.
+const maxNesting = 100_000
+
+// Decode parses a session record. It returns a *CorruptError for input that
+// is not a JSON object, and never panics. The Record does not alias data.
+func Decode(data []byte, path string) (*Record, error) {
+	if off := tooDeep(data); off >= 0 {
+		return nil, &CorruptError{Path: path, Offset: off, Err: errors.New("nesting too deep")}
+	}
+	if !gjson.ValidBytes(data) {
+		return nil, syntaxError(data, path)
+	}
+	// One private copy that the raw values slice into (no per-message
+	// allocation), and one string for gjson to walk.
+	buf := bytes.Clone(data)
+	root := gjson.Parse(string(buf))
+	if !root.IsObject() {
+		return nil, &CorruptError{Path: path, Offset: int64(root.Index), Err: errors.New("record is not a JSON object")}
+	}
+	r := &Record{}
+	var cerr error
+	root.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "messages", "history":
+			if !v.IsArray() {
+				cerr = &CorruptError{Path: path, Offset: int64(v.Index), Err: fmt.Errorf("%q is not an array", k.Str)}
+				return false
+			}
+			elems := rawElems(buf, v)
+			if k.Str == "messages" {
+				r.Messages = elems
+			} else {
+				r.History = elems
+			}
+		default:
+			raw := rawOf(buf, v)
+			if !r.decodeHeader(k.Str, v, raw) {
+				r.Fields.SetRaw(strings.Clone(k.Str), raw)
+			}
+		}
+		return true
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
+	return r, nil
+}
+
+// syntaxError asks encoding/json where the syntax error is: gjson only says
+// yes or no, and the user needs an offset to repair the file.
+func syntaxError(data []byte, path string) error {
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &CorruptError{Path: path, Offset: se.Offset, Err: se}
+	}
+	return &CorruptError{Path: path, Err: errors.New("invalid JSON")}
+}
+
+// tooDeep returns the offset where data nests deeper than maxNesting, or -1.
+// Counting brackets is vectorised and rules out almost every real record
+// without the byte-by-byte walk.
+func tooDeep(data []byte) int64 {
+	if bytes.Count(data, []byte{'['})+bytes.Count(data, []byte{'{'}) <= maxNesting {
+		return -1
+	}
+	depth, inStr := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inStr {
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '[', '{':
+			if depth++; depth > maxNesting {
+				return int64(i)
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return -1
+}
+
+// rawOf returns v's bytes inside buf, capped so that appending to one value
+// cannot overwrite the next.
+func rawOf(buf []byte, v gjson.Result) json.RawMessage {
+	end := v.Index + len(v.Raw)
+	if v.Index <= 0 || end > len(buf) || string(buf[v.Index:end]) != v.Raw {
+		return json.RawMessage(v.Raw) // gjson did not know the offset: copy
+	}
+	return buf[v.Index:end:end]
+}
+
+func rawElems(buf []byte, arr gjson.Result) []json.RawMessage {
+	out := []json.RawMessage{}
+	arr.ForEach(func(_, e gjson.Result) bool {
+		out = append(out, rawOf(buf, e))
+		return true
+	})
+	return out
+}
+
+// decodeHeader stores a header member in its typed field, or, when the
+// value is the zero value or not of the typed kind, in Fields so that Encode
+// writes it back unchanged. It reports whether key is a header key. A later
+// duplicate replaces an earlier one either way (last wins).
+func (r *Record) decodeHeader(key string, v gjson.Result, raw json.RawMessage) bool {
+	var str *string
+	switch key {
+	case "id":
+		str = &r.ID
+	case "name":
+		str = &r.Name
+	case "cwd":
+		str = &r.Cwd
+	case "createdAt":
+		str = &r.CreatedAt
+	case "updatedAt":
+		str = &r.UpdatedAt
+	case "status":
+		str = &r.Status
+	case "stopReason":
+		str = &r.StopReason
+	case "title":
+		str = &r.Title
+	case "parentSessionId":
+		str = &r.ParentSessionID
+	case "version":
+		r.Version = r.headerInt(key, v, raw)
+		return true
+	case "messageCount":
+		r.MessageCount = r.headerInt(key, v, raw)
+		r.hadMessageCount = r.hadMessageCount || v.Type == gjson.Number
+		return true
+	case "provider":
+		r.Provider = decodeProvider(v)
+		r.keepRawUnless(r.Provider != nil, key, raw)
+		return true
+	case "usage":
+		r.Usage = decodeUsage(v)
+		r.keepRawUnless(r.Usage != nil, key, raw)
+		return true
+	default:
+		return false
+	}
+	*str = ""
+	if v.Type == gjson.String && v.Str != "" && utf8.ValidString(v.Str) {
+		// Clone: v.Str may point into the whole record's text.
+		*str = strings.Clone(v.Str)
+	}
+	r.keepRawUnless(*str != "", key, raw)
+	return true
+}
+
+func (r *Record) headerInt(key string, v gjson.Result, raw json.RawMessage) int {
+	n := 0
+	if v.Type == gjson.Number {
+		n, _ = strconv.Atoi(v.Raw) // 1.5, 1e3 or an overflow stay raw
+	}
+	r.keepRawUnless(n != 0, key, raw)
+	return n
+}
+
+func (r *Record) keepRawUnless(typed bool, key string, raw json.RawMessage) {
+	if typed {
+		r.Fields.Delete(key)
+	} else {
+		r.Fields.SetRaw(key, raw)
+	}
+}
+
+// decodeProvider types a provider object only when Encode would write it
+// back with the same meaning: string members name (non-empty), model,
+// baseUrl, script, each at most once, the optional ones non-empty. Anything
+// else stays raw so no member is lost.
+func decodeProvider(v gjson.Result) *ProviderRef {
+	if !v.IsObject() {
+		return nil
+	}
+	p := &ProviderRef{}
+	seen := map[string]bool{}
+	ok := true
+	v.ForEach(func(k, f gjson.Result) bool {
+		var dst *string
+		switch k.Str {
+		case "name":
+			dst = &p.Name
+		case "model":
+			dst = &p.Model
+		case "baseUrl":
+			dst = &p.BaseURL
+		case "script":
+			dst = &p.Script
+		}
+		if dst == nil || seen[k.Str] || f.Type != gjson.String || f.Str == "" || !utf8.ValidString(f.Str) {
+			ok = false
+			return false
+		}
+		seen[k.Str] = true
+		*dst = strings.Clone(f.Str)
+		return true
+	})
+	if !ok || p.Name == "" {
+		return nil
+	}
+	return p
+}
+
+// decodeUsage types a usage object holding exactly inputTokens and
+// outputTokens as integers; anything else stays raw.
+func decodeUsage(v gjson.Result) *Usage {
+	if !v.IsObject() {
+		return nil
+	}
+	u := &Usage{}
+	seen := 0
+	ok := true
+	v.ForEach(func(k, f gjson.Result) bool {
+		var dst *int64
+		bit := 0
+		switch k.Str {
+		case "inputTokens":
+			dst, bit = &u.InputTokens, 1
+		case "outputTokens":
+			dst, bit = &u.OutputTokens, 2
+		}
+		if dst == nil || seen&bit != 0 || f.Type != gjson.Number {
+			ok = false
+			return false
+		}
+		n, err := strconv.ParseInt(f.Raw, 10, 64)
+		if err != nil {
+			ok = false
+			return false
+		}
+		seen |= bit
+		*dst = n
+		return true
+	})
+	if !ok || seen != 3 {
+		return nil
+	}
+	return u
+}

@@ -1,0 +1,220 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Encode returns the record as written to disk: a two-space-indented JSON
+// object, the typed header first (SPEC 3.2 order; id, cwd, createdAt and
+// updatedAt always, the rest when set), then Fields in order, then messages
+// and history (always, [] when empty), and a final newline.
+//
+// Every raw value (Fields, Messages, History) is validated and re-indented
+// to its depth; only whitespace between tokens changes, never a string,
+// number or key order inside it. Nothing is HTML-escaped.
+func (r *Record) Encode() ([]byte, error) {
+	size := 256
+	for _, f := range r.Fields {
+		size += len(f.Key) + len(f.Value) + 8
+	}
+	for _, m := range r.Messages {
+		size += len(m) + len(m)/8 + 8
+	}
+	for _, h := range r.History {
+		size += len(h) + len(h)/8 + 8
+	}
+	e := encoder{b: make([]byte, 0, size)}
+	e.b = append(e.b, '{')
+	for _, k := range headerKeys {
+		if err := r.encodeHeader(&e, k); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range r.Fields {
+		if isHeaderKey(f.Key) || f.Key == "messages" || f.Key == "history" {
+			continue // written at its place above, or below
+		}
+		if err := e.raw(f.Key, f.Value); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.array("messages", r.Messages); err != nil {
+		return nil, err
+	}
+	if err := e.array("history", r.History); err != nil {
+		return nil, err
+	}
+	e.b = append(e.b, "\n}\n"...)
+	return e.b, nil
+}
+
+func (r *Record) encodeHeader(e *encoder, key string) error {
+	var s string
+	switch key {
+	case "id":
+		s = r.ID
+	case "name":
+		s = r.Name
+	case "cwd":
+		s = r.Cwd
+	case "createdAt":
+		s = r.CreatedAt
+	case "updatedAt":
+		s = r.UpdatedAt
+	case "status":
+		s = r.Status
+	case "stopReason":
+		s = r.StopReason
+	case "title":
+		s = r.Title
+	case "parentSessionId":
+		s = r.ParentSessionID
+	case "version":
+		if r.Version != 0 {
+			e.key(key)
+			e.b = strconv.AppendInt(e.b, int64(r.Version), 10)
+			return nil
+		}
+	case "messageCount":
+		if r.MessageCount != 0 {
+			e.key(key)
+			e.b = strconv.AppendInt(e.b, int64(r.MessageCount), 10)
+			return nil
+		}
+	case "provider":
+		if p := r.Provider; p != nil {
+			c := appendString([]byte(`{"name":`), p.Name)
+			for _, m := range [...]struct{ k, v string }{{"model", p.Model}, {"baseUrl", p.BaseURL}, {"script", p.Script}} {
+				if m.v != "" {
+					c = append(appendString(append(c, ','), m.k), ':')
+					c = appendString(c, m.v)
+				}
+			}
+			return e.raw(key, append(c, '}'))
+		}
+	case "usage":
+		if u := r.Usage; u != nil {
+			return e.raw(key, fmt.Appendf(nil, `{"inputTokens":%d,"outputTokens":%d}`, u.InputTokens, u.OutputTokens))
+		}
+	}
+	if s != "" {
+		e.key(key)
+		e.b = appendString(e.b, s)
+		return nil
+	}
+	// Not set by trail: write what the file had, if anything.
+	if raw, ok := r.Fields.Get(key); ok {
+		return e.raw(key, raw)
+	}
+	switch {
+	case key == "id" || key == "cwd" || key == "createdAt" || key == "updatedAt":
+		e.key(key)
+		e.b = append(e.b, `""`...)
+	case key == "messageCount" && r.hadMessageCount:
+		e.key(key)
+		e.b = append(e.b, '0')
+	}
+	return nil
+}
+
+// encoder writes the members of the top-level object.
+type encoder struct {
+	b []byte
+	n int // members written
+}
+
+func (e *encoder) key(k string) {
+	if e.n > 0 {
+		e.b = append(e.b, ',')
+	}
+	e.n++
+	e.b = append(e.b, "\n  "...)
+	e.b = appendString(e.b, k)
+	e.b = append(e.b, ": "...)
+}
+
+func (e *encoder) raw(k string, v json.RawMessage) error {
+	e.key(k)
+	var err error
+	if e.b, err = appendIndent(e.b, v, 1); err != nil {
+		return fmt.Errorf("encode %q: %w", k, err)
+	}
+	return nil
+}
+
+func (e *encoder) array(k string, elems []json.RawMessage) error {
+	e.key(k)
+	if len(elems) == 0 {
+		e.b = append(e.b, "[]"...)
+		return nil
+	}
+	e.b = append(e.b, '[')
+	for i, v := range elems {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = append(e.b, "\n    "...)
+		var err error
+		if e.b, err = appendIndent(e.b, v, 2); err != nil {
+			return fmt.Errorf("encode %s[%d]: %w", k, i, err)
+		}
+	}
+	e.b = append(e.b, "\n  ]"...)
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string the way encoding/json does with
+// HTML escaping off: invalid UTF-8 becomes U+FFFD, U+2028/2029 are escaped
+// so the record stays valid JavaScript for Robota.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		rn, size := utf8.DecodeRuneInString(s[i:])
+		if rn == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if rn == '\u2028' || rn == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[rn&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
