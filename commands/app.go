@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/store"
+)
+
+// Version is set at build time (-ldflags "-X trail/commands.Version=...").
+var Version = "0.1.0-dev"
+
+// Main runs trail with args (os.Args) and returns the exit code.
+func Main(ctx context.Context, args []string, d *Deps) int {
+	// The fast path: scripts call --version to probe for trail.
+	if len(args) == 2 && args[1] == "--version" {
+		fmt.Fprintln(d.IO.Out, "trail "+Version)
+		return ExitOK
+	}
+	app := newApp(d)
+	err := app.RunContext(ctx, reorderArgs(app, args))
+	var ee *exitError
+	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
+		reportError(d.IO.ErrOut, err)
+	}
+	return ExitCode(err)
+}
+
+func newApp(d *Deps) *cli.App {
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
+	app := &cli.App{
+		Name:                  "trail",
+		Usage:                 "run AI-agent sessions from the shell",
+		Version:               Version,
+		HideVersion:           true,
+		Writer:                d.IO.Out,
+		ErrWriter:             d.IO.ErrOut,
+		Reader:                d.IO.In,
+		Flags:                 globalFlags(),
+		ExitErrHandler:        func(*cli.Context, error) {},
+		OnUsageError:          onUsageError,
+		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp,
+		Before: func(c *cli.Context) error {
+			if c.Bool("no-color") {
+				d.IO.SetNoColor()
+			}
+			return nil
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintln(d.IO.Out, "trail "+Version)
+				return nil
+			}
+			if c.Args().Len() > 0 {
+				return core.Usagef("see trail --help for the commands", "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	app.Commands = []*cli.Command{
+		newRunCmd(d, runRun),
+		newResumeCmd(d, runRun),
+		newListCmd(d, runList),
+		newDeleteCmd(d, runDelete),
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsageError
+		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
+	}
+	return app
+}
+
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "home", Usage: "trail's folder (sessions, logs, settings)", EnvVars: []string{"TRAIL_HOME"}, DefaultText: "~/.trail"},
+		&cli.StringFlag{Name: "settings", Usage: "an extra settings `FILE`, highest precedence"},
+		&cli.BoolFlag{Name: "no-color", Usage: "no color on stderr (also NO_COLOR)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "intermediate text and tool activity on stderr even when piped"},
+		&cli.BoolFlag{Name: "version", Usage: "print the version"},
+	}
+}
+
+// onUsageError turns flag parsing failures into exit 2 with a hint, instead
+// of urfave/cli printing help on stdout.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	name := "trail"
+	if c != nil && c.Command != nil && c.Command.Name != "" {
+		name = "trail " + c.Command.Name
+	}
+	return &core.UsageError{Err: err, Fix: "see " + name + " --help"}
+}
+
+// globals are the global options every command reads.
+type globals struct {
+	Home     string
+	Settings string
+	Quiet    bool
+	Verbose  bool
+}
+
+func readGlobals(c *cli.Context, d *Deps) (globals, error) {
+	g := globals{Home: c.String("home"), Settings: c.String("settings"), Quiet: c.Bool("quiet"), Verbose: c.Bool("verbose")}
+	if g.Home == "" {
+		home, err := d.UserHome()
+		if err != nil || home == "" {
+			return g, core.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+		}
+		g.Home = filepath.Join(home, ".trail")
+	}
+	abs, err := filepath.Abs(g.Home)
+	if err != nil {
+		return g, fmt.Errorf("resolve --home %s: %w", g.Home, err)
+	}
+	g.Home = abs
+	if g.Settings != "" {
+		if g.Settings, err = filepath.Abs(g.Settings); err != nil {
+			return g, err
+		}
+	}
+	return g, nil
+}
+
+// loadSettings merges the settings files for cwd (SPEC 2).
+func loadSettings(d *Deps, g globals, cwd string) (*core.Settings, error) {
+	userHome, _ := d.UserHome()
+	return core.LoadSettings(core.SettingsPaths(userHome, g.Home, cwd), g.Settings)
+}
+
+func newEngine(d *Deps, st *store.FS) *core.Engine {
+	return &core.Engine{
+		Store:       st,
+		OpenLog:     openLog(st, d),
+		NewProvider: d.NewProvider,
+		Clock:       clockFunc(d.Now),
+		NewID:       d.NewID,
+		Terminal:    &terminal{io: d.IO},
+		Env:         d.Env,
+		Tools:       d.Tools,
+	}
+}
+
+// usageArgs reports extra or missing positional arguments.
+func noArgs(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return core.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %q", c.Args().First())
+	}
+	return nil
+}

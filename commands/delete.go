@@ -1,0 +1,189 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/store"
+)
+
+// DeleteOptions is trail delete after flag parsing.
+type DeleteOptions struct {
+	IO        *IOStreams
+	Deps      *Deps
+	Globals   globals
+	Refs      []string
+	OlderThan time.Duration
+	All       bool
+	Yes       bool
+	DryRun    bool
+	Force     bool
+	Wait      time.Duration
+}
+
+func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "delete",
+		Usage:     "delete sessions (record, lock, log and payloads)",
+		ArgsUsage: "ID... | --older-than DUR | --all",
+		Description: "Asks for confirmation on a terminal; without one it refuses unless --yes.\n" +
+			"Prints each deleted id on stdout.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "older-than", Usage: "sessions not updated within `DUR` (36h, 7d, 2w)"},
+			&cli.BoolFlag{Name: "all", Usage: "every session"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "list what would be deleted, delete nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "ignore unknown ids"},
+			&cli.DurationFlag{Name: "wait", Usage: "how long to wait for a session locked by a running step"},
+		},
+		Action: func(c *cli.Context) error {
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			o := &DeleteOptions{IO: d.IO, Deps: d, Globals: g, Refs: c.Args().Slice(), All: c.Bool("all"),
+				Yes: c.Bool("yes"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), Wait: c.Duration("wait")}
+			if s := c.String("older-than"); s != "" {
+				if o.OlderThan, err = parseAge(s); err != nil {
+					return &core.UsageError{Msg: "--older-than", Err: err}
+				}
+				if o.OlderThan == 0 {
+					return core.Usagef("give a duration like 7d", "--older-than must be more than 0")
+				}
+			}
+			selectors := 0
+			for _, on := range []bool{len(o.Refs) > 0, o.All, o.OlderThan > 0} {
+				if on {
+					selectors++
+				}
+			}
+			if selectors == 0 {
+				return core.Usagef("trail delete ID..., trail delete --older-than 30d, or trail delete --all", "nothing to delete given")
+			}
+			if selectors > 1 {
+				return core.Usagef("give ids, --older-than or --all, not several", "conflicting selections")
+			}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+func runDelete(ctx context.Context, o *DeleteOptions) error {
+	st := store.New(o.Globals.Home)
+	ids, err := selectForDelete(st, o)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		fmt.Fprintln(o.IO.ErrOut, "trail: no sessions to delete")
+		return nil
+	}
+	if o.DryRun {
+		for _, id := range ids {
+			fmt.Fprintf(o.IO.Out, "would delete %s\n", id)
+		}
+		return nil
+	}
+	if !o.Yes {
+		if !o.IO.CanPrompt() {
+			return core.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
+		}
+		answer, err := (&terminal{io: o.IO}).Ask(fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
+		if err != nil {
+			return err
+		}
+		if a := strings.ToLower(answer); a != "y" && a != "yes" {
+			fmt.Fprintln(o.IO.ErrOut, "trail: nothing deleted")
+			return nil
+		}
+	}
+	var busy []string
+	var failed error
+	for _, id := range ids {
+		if err := deleteOne(ctx, st, id, o.Wait); err != nil {
+			var b *store.BusyError
+			if errors.As(err, &b) {
+				busy = append(busy, id)
+				fmt.Fprintf(o.IO.ErrOut, "trail: %s; skipped\n", err)
+				continue
+			}
+			if failed == nil {
+				failed = err
+			}
+			fmt.Fprintf(o.IO.ErrOut, "trail: delete %s: %s\n", id, oneLine(err.Error()))
+			continue
+		}
+		fmt.Fprintln(o.IO.Out, id)
+	}
+	switch {
+	case failed != nil:
+		return &exitError{code: ExitFailure}
+	case len(busy) > 0:
+		return &exitError{code: ExitBusy}
+	}
+	return nil
+}
+
+// deleteOne removes a session under its lock, so a running step is never
+// pulled out from under it.
+func deleteOne(ctx context.Context, st *store.FS, id string, wait time.Duration) error {
+	l, err := st.Lock(ctx, id, wait)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return st.Delete(id)
+}
+
+// selectForDelete resolves the selection before anything is deleted: one
+// unknown id stops the whole command (exit 3) unless --force.
+func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
+	if len(o.Refs) > 0 {
+		var ids []string
+		seen := map[string]bool{}
+		for _, ref := range o.Refs {
+			id, err := core.ResolveSession(st, core.SessionRef{Ref: ref})
+			if err != nil {
+				if o.Force && core.IsNotFound(err) {
+					continue
+				}
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		return ids, nil
+	}
+	heads, err := st.ListHeads()
+	if err != nil {
+		return nil, err
+	}
+	sortHeads(heads)
+	now := o.Deps.Now()
+	var ids []string
+	for _, h := range heads {
+		if o.OlderThan > 0 {
+			t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt)
+			if h.Corrupt || err != nil || now.Sub(t) < o.OlderThan {
+				continue
+			}
+		}
+		ids = append(ids, h.ID)
+	}
+	return ids, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

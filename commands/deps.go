@@ -1,0 +1,110 @@
+package commands
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"trail/core"
+	"trail/core/provider/echo"
+	"trail/core/provider/script"
+	"trail/logfmt"
+	"trail/store"
+)
+
+// Compile-time checks that the real implementations satisfy core's ports.
+var (
+	_ core.Store    = (*store.FS)(nil)
+	_ core.Logger   = (*logfmt.Writer)(nil)
+	_ core.Provider = (*echo.Provider)(nil)
+	_ core.Provider = (*script.Provider)(nil)
+)
+
+// Deps is everything commands needs from the outside world.
+type Deps struct {
+	IO          *IOStreams
+	Env         func(string) string
+	Getwd       func() (string, error)
+	UserHome    func() (string, error)
+	Now         func() time.Time
+	NewID       func() (string, error)
+	NewProvider func(core.ProviderConfig) (core.Provider, error)
+	Tools       []core.Tool
+	// StdinWait is how long a prompt waits for the first byte of a piped
+	// stdin before ignoring it (SPEC 1.3).
+	StdinWait time.Duration
+}
+
+// SystemDeps wires the real process environment.
+func SystemDeps() *Deps {
+	return &Deps{
+		IO:          SystemIO(),
+		Env:         os.Getenv,
+		Getwd:       os.Getwd,
+		UserHome:    os.UserHomeDir,
+		Now:         time.Now,
+		NewID:       newUUIDv7,
+		NewProvider: newProvider,
+		StdinWait:   3 * time.Second,
+	}
+}
+
+func newUUIDv7() (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", err
+	}
+	return id.String(), nil
+}
+
+// newProvider builds the provider a configuration names.
+func newProvider(cfg core.ProviderConfig) (core.Provider, error) {
+	switch cfg.Name {
+	case core.ProviderEcho:
+		return echo.New(), nil
+	case core.ProviderScript:
+		return script.Load(cfg.Script)
+	}
+	return nil, core.Usagef("use --provider echo or script", "provider %q is not available in this build", cfg.Name)
+}
+
+func openLog(st *store.FS, d *Deps) func(string, []string) (core.Logger, error) {
+	return func(id string, secrets []string) (core.Logger, error) {
+		if err := st.EnsureLayout(); err != nil {
+			return nil, err
+		}
+		return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets, Now: d.Now})
+	}
+}
+
+type clockFunc func() time.Time
+
+func (f clockFunc) Now() time.Time { return f() }
+
+// terminal asks questions on stderr and reads answers from stdin.
+type terminal struct {
+	io *IOStreams
+	in *bufio.Reader
+}
+
+func (t *terminal) CanPrompt() bool { return t.io.CanPrompt() }
+
+func (t *terminal) Ask(question string) (string, error) {
+	fmt.Fprint(t.io.ErrOut, question)
+	if t.in == nil {
+		t.in = bufio.NewReader(t.io.In)
+	}
+	line, err := t.in.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", err
+	}
+	if err == io.EOF && line == "" {
+		fmt.Fprintln(t.io.ErrOut)
+	}
+	return strings.TrimSpace(line), nil
+}

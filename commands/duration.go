@@ -1,0 +1,46 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// parseAge reads a duration for --since and --older-than: Go durations
+// ("90m", "36h") plus days and weeks ("7d", "2w").
+func parseAge(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+		if num, ok := strings.CutSuffix(s, suffix); ok {
+			n, err := strconv.ParseFloat(num, 64)
+			if err != nil || n < 0 {
+				return 0, fmt.Errorf("invalid duration %q", s)
+			}
+			return time.Duration(n * float64(unit)), nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("invalid duration %q (use e.g. 90m, 36h, 7d, 2w)", s)
+	}
+	return d, nil
+}
+
+// relativeTime renders how long ago t was, for TTY tables.
+func relativeTime(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "just now"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return t.Local().Format("2006-01-02")
+}

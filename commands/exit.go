@@ -1,0 +1,130 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"trail/core"
+	"trail/store"
+)
+
+// Exit codes (SPEC 1.1). Frozen: scripts depend on them.
+const (
+	ExitOK             = 0
+	ExitFailure        = 1
+	ExitUsage          = 2
+	ExitNotFound       = 3
+	ExitRequiresAction = 4
+	ExitBusy           = 5
+	ExitProvider       = 6
+	ExitInvalidData    = 7
+	ExitInterrupted    = 130
+)
+
+// exitCodesHelp is appended to every command's help.
+const exitCodesHelp = `EXIT CODES:
+   0    success (also: nothing to list)
+   1    failure: I/O error, a hook blocked the prompt, a tool loop error
+   2    usage: bad flag or argument, no prompt, confirmation needed but no terminal
+   3    not found: unknown or ambiguous session, missing log file
+   4    requires action: the session paused for approval
+   5    busy: the session is locked by another running step
+   6    provider: the model provider failed after retries
+   7    invalid data: broken log, unparsable record or settings file
+   130  interrupted (the partial answer is saved)
+`
+
+// exitError carries a code for a command that has already reported what
+// went wrong (validate-log's report, list's warnings).
+type exitError struct {
+	code int
+	msg  string // printed as "trail: msg" when not empty
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// ExitCode maps an error to its exit code. It is the only place that does.
+func ExitCode(err error) int {
+	var (
+		ee    *exitError
+		usage *core.UsageError
+		nf    *core.NotFoundError
+		amb   *core.AmbiguousError
+		ra    *core.RequiresActionError
+		busy  *store.BusyError
+		prov  *core.ProviderError
+		bad   *core.InvalidDataError
+		rec   *store.CorruptError
+		hook  *core.HookBlockedError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, core.ErrInterrupted):
+		return ExitInterrupted
+	case errors.As(err, &usage), errors.Is(err, store.ErrInvalidID):
+		return ExitUsage
+	case errors.As(err, &nf), errors.As(err, &amb), errors.Is(err, store.ErrNotFound):
+		return ExitNotFound
+	case errors.As(err, &ra):
+		return ExitRequiresAction
+	case errors.As(err, &busy):
+		return ExitBusy
+	case errors.As(err, &prov):
+		return ExitProvider
+	case errors.As(err, &bad), errors.As(err, &rec):
+		return ExitInvalidData
+	case errors.As(err, &hook):
+		return ExitFailure
+	}
+	return ExitFailure
+}
+
+// reportError prints err as "trail: <what failed>: <why>" and its hint.
+func reportError(w io.Writer, err error) {
+	if err == nil {
+		return
+	}
+	msg := oneLine(err.Error())
+	if msg != "" {
+		fmt.Fprintf(w, "trail: %s\n", msg)
+	}
+	if h := hintOf(err); h != "" {
+		fmt.Fprintf(w, "hint: %s\n", oneLine(h))
+	}
+}
+
+func hintOf(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if h, ok := e.(core.Hinter); ok && h.Hint() != "" {
+			return h.Hint()
+		}
+	}
+	var rec *store.CorruptError
+	var busy *store.BusyError
+	switch {
+	case errors.As(err, &rec):
+		return "the record was left untouched; rebuild it from the log with: trail replay " + idFromRecordPath(rec.Path) + " --write-record"
+	case errors.As(err, &busy):
+		return "another trail step holds the session; wait for it, or pass --wait with a longer duration"
+	}
+	return ""
+}
+
+func idFromRecordPath(p string) string {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return strings.TrimSuffix(base, ".json")
+}
+
+// oneLine keeps errors to a single line, whatever the cause printed.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+}

@@ -1,0 +1,106 @@
+package commands
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+)
+
+// IOStreams is every byte trail reads or writes to the user. Nothing else in
+// commands touches os.Stdin/Stdout/Stderr, so tests can swap in buffers.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	inFile    *os.File // for Stat: pipes, files and /dev/null are read differently
+	stdinTTY  bool
+	stdoutTTY bool
+	stderrTTY bool
+	noColor   bool
+}
+
+// SystemIO wires the process's standard streams.
+func SystemIO() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		inFile:    os.Stdin,
+		stdinTTY:  isTTY(os.Stdin),
+		stdoutTTY: isTTY(os.Stdout),
+		stderrTTY: isTTY(os.Stderr),
+	}
+}
+
+func isTTY(f *os.File) bool {
+	fd := f.Fd()
+	return isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
+}
+
+// TestIO returns streams backed by buffers, with no terminal anywhere.
+func TestIO() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+func (s *IOStreams) IsStdinTTY() bool  { return s.stdinTTY }
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// SetTTY overrides terminal detection (tests).
+func (s *IOStreams) SetTTY(stdin, stdout, stderr bool) {
+	s.stdinTTY, s.stdoutTTY, s.stderrTTY = stdin, stdout, stderr
+}
+
+// CanPrompt is true when a person can answer: stdin and stderr are terminals.
+func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stderrTTY }
+
+// SetNoColor turns color off (--no-color).
+func (s *IOStreams) SetNoColor() { s.noColor = true }
+
+// ColorEnabled is true on a terminal stderr unless NO_COLOR, TERM=dumb or --no-color.
+func (s *IOStreams) ColorEnabled(env func(string) string) bool {
+	if s.noColor || !s.stderrTTY {
+		return false
+	}
+	if _, set := lookupEnv(env, "NO_COLOR"); set {
+		return false
+	}
+	return env("TERM") != "dumb"
+}
+
+func lookupEnv(env func(string) string, key string) (string, bool) {
+	v := env(key)
+	return v, v != ""
+}
+
+// stdinKind tells how standard input may be read without hanging.
+type stdinKind int
+
+const (
+	stdinNone stdinKind = iota // a terminal: never read implicitly
+	stdinFile                  // a regular file, /dev/null or a buffer: read at once
+	stdinPipe                  // a pipe or socket: may stay open and idle
+)
+
+func (s *IOStreams) stdinKind() stdinKind {
+	if s.stdinTTY {
+		return stdinNone
+	}
+	if s.inFile == nil {
+		if s.In == nil {
+			return stdinNone
+		}
+		return stdinFile
+	}
+	fi, err := s.inFile.Stat()
+	if err != nil {
+		return stdinNone
+	}
+	m := fi.Mode()
+	if m&(os.ModeNamedPipe|os.ModeSocket) != 0 {
+		return stdinPipe
+	}
+	return stdinFile
+}

@@ -1,0 +1,266 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/logfmt"
+	"trail/store"
+)
+
+// ListOptions is trail list after flag parsing.
+type ListOptions struct {
+	IO      *IOStreams
+	Deps    *Deps
+	Globals globals
+	JSON    bool
+	JSONL   bool
+	Header  bool
+	Cwd     string // filter: sessions of this directory
+	Status  string
+	Limit   int
+	Since   time.Duration
+}
+
+func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list stored sessions, newest first",
+		Description: "On a terminal: an aligned table. Piped: tab-separated columns\n" +
+			"(id, updated, status, messages, name or first prompt, cwd), no header unless --header.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "a JSON array of every header field"},
+			&cli.BoolFlag{Name: "jsonl", Usage: "one JSON object a line"},
+			&cli.BoolFlag{Name: "header", Usage: "print a header line when piped"},
+			&cli.BoolFlag{Name: "here", Usage: "only sessions of the current directory"},
+			&cli.StringFlag{Name: "cwd", Usage: "only sessions of `DIR`"},
+			&cli.StringFlag{Name: "status", Usage: "only sessions with status `S` (idle, running, requires_action, terminated, corrupt)"},
+			&cli.IntFlag{Name: "limit", Usage: "at most `N` sessions"},
+			&cli.StringFlag{Name: "since", Usage: "only sessions updated within `DUR` (90m, 36h, 7d)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			o := &ListOptions{IO: d.IO, Deps: d, Globals: g, JSON: c.Bool("json"), JSONL: c.Bool("jsonl"),
+				Header: c.Bool("header"), Status: c.String("status"), Limit: c.Int("limit")}
+			if o.JSON && o.JSONL {
+				return core.Usagef("give one of them", "--json and --jsonl both given")
+			}
+			if o.Limit < 0 {
+				return core.Usagef("give 0 (no limit) or more", "--limit must not be negative")
+			}
+			if c.Bool("here") {
+				if o.Cwd, err = d.Getwd(); err != nil {
+					return err
+				}
+			}
+			if dir := c.String("cwd"); dir != "" {
+				if o.Cwd, err = filepath.Abs(dir); err != nil {
+					return err
+				}
+			}
+			if s := c.String("since"); s != "" {
+				if o.Since, err = parseAge(s); err != nil {
+					return &core.UsageError{Msg: "--since", Err: err}
+				}
+			}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+func runList(_ context.Context, o *ListOptions) error {
+	heads, err := store.New(o.Globals.Home).ListHeads()
+	if err != nil {
+		return err
+	}
+	now := o.Deps.Now()
+	for _, h := range heads {
+		if h.Corrupt {
+			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
+		}
+	}
+	heads = filterHeads(heads, o, now)
+	sortHeads(heads)
+	if o.Limit > 0 && len(heads) > o.Limit {
+		heads = heads[:o.Limit]
+	}
+	switch {
+	case o.JSON:
+		return writeHeadsJSON(o, heads)
+	case o.JSONL:
+		for _, h := range heads {
+			b, err := logfmt.Marshal(headObject(h))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(o.IO.Out, "%s\n", b)
+		}
+		return nil
+	case o.IO.IsStdoutTTY():
+		return writeHeadsTable(o, heads, now)
+	}
+	return writeHeadsTSV(o, heads)
+}
+
+func filterHeads(heads []store.Head, o *ListOptions, now time.Time) []store.Head {
+	out := heads[:0]
+	for _, h := range heads {
+		if o.Cwd != "" && h.Cwd != o.Cwd {
+			continue
+		}
+		if o.Status != "" && headStatus(h) != o.Status {
+			continue
+		}
+		if o.Since > 0 {
+			t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt)
+			if err != nil || now.Sub(t) > o.Since {
+				continue
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// sortHeads orders newest first; corrupt records (no trustworthy time) last.
+func sortHeads(heads []store.Head) {
+	sort.SliceStable(heads, func(i, j int) bool {
+		a, b := heads[i], heads[j]
+		if a.Corrupt != b.Corrupt {
+			return !a.Corrupt
+		}
+		if a.UpdatedAt != b.UpdatedAt {
+			return a.UpdatedAt > b.UpdatedAt
+		}
+		return a.ID > b.ID
+	})
+}
+
+func headStatus(h store.Head) string {
+	switch {
+	case h.Corrupt:
+		return "corrupt"
+	case h.Status == "":
+		return core.StatusIdle
+	}
+	return h.Status
+}
+
+// headLabel is the name, else the title, else the first prompt, cut to 50.
+func headLabel(h store.Head) string {
+	for _, s := range []string{h.Name, h.Title, h.FirstPrompt} {
+		if strings.TrimSpace(s) != "" {
+			return oneLineCut(s, 50)
+		}
+	}
+	return ""
+}
+
+func oneLineCut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func headObject(h store.Head) logfmt.Object {
+	if h.Corrupt {
+		msg := ""
+		if h.Err != nil {
+			msg = h.Err.Error()
+		}
+		return logfmt.Object{logfmt.F("id", h.ID), logfmt.F("status", "corrupt"), logfmt.F("path", h.Path), logfmt.F("error", msg)}
+	}
+	o := logfmt.Object{logfmt.F("id", h.ID)}
+	add := func(k, v string) {
+		if v != "" {
+			o = append(o, logfmt.F(k, v))
+		}
+	}
+	add("name", h.Name)
+	o = append(o, logfmt.F("cwd", h.Cwd), logfmt.F("createdAt", h.CreatedAt), logfmt.F("updatedAt", h.UpdatedAt))
+	if h.Version != 0 {
+		o = append(o, logfmt.F("version", h.Version))
+	}
+	o = append(o, logfmt.F("status", headStatus(h)))
+	add("stopReason", h.StopReason)
+	if h.Provider != nil {
+		o = append(o, logfmt.F("provider", h.Provider))
+	}
+	o = append(o, logfmt.F("messageCount", h.MessageCount))
+	add("title", h.Title)
+	add("parentSessionId", h.ParentSessionID)
+	if h.Usage != nil {
+		o = append(o, logfmt.F("usage", h.Usage))
+	}
+	if h.Title == "" && h.FirstPrompt != "" {
+		o = append(o, logfmt.F("firstPrompt", oneLineCut(h.FirstPrompt, 80)))
+	}
+	return o
+}
+
+func writeHeadsJSON(o *ListOptions, heads []store.Head) error {
+	arr := make([]any, len(heads))
+	for i, h := range heads {
+		arr[i] = headObject(h)
+	}
+	b, err := logfmt.Marshal(arr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.Out, "%s\n", b)
+	return nil
+}
+
+func writeHeadsTSV(o *ListOptions, heads []store.Head) error {
+	if o.Header {
+		fmt.Fprintln(o.IO.Out, "id\tupdated\tstatus\tmessages\tname\tcwd")
+	}
+	for _, h := range heads {
+		fmt.Fprintf(o.IO.Out, "%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, h.UpdatedAt, headStatus(h), h.MessageCount,
+			tsvField(headLabel(h)), tsvField(h.Cwd))
+	}
+	return nil
+}
+
+func tsvField(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+func writeHeadsTable(o *ListOptions, heads []store.Head, now time.Time) error {
+	if len(heads) == 0 {
+		fmt.Fprintln(o.IO.ErrOut, "no sessions")
+		return nil
+	}
+	home, _ := o.Deps.UserHome()
+	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMSGS\tNAME\tCWD")
+	for _, h := range heads {
+		updated := ""
+		if t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt); err == nil {
+			updated = relativeTime(now, t)
+		}
+		cwd := h.Cwd
+		if home != "" && (cwd == home || strings.HasPrefix(cwd, home+"/")) {
+			cwd = "~" + cwd[len(home):]
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, updated, headStatus(h), h.MessageCount, headLabel(h), cwd)
+	}
+	return tw.Flush()
+}

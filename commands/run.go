@@ -1,0 +1,216 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/store"
+)
+
+// RunOptions is run and resume after flag parsing.
+type RunOptions struct {
+	IO      *IOStreams
+	Deps    *Deps
+	Globals globals
+	Resume  bool
+	Ref     core.SessionRef
+	Fork    bool
+	Args    []string // prompt words
+	Prompt  string   // -p
+	NoStdin bool
+	Output  string
+	Step    core.StepOptions
+}
+
+// Output formats (SPEC 6).
+const (
+	outText       = "text"
+	outJSON       = "json"
+	outStreamJSON = "stream-json"
+)
+
+func stepFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the prompt `TEXT` (else the arguments, else stdin)"},
+		&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo or script (env TRAIL_PROVIDER)"},
+		&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (env TRAIL_MODEL)"},
+		&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
+		&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
+		&cli.StringFlag{Name: "output-format", Aliases: []string{"o"}, Value: outText, Usage: "text, json or stream-json"},
+		&cli.IntFlag{Name: "max-turns", Usage: "cap on model rounds for this prompt (0 = no cap)"},
+		&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout, refreshed by every streamed event"},
+		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
+		&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log (the record is still saved)"},
+		&cli.BoolFlag{Name: "no-stdin", Usage: "never read standard input"},
+		&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
+		&cli.StringFlag{Name: "name", Usage: "session `NAME` (resume: rename)"},
+	}
+}
+
+func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Command {
+	flags := append(stepFlags(),
+		&cli.StringFlag{Name: "system", Usage: "system prompt `TEXT` (replaces the default)"},
+		&cli.StringFlag{Name: "system-file", Usage: "read the system prompt from `FILE`"},
+		&cli.StringFlag{Name: "append-system", Usage: "`TEXT` appended to the system prompt"},
+		&cli.StringFlag{Name: "session-id", Usage: "use this `ID` instead of a new UUIDv7"},
+	)
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "start a new session and run one prompt",
+		ArgsUsage: "[PROMPT...]",
+		Description: "The prompt is -p, else the arguments joined by spaces, else standard input.\n" +
+			"With both a prompt and piped input, the input follows the prompt after a blank line:\n" +
+			"   git diff | trail run \"review this\"",
+		Flags: flags,
+		Action: func(c *cli.Context) error {
+			opts, err := stepOptions(c, d, false)
+			if err != nil {
+				return err
+			}
+			if c.IsSet("system") && c.IsSet("system-file") {
+				return core.Usagef("give one of them", "--system and --system-file both given")
+			}
+			if c.IsSet("system") {
+				sys := c.String("system")
+				opts.Step.System = &sys
+			}
+			if f := c.String("system-file"); f != "" {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return &core.UsageError{Msg: "--system-file", Err: err}
+				}
+				sys := strings.TrimRight(string(data), "\n")
+				opts.Step.System = &sys
+			}
+			opts.Step.AppendSystem = c.String("append-system")
+			opts.Step.SessionID = c.String("session-id")
+			opts.Args = c.Args().Slice()
+			return runF(c.Context, opts)
+		},
+	}
+}
+
+func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Command {
+	flags := append(stepFlags(),
+		&cli.BoolFlag{Name: "fork", Usage: "continue in a new session (new id, parentSessionId set)"},
+		&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
+		&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
+	)
+	return &cli.Command{
+		Name:      "resume",
+		Usage:     "run one more prompt in a stored session",
+		ArgsUsage: "[ID] [PROMPT...]",
+		Description: "ID is a full id, a unique prefix of at least 4 characters, or a session name;\n" +
+			"--last takes the most recently updated session of the current directory.",
+		Flags: flags,
+		Action: func(c *cli.Context) error {
+			opts, err := stepOptions(c, d, true)
+			if err != nil {
+				return err
+			}
+			args := c.Args().Slice()
+			opts.Ref.Last, opts.Ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
+			if opts.Ref.AnyDir && !opts.Ref.Last {
+				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+			}
+			if !opts.Ref.Last {
+				if len(args) == 0 {
+					return core.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
+				}
+				opts.Ref.Ref, args = args[0], args[1:]
+			}
+			opts.Fork = c.Bool("fork")
+			opts.Args = args
+			return runF(c.Context, opts)
+		},
+	}
+}
+
+// stepOptions reads the flags run and resume share.
+func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
+	g, err := readGlobals(c, d)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := d.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("current directory: %w", err)
+	}
+	out := c.String("output-format")
+	switch out {
+	case outText, outJSON, outStreamJSON:
+	default:
+		return nil, core.Usagef("use text, json or stream-json", "unknown output format %q", out)
+	}
+	if c.Int("max-turns") < 0 {
+		return nil, core.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")
+	}
+	if c.Int("max-retries") < 0 {
+		return nil, core.Usagef("give 0 or more", "--max-retries must not be negative")
+	}
+	if c.Duration("wait") < 0 {
+		return nil, core.Usagef("give a duration like 30s", "--wait must not be negative")
+	}
+	opts := &RunOptions{
+		IO: d.IO, Deps: d, Globals: g, Resume: resume,
+		Prompt: c.String("prompt"), NoStdin: c.Bool("no-stdin"), Output: out,
+		Ref: core.SessionRef{Cwd: cwd},
+	}
+	script := c.String("script")
+	if script != "" && !filepath.IsAbs(script) {
+		script = filepath.Join(cwd, script)
+	}
+	opts.Step = core.StepOptions{
+		Resume: resume,
+		Name:   c.String("name"),
+		Provider: core.ProviderFlags{
+			Name: c.String("provider"), Model: c.String("model"),
+			BaseURL: c.String("base-url"), Script: script,
+		},
+		MaxTurns:   c.Int("max-turns"),
+		Timeout:    c.Duration("timeout"),
+		MaxRetries: c.Int("max-retries"),
+		NoLog:      c.Bool("no-log"),
+		Wait:       c.Duration("wait"),
+		Cwd:        cwd,
+	}
+	return opts, nil
+}
+
+// runRun runs or resumes: read the prompt, run the step, render the result.
+func runRun(ctx context.Context, o *RunOptions) error {
+	d := o.Deps
+	settings, err := loadSettings(d, o.Globals, o.Step.Cwd)
+	if err != nil {
+		return err
+	}
+	o.Step.Settings = settings
+	if o.Step.MaxTurns == 0 && settings.MaxTurns != nil {
+		o.Step.MaxTurns = *settings.MaxTurns
+	}
+	prompt, err := readPrompt(o)
+	if err != nil {
+		return err
+	}
+	o.Step.Prompt = prompt
+	o.Step.Ref = o.Ref
+	o.Step.Fork = o.Fork
+	st := store.New(o.Globals.Home)
+	r := newRenderer(o)
+	o.Step.Observer = r
+	res, stepErr := newEngine(d, st).Step(ctx, o.Step)
+	return r.finish(res, stepErr)
+}
+
+// decidesApprovals reports whether this resume decides a paused session's
+// pending tool calls (then a prompt is optional).
+func (o *RunOptions) decidesApprovals() bool {
+	return o.Step.Approve != "" || o.Step.Deny != ""
+}

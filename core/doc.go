@@ -1,0 +1,18 @@
+// Package core runs one step of a trail session: it loads or creates the
+// session record, holds the session lock, sends the prompt through the
+// provider, appends every event to the JSONL log, and saves.
+//
+// Invariants this package keeps:
+//   - A record is only written while the session lock is held, and only
+//     through Store.Save (atomic replace). A record that does not parse is
+//     never written.
+//   - Messages are committed whole: an assistant message with tool calls is
+//     appended together with all of its tool results, or not at all.
+//   - Every message appended to the record is also logged as a
+//     history_mutation, so replaying the log yields the record's messages.
+//   - API keys come from the environment only; they are never written to the
+//     record and the log writer scrubs them.
+//
+// core knows nothing of flags or terminals: commands turns flags into
+// StepOptions and renders the Observer events it receives.
+package core

@@ -1,0 +1,81 @@
+package core
+
+import (
+	"context"
+	"time"
+
+	"trail/store"
+)
+
+// Engine runs steps. Every dependency is injected so tests can drive it
+// in-process; commands/deps.go wires the real ones.
+type Engine struct {
+	Store       Store
+	OpenLog     func(sessionID string, secrets []string) (Logger, error)
+	NewProvider func(cfg ProviderConfig) (Provider, error)
+	Clock       Clock
+	NewID       func() (string, error)
+	Terminal    Terminal
+	Env         func(string) string
+	Tools       []Tool
+}
+
+// StepOptions is one run or resume, as parsed from flags.
+type StepOptions struct {
+	Resume    bool
+	Ref       SessionRef // resume: which session
+	Fork      bool       // resume: continue in a new session
+	SessionID string     // run: use this id
+	Name      string     // run: name; resume: rename
+	Prompt    string     // may be empty on resume with --approve/--deny
+	Approve   string     // resume: "all" or comma-separated tool call ids to allow
+	Deny      string     // resume: "all" or comma-separated tool call ids to deny
+
+	System       *string // run: replaces the default system prompt
+	AppendSystem string  // run: appended to the system prompt
+
+	Provider   ProviderFlags
+	MaxTurns   int
+	Timeout    time.Duration // provider idle timeout
+	MaxRetries int
+	MaxTokens  int
+
+	NoLog    bool
+	Wait     time.Duration // how long to wait for the session lock
+	Cwd      string
+	Settings *Settings
+	Observer Observer
+}
+
+// defaultMaxTokens caps one answer when the caller names no limit.
+const defaultMaxTokens = 8192
+
+// Step runs one prompt to completion in a new or stored session.
+func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
+	start := e.Clock.Now()
+	if opts.Observer == nil {
+		opts.Observer = nopObserver{}
+	}
+	if opts.Settings == nil {
+		opts.Settings = &Settings{}
+	}
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = defaultMaxTokens
+	}
+	s, err := e.open(ctx, &opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	res, err := s.runPrompt(ctx, opts.Prompt)
+	if res != nil {
+		res.DurationMS = e.Clock.Now().Sub(start).Milliseconds()
+	}
+	return res, err
+}
+
+// Hold takes a session's lock for commands that change a session outside a
+// step (delete, migrate). The caller unlocks.
+func (e *Engine) Hold(ctx context.Context, id string, wait time.Duration) (*store.Lock, error) {
+	return e.Store.Lock(ctx, id, wait)
+}

@@ -1,0 +1,58 @@
+package core
+
+import "time"
+
+// StepEventKind names what happened in a step, for Observer.
+type StepEventKind int
+
+const (
+	// EvSession: the session is open (SessionID, Resumed, Provider, Model).
+	EvSession StepEventKind = iota
+	// EvUserMessage: the user message was appended (Message).
+	EvUserMessage
+	// EvProviderWaiting: a provider call was sent and nothing has arrived yet (Round).
+	EvProviderWaiting
+	// EvTextDelta: answer text arrived (Round, Text).
+	EvTextDelta
+	// EvThinkingDelta: reasoning text arrived (Round, Text).
+	EvThinkingDelta
+	// EvToolCallStreaming: the model began a tool call (Round, ToolCall with ID and Name).
+	EvToolCallStreaming
+	// EvAssistantMessage: an assistant message was committed (Round, Message, Usage).
+	EvAssistantMessage
+	// EvToolStarted: a tool call is about to run (Round, ToolCall).
+	EvToolStarted
+	// EvToolFinished: a tool call ended (Round, ToolCall, Tool).
+	EvToolFinished
+	// EvRetry: a provider call is retried after Wait (Round, Attempt, Text = reason).
+	EvRetry
+	// EvWarning: something the user should know that does not fail the step (Text).
+	EvWarning
+	// EvCompacted: the conversation was compacted (Text = summary).
+	EvCompacted
+)
+
+// StepEvent is one observed event; which fields are set depends on Kind.
+type StepEvent struct {
+	Kind      StepEventKind
+	SessionID string
+	Resumed   bool
+	Provider  string
+	Model     string
+	Round     int
+	Text      string
+	Message   *Message
+	ToolCall  *ToolCall
+	Tool      *ToolOutcome
+	Usage     Usage
+	Attempt   int
+	Wait      time.Duration
+}
+
+// ToolOutcome is how a tool call ended, for rendering.
+type ToolOutcome struct {
+	Success bool
+	Denied  bool
+	Summary string // one line: the error or the denial reason
+	Result  string // the tool message content
+}

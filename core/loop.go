@@ -1,0 +1,250 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"trail/logfmt"
+	"trail/store"
+)
+
+// titleLen caps the record's title (the first user prompt).
+const titleLen = 80
+
+// runPrompt appends the user message, then runs provider rounds (and tool
+// calls) until the model stops, --max-turns is hit, or the step fails.
+func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
+	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
+	if prompt == "" {
+		return nil, Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+	}
+	s.logEvent("user", logfmt.F("content", prompt))
+	input := prompt
+	s.logPreRun(input)
+	user, err := s.newMessage(RoleUser, input)
+	if err != nil {
+		return nil, err
+	}
+	s.appendMessage(user, 0, "")
+	if s.rec.Title == "" {
+		s.rec.Title = cut(prompt, titleLen)
+	}
+	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
+	stop, err := s.loop(ctx)
+	return s.finish(stop, err)
+}
+
+func (s *session) logPreRun(input string) {
+	chars := SerializedLength(s.messages)
+	s.logEvent("pre_run",
+		logfmt.F("historyLength", len(s.messages)),
+		logfmt.F("historyChars", chars),
+		logfmt.F("historyEstTokens", int64(math.Ceil(float64(chars)/4))),
+		logfmt.F("input", input),
+		logfmt.F("model", s.pcfg.Model),
+		logfmt.F("provider", s.pcfg.Name),
+		logfmt.F("maxTokens", s.contextWindow()),
+	)
+}
+
+// loop runs rounds. It returns the stop reason and, on failure, the error.
+func (s *session) loop(ctx context.Context) (string, error) {
+	for round := 1; ; round++ {
+		if s.opts.MaxTurns > 0 && round > s.opts.MaxTurns {
+			return StopMaxTurns, nil
+		}
+		s.turns++
+		resp, partial, err := s.callProvider(ctx, round)
+		if err != nil {
+			if ctx.Err() != nil {
+				if partial != "" {
+					s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
+				}
+				return StopInterrupted, ErrInterrupted
+			}
+			return StopError, err
+		}
+		msg := s.commitAssistant(round, resp, StateComplete)
+		if len(msg.ToolCalls) == 0 {
+			return StopEndTurn, nil
+		}
+		if err := s.runTools(ctx, round, msg); err != nil {
+			if errors.Is(err, ErrInterrupted) {
+				return StopInterrupted, err
+			}
+			return StopError, err
+		}
+		if ctx.Err() != nil {
+			return StopInterrupted, ErrInterrupted
+		}
+		// The round is whole (assistant + every result): make it durable so a
+		// crash in the next round loses nothing before it.
+		if err := s.save(StatusRunning, ""); err != nil {
+			return StopError, err
+		}
+	}
+}
+
+// commitAssistant appends the answer of a round with its usage metadata.
+func (s *session) commitAssistant(round int, resp *Response, state string) Message {
+	md := logfmt.Object{logfmt.F("round", round)}
+	if resp.HasUsage {
+		u := resp.Usage
+		md = append(md,
+			logfmt.F("inputTokens", u.InputTokens),
+			logfmt.F("outputTokens", u.OutputTokens),
+			logfmt.F("usage", logfmt.Object{
+				logfmt.F("totalTokens", u.InputTokens+u.OutputTokens),
+				logfmt.F("inputTokens", u.InputTokens),
+				logfmt.F("outputTokens", u.OutputTokens),
+			}))
+		s.usage.InputTokens += u.InputTokens
+		s.usage.OutputTokens += u.OutputTokens
+	}
+	mdRaw, _ := logfmt.Marshal(md)
+	m, err := s.newMessage(RoleAssistant, resp.Text)
+	if err != nil {
+		m = Message{Role: RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
+	}
+	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
+	s.logEvent("assistant_message_committed",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("message", m))
+	s.appendMessage(m, round, "")
+	s.final = resp.Text
+	s.obs.Event(StepEvent{Kind: EvAssistantMessage, Round: round, Message: &m, Usage: resp.Usage})
+	return m
+}
+
+// finish logs the step's end, saves the record and builds the result.
+func (s *session) finish(stop string, stepErr error) (*Result, error) {
+	status := StatusIdle
+	switch stop {
+	case StopEndTurn, StopMaxTurns:
+		s.logAssistantSummary()
+		s.logContext()
+	case StopInterrupted:
+		s.logEvent("error", logfmt.F("message", "Aborted"), logfmt.F("historyLength", len(s.messages)))
+	default:
+		msg := "step failed"
+		if stepErr != nil {
+			msg = stepErr.Error()
+		}
+		s.logEvent("error", logfmt.F("message", msg), logfmt.F("historyLength", len(s.messages)))
+	}
+	s.addUsageTotals()
+	saveErr := s.save(status, stop)
+	reason := "other"
+	if stop == StopInterrupted {
+		reason = "interrupted"
+	}
+	s.logEvent("session_shutdown", logfmt.F("reason", reason))
+	if s.log != nil {
+		if err := s.log.Sync(); err != nil && s.logErr == nil {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
+		}
+	}
+	res := s.result(stop, stepErr)
+	if saveErr != nil {
+		return res, saveErr
+	}
+	return res, stepErr
+}
+
+func (s *session) addUsageTotals() {
+	if s.usage.InputTokens == 0 && s.usage.OutputTokens == 0 {
+		return
+	}
+	if s.rec.Usage == nil {
+		s.rec.Usage = &store.Usage{}
+	}
+	s.rec.Usage.InputTokens += s.usage.InputTokens
+	s.rec.Usage.OutputTokens += s.usage.OutputTokens
+}
+
+func (s *session) logAssistantSummary() {
+	structure := make([]any, len(s.messages))
+	for i := range s.messages {
+		m := &s.messages[i]
+		names := make([]string, len(m.ToolCalls))
+		for j, tc := range m.ToolCalls {
+			names[j] = tc.Name
+		}
+		o := logfmt.Object{
+			logfmt.F("role", m.Role),
+			logfmt.F("contentLength", len([]rune(m.Content))),
+			logfmt.F("hasToolCalls", len(m.ToolCalls) > 0),
+			logfmt.F("toolCallNames", names),
+		}
+		if len(m.Metadata) > 0 {
+			o = append(o, logfmt.F("metadata", m.Metadata))
+		}
+		structure[i] = o
+	}
+	s.logEvent("assistant",
+		logfmt.F("content", s.final),
+		logfmt.F("historyLength", len(s.messages)),
+		logfmt.F("estimatedChars", SerializedLength(s.messages)),
+		logfmt.F("historyStructure", structure))
+}
+
+func (s *session) contextWindow() int64 {
+	return ContextWindowFor(s.pcfg.Model)
+}
+
+func (s *session) logContext() {
+	st := NewContextState(EstimateTokens(s.messages), s.contextWindow())
+	s.logEvent("context",
+		logfmt.F("maxTokens", st.MaxTokens),
+		logfmt.F("usedTokens", st.UsedTokens),
+		logfmt.F("usedPercentage", st.UsedPercentage),
+		logfmt.F("remainingPercentage", st.RemainingPercentage))
+}
+
+func (s *session) result(stop string, stepErr error) *Result {
+	r := &Result{
+		SessionID:         s.rec.ID,
+		Text:              s.final,
+		NumTurns:          s.turns,
+		DurationAPIMS:     s.apiTime.Milliseconds(),
+		Usage:             s.usage,
+		PermissionDenials: s.denials,
+		Provider:          s.pcfg.Name,
+		Model:             s.pcfg.Model,
+		StopReason:        stop,
+	}
+	switch stop {
+	case StopEndTurn:
+		r.Subtype = SubtypeSuccess
+	case StopMaxTurns:
+		r.Subtype, r.IsError = SubtypeMaxTurns, true
+	case StopInterrupted:
+		r.Subtype, r.IsError = SubtypeInterrupted, true
+	case StopRequiresAction:
+		r.Subtype = SubtypeRequiresAction
+	default:
+		r.Subtype, r.IsError = SubtypeError, true
+	}
+	if stepErr != nil && !errors.Is(stepErr, ErrInterrupted) {
+		r.ErrorMessage = stepErr.Error()
+	}
+	return r
+}
+
+// cut shortens s to n runes on one line.
+func cut(s string, n int) string {
+	r := []rune(s)
+	for i, c := range r {
+		if c == '\n' || c == '\r' {
+			r = r[:i]
+			break
+		}
+	}
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return string(r)
+}

@@ -1,0 +1,261 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+
+	"trail/logfmt"
+)
+
+// Roles and states of Robota's TUniversalMessage.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+
+	StateComplete    = "complete"
+	StateInterrupted = "interrupted"
+)
+
+// InterruptedNote is appended to an interrupted assistant message when it is
+// sent to a provider again, so the model knows its answer was cut.
+const InterruptedNote = "\n\n[This response was interrupted by the user]"
+
+// ToolCall is one function call of an assistant message (OpenAI shape, as
+// Robota stores it). Arguments is a JSON string.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Name      string `json:"-"`
+	Arguments string `json:"-"`
+}
+
+// Message is Robota's TUniversalMessage. Fields trail does not know are kept
+// in Extra, and a message loaded from disk keeps its exact bytes in raw until
+// it is changed, so records written by other programs survive a round trip.
+type Message struct {
+	ID          string
+	Role        string
+	Content     string
+	ContentNull bool // content was JSON null (assistant messages that only call tools)
+	State       string
+	Timestamp   string
+	ToolCalls   []ToolCall
+	ToolCallID  string
+	Name        string
+	Metadata    json.RawMessage // object or nil
+	Extra       logfmt.Object   // unknown keys, values as json.RawMessage
+
+	raw        json.RawMessage
+	compactLen int // cached length of raw without insignificant whitespace
+}
+
+// Raw returns the bytes the message was decoded from, or nil once built or changed.
+func (m *Message) Raw() json.RawMessage { return m.raw }
+
+// Touch forgets the loaded bytes after a change so the message is re-encoded.
+func (m *Message) Touch() { m.raw, m.compactLen = nil, 0 }
+
+// CompactLen is the length of the message's compact JSON (what
+// JSON.stringify would give), used by the context estimator.
+func (m *Message) CompactLen() int {
+	if m.compactLen == 0 {
+		raw, err := m.Encoded()
+		if err != nil {
+			return 0
+		}
+		m.compactLen = compactLength(raw)
+	}
+	return m.compactLen
+}
+
+// compactLength counts the bytes of data outside insignificant whitespace.
+func compactLength(data []byte) int {
+	n, inStr, esc := 0, false, false
+	for _, c := range data {
+		switch {
+		case inStr:
+			n++
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+		default:
+			n++
+			if c == '"' {
+				inStr = true
+			}
+		}
+	}
+	return n
+}
+
+// DecodeMessage reads a message from JSON, keeping unknown keys.
+func DecodeMessage(raw json.RawMessage) (Message, error) {
+	if !gjson.ValidBytes(raw) {
+		return Message{}, fmt.Errorf("message is not valid JSON")
+	}
+	res := gjson.ParseBytes(raw)
+	if !res.IsObject() {
+		return Message{}, fmt.Errorf("message is not a JSON object")
+	}
+	m := Message{raw: raw}
+	res.ForEach(func(k, v gjson.Result) bool {
+		switch k.String() {
+		case "id":
+			m.ID = v.String()
+		case "role":
+			m.Role = v.String()
+		case "content":
+			if v.Type == gjson.Null {
+				m.ContentNull = true
+			} else if v.Type == gjson.String {
+				m.Content = v.String()
+			} else {
+				// content parts or other shapes: keep them untouched
+				m.Extra = append(m.Extra, logfmt.F("content", json.RawMessage(v.Raw)))
+			}
+		case "state":
+			m.State = v.String()
+		case "timestamp":
+			m.Timestamp = v.String()
+		case "toolCalls":
+			if v.IsArray() {
+				v.ForEach(func(_, tc gjson.Result) bool {
+					m.ToolCalls = append(m.ToolCalls, ToolCall{
+						ID:        tc.Get("id").String(),
+						Type:      tc.Get("type").String(),
+						Name:      tc.Get("function.name").String(),
+						Arguments: tc.Get("function.arguments").String(),
+					})
+					return true
+				})
+			} else {
+				m.Extra = append(m.Extra, logfmt.F("toolCalls", json.RawMessage(v.Raw)))
+			}
+		case "toolCallId":
+			m.ToolCallID = v.String()
+		case "name":
+			m.Name = v.String()
+		case "metadata":
+			if v.IsObject() {
+				m.Metadata = json.RawMessage(v.Raw)
+			} else {
+				m.Extra = append(m.Extra, logfmt.F("metadata", json.RawMessage(v.Raw)))
+			}
+		default:
+			m.Extra = append(m.Extra, logfmt.F(k.String(), json.RawMessage(v.Raw)))
+		}
+		return true
+	})
+	return m, nil
+}
+
+// MarshalJSON writes the loaded bytes when unchanged, else the message with
+// Robota's key order: id, role, content, state, timestamp, toolCalls,
+// toolCallId, name, metadata, then unknown keys.
+func (m Message) MarshalJSON() ([]byte, error) {
+	if m.raw != nil {
+		return m.raw, nil
+	}
+	return logfmt.Marshal(m.object())
+}
+
+func (m Message) object() logfmt.Object {
+	o := make(logfmt.Object, 0, 9+len(m.Extra))
+	o = append(o, logfmt.F("id", m.ID), logfmt.F("role", m.Role))
+	if m.ContentNull {
+		o = append(o, logfmt.F("content", nil))
+	} else if !m.hasExtra("content") {
+		o = append(o, logfmt.F("content", m.Content))
+	}
+	o = append(o, logfmt.F("state", m.State), logfmt.F("timestamp", m.Timestamp))
+	if len(m.ToolCalls) > 0 {
+		calls := make([]any, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			typ := tc.Type
+			if typ == "" {
+				typ = "function"
+			}
+			calls[i] = logfmt.Object{
+				logfmt.F("id", tc.ID),
+				logfmt.F("type", typ),
+				logfmt.F("function", logfmt.Object{logfmt.F("name", tc.Name), logfmt.F("arguments", tc.Arguments)}),
+			}
+		}
+		o = append(o, logfmt.F("toolCalls", calls))
+	}
+	if m.ToolCallID != "" {
+		o = append(o, logfmt.F("toolCallId", m.ToolCallID))
+	}
+	if m.Name != "" {
+		o = append(o, logfmt.F("name", m.Name))
+	}
+	if len(m.Metadata) > 0 {
+		o = append(o, logfmt.F("metadata", m.Metadata))
+	}
+	return append(o, m.Extra...)
+}
+
+func (m Message) hasExtra(key string) bool {
+	for _, f := range m.Extra {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Encoded returns the message's JSON, panicking never: a message that cannot
+// be encoded (it can only hold strings and raw JSON validated on the way in)
+// yields an error the caller reports.
+func (m Message) Encoded() (json.RawMessage, error) {
+	b, err := m.MarshalJSON()
+	return json.RawMessage(b), err
+}
+
+// MessageUsage is the provider usage stored in an assistant message's metadata.
+type MessageUsage struct {
+	InputTokens  int64
+	OutputTokens int64
+	TotalTokens  int64
+}
+
+// Usage reads the usage Robota stores in metadata (usage.totalTokens, or
+// inputTokens + outputTokens). ok is false when the message carries none.
+func (m Message) Usage() (u MessageUsage, ok bool) {
+	if len(m.Metadata) == 0 {
+		return u, false
+	}
+	md := gjson.ParseBytes(m.Metadata)
+	in, out := md.Get("inputTokens"), md.Get("outputTokens")
+	tot := md.Get("usage.totalTokens")
+	if !in.Exists() && !out.Exists() && !tot.Exists() {
+		in, out = md.Get("usage.inputTokens"), md.Get("usage.outputTokens")
+		if !in.Exists() && !out.Exists() {
+			return u, false
+		}
+	}
+	u.InputTokens, u.OutputTokens = in.Int(), out.Int()
+	u.TotalTokens = tot.Int()
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.InputTokens + u.OutputTokens
+	}
+	return u, true
+}
+
+// ProviderText is the content sent to a provider: an interrupted assistant
+// message carries the interrupted note (SPEC 3.3).
+func (m Message) ProviderText() string {
+	if m.Role == RoleAssistant && m.State == StateInterrupted {
+		return m.Content + InterruptedNote
+	}
+	return m.Content
+}

@@ -1,0 +1,123 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"trail/logfmt"
+	"trail/store"
+)
+
+// Provider is a model API. Call sends one request and streams what comes back
+// to sink while it arrives; it returns the normalized assistant answer.
+// Contract: Call retries only before the first streamed byte; it reports
+// every raw payload through sink.RawPayload; it returns a *ProviderError for
+// failures the user should see; it returns ctx.Err() (possibly wrapped) when
+// ctx is cancelled, after handing every delta received so far to sink.
+type Provider interface {
+	// Name is the provider's name as stored in the record ("anthropic", "echo", ...).
+	Name() string
+	// APISurface names the wire protocol for the log ("messages", "chat.completions", "echo").
+	APISurface() string
+	Call(ctx context.Context, req *Request, sink Sink) (*Response, error)
+}
+
+// Request is one provider call.
+type Request struct {
+	Model     string
+	Messages  []Message // system message(s) included, interrupted notes applied
+	Tools     []ToolSchema
+	MaxTokens int
+	// CallIndex is the session's providerCalls before this call (0-based); the
+	// script provider answers with its CallIndex-th response.
+	CallIndex int
+}
+
+// ToolSchema describes a tool offered to the model.
+type ToolSchema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Usage is token usage of one call or a total.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Response is the normalized answer of one call.
+type Response struct {
+	Text       string
+	Thinking   string
+	ToolCalls  []ToolCall
+	Usage      Usage
+	HasUsage   bool
+	StopReason string // provider's own stop reason ("end_turn", "tool_use", "stop", ...)
+	Model      string
+}
+
+// Sink receives a call's stream as it arrives. Implementations must be cheap:
+// they run on the provider's read loop.
+type Sink interface {
+	TextDelta(text string)
+	ThinkingDelta(text string)
+	// ToolCallStarted reports a tool call's id and name as soon as they are known.
+	ToolCallStarted(index int, id, name string)
+	// RawPayload reports a provider-native payload: kind is "request",
+	// "response" or "stream_event".
+	RawPayload(kind string, payload any)
+	// Retry reports a retried attempt before it waits.
+	Retry(attempt int, wait time.Duration, reason error)
+}
+
+// Store keeps session records (implemented by store.FS).
+type Store interface {
+	// Load returns the record, store.ErrNotFound, or a *store.CorruptError.
+	Load(id string) (*store.Record, error)
+	// Save atomically replaces the record.
+	Save(r *store.Record) error
+	// Exists reports whether a record file exists.
+	Exists(id string) (bool, error)
+	// Lock takes the session's exclusive lock, waiting up to wait (*store.BusyError after).
+	Lock(ctx context.Context, id string, wait time.Duration) (*store.Lock, error)
+	// ListHeads returns the header of every record, corrupt ones flagged.
+	ListHeads() ([]store.Head, error)
+	// RecordPath and LogPath name a session's files (for hooks and messages).
+	RecordPath(id string) string
+	LogPath(id string) string
+}
+
+// Logger appends events to one session's JSONL log (implemented by *logfmt.Writer).
+type Logger interface {
+	// Log appends one line; the data keys are written in order.
+	Log(event string, fields ...logfmt.Field) error
+	// Sync makes every appended line durable.
+	Sync() error
+	Close() error
+}
+
+// Clock tells the time (injected so goldens never drift).
+type Clock interface{ Now() time.Time }
+
+// Terminal asks the person at the keyboard. CanPrompt is false when stdin or
+// stderr is not a terminal; Ask is never called then.
+type Terminal interface {
+	CanPrompt() bool
+	// Ask shows question on stderr and returns the trimmed answer line ("" on Enter or end of input).
+	Ask(question string) (string, error)
+}
+
+// Observer receives the events of a step as they happen, for rendering.
+// Event is called on the step's goroutine; it must not block for long.
+type Observer interface{ Event(e StepEvent) }
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(StepEvent)
+
+func (f ObserverFunc) Event(e StepEvent) { f(e) }
+
+type nopObserver struct{}
+
+func (nopObserver) Event(StepEvent) {}

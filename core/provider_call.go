@@ -1,0 +1,228 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"trail/logfmt"
+)
+
+// callProvider sends one round to the provider. It returns the answer, or
+// the error and whatever text had streamed (committed only on interrupt).
+// Either way the request is paired in the log with a native payload and the
+// raw and normalized response events, so every log trail writes validates.
+func (s *session) callProvider(ctx context.Context, round int) (*Response, string, error) {
+	req := &Request{
+		Model:     s.pcfg.Model,
+		Messages:  s.requestMessages(),
+		Tools:     s.toolSchemas(),
+		MaxTokens: s.opts.MaxTokens,
+		CallIndex: s.providerCalls,
+	}
+	msgs := make([]any, len(req.Messages))
+	for i := range req.Messages {
+		msgs[i] = req.Messages[i]
+	}
+	s.logEvent("provider_request",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("provider", s.pcfg.Name),
+		logfmt.F("model", s.pcfg.Model),
+		logfmt.F("messages", msgs),
+		logfmt.F("tools", req.Tools))
+	s.providerCalls++
+	sink := &roundSink{s: s, round: round}
+	s.obs.Event(StepEvent{Kind: EvProviderWaiting, Round: round})
+	t0 := time.Now()
+	resp, err := s.provider.Call(ctx, req, sink)
+	s.apiTime += time.Since(t0)
+	if err == nil && resp == nil {
+		err = &ProviderError{Provider: s.pcfg.Name, Message: "no response"}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			partial := sink.text.String()
+			s.logResponse(round, &Response{Text: partial}, sink, "interrupted")
+			return nil, partial, err
+		}
+		s.logFailure(round, err, sink)
+		var pe *ProviderError
+		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
+			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
+		}
+		return nil, "", err
+	}
+	// A provider that returned text it never streamed still owes the
+	// observers its deltas, or a terminal would show nothing.
+	if streamed := sink.text.String(); strings.HasPrefix(resp.Text, streamed) && len(resp.Text) > len(streamed) {
+		sink.TextDelta(resp.Text[len(streamed):])
+	}
+	s.logResponse(round, resp, sink, "")
+	return resp, "", nil
+}
+
+// requestMessages is what is sent: the conversation, with the interrupted
+// note on interrupted assistant messages (SPEC 3.3).
+func (s *session) requestMessages() []Message {
+	out := make([]Message, len(s.messages))
+	copy(out, s.messages)
+	for i := range out {
+		if out[i].Role == RoleAssistant && out[i].State == StateInterrupted {
+			out[i].Content += InterruptedNote
+			out[i].Touch()
+		}
+	}
+	return out
+}
+
+func (s *session) logResponse(round int, resp *Response, sink *roundSink, note string) {
+	if !sink.native {
+		sink.RawPayload("response", responsePayload(resp))
+	}
+	norm := normalized(resp)
+	rawFields := []logfmt.Field{
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("response", norm),
+		logfmt.F("responseKind", "provider-normalized-message"),
+	}
+	if note != "" {
+		rawFields = append(rawFields, logfmt.F("note", note))
+	}
+	s.logEvent("provider_response_raw", rawFields...)
+	s.logEvent("provider_response_normalized",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("response", norm),
+		logfmt.F("toolCallsCount", len(resp.ToolCalls)))
+}
+
+func (s *session) logFailure(round int, err error, sink *roundSink) {
+	var pe *ProviderError
+	errObj := logfmt.Object{logfmt.F("message", err.Error())}
+	if errors.As(err, &pe) && pe.Status != 0 {
+		errObj = append(errObj, logfmt.F("status", pe.Status))
+	}
+	if !sink.native {
+		sink.RawPayload("response", logfmt.Object{logfmt.F("error", errObj)})
+	}
+	s.logEvent("provider_response_raw",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("response", logfmt.Object{logfmt.F("error", errObj)}),
+		logfmt.F("responseKind", "error"))
+	s.logEvent("provider_response_normalized",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("response", nil),
+		logfmt.F("toolCallsCount", 0),
+		logfmt.F("error", errObj))
+}
+
+// normalized is the provider answer as a Robota assistant message (no id yet:
+// the committed message carries the id).
+func normalized(resp *Response) logfmt.Object {
+	o := logfmt.Object{logfmt.F("role", RoleAssistant), logfmt.F("content", resp.Text)}
+	if len(resp.ToolCalls) > 0 {
+		m := Message{ToolCalls: resp.ToolCalls}
+		calls := m.object()
+		for _, f := range calls {
+			if f.Key == "toolCalls" {
+				o = append(o, f)
+			}
+		}
+	}
+	if resp.HasUsage {
+		o = append(o, logfmt.F("usage", logfmt.Object{
+			logfmt.F("inputTokens", resp.Usage.InputTokens),
+			logfmt.F("outputTokens", resp.Usage.OutputTokens),
+		}))
+	}
+	if resp.StopReason != "" {
+		o = append(o, logfmt.F("stopReason", resp.StopReason))
+	}
+	return o
+}
+
+// responsePayload stands in for the native payload of providers without a
+// wire (echo, script), so the request still has its native response event.
+func responsePayload(resp *Response) logfmt.Object {
+	return normalized(resp)
+}
+
+// roundSink turns a provider's stream into log lines and observer events.
+type roundSink struct {
+	s      *session
+	round  int
+	text   strings.Builder
+	seqRaw int // provider_native_raw_payload sequence
+	seqTxt int // provider_stream_raw_delta sequence
+	native bool
+	tools  int
+}
+
+func (k *roundSink) TextDelta(text string) {
+	if text == "" {
+		return
+	}
+	s := k.s
+	k.text.WriteString(text)
+	s.logEvent("provider_stream_raw_delta",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", k.round),
+		logfmt.F("sequence", k.seqTxt),
+		logfmt.F("delta", text))
+	k.seqTxt++
+	s.logEvent("text_delta", logfmt.F("delta", text))
+	s.obs.Event(StepEvent{Kind: EvTextDelta, Round: k.round, Text: text})
+}
+
+func (k *roundSink) ThinkingDelta(text string) {
+	k.s.obs.Event(StepEvent{Kind: EvThinkingDelta, Round: k.round, Text: text})
+}
+
+func (k *roundSink) ToolCallStarted(index int, id, name string) {
+	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &ToolCall{ID: id, Name: name}})
+}
+
+func (k *roundSink) RawPayload(kind string, payload any) {
+	s := k.s
+	if kind == "response" || kind == "stream_event" {
+		k.native = true
+	}
+	s.logEvent("provider_native_raw_payload",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", k.round),
+		logfmt.F("provider", s.pcfg.Name),
+		logfmt.F("apiSurface", s.provider.APISurface()),
+		logfmt.F("payloadKind", kind),
+		logfmt.F("payload", payload),
+		logfmt.F("sequence", k.seqRaw))
+	k.seqRaw++
+}
+
+func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
+	s := k.s
+	msg := ""
+	if reason != nil {
+		msg = reason.Error()
+	}
+	s.logEvent("provider_retry",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", k.round),
+		logfmt.F("provider", s.pcfg.Name),
+		logfmt.F("attempt", attempt),
+		logfmt.F("waitMs", wait.Milliseconds()),
+		logfmt.F("reason", msg))
+	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Wait: wait, Text: msg})
+}

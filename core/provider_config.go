@@ -1,0 +1,153 @@
+package core
+
+import (
+	"path/filepath"
+	"time"
+
+	"trail/store"
+)
+
+// Provider names.
+const (
+	ProviderAnthropic = "anthropic"
+	ProviderOpenAI    = "openai"
+	ProviderEcho      = "echo"
+	ProviderScript    = "script"
+)
+
+// DefaultModels are used when no model is named anywhere.
+var DefaultModels = map[string]string{
+	ProviderAnthropic: "claude-sonnet-4-5",
+	ProviderOpenAI:    "gpt-4o",
+	ProviderEcho:      "echo",
+	ProviderScript:    "script",
+}
+
+// ProviderFlags are the provider choices given on the command line.
+type ProviderFlags struct {
+	Name, Model, BaseURL, Script string
+}
+
+// ProviderConfig is everything needed to build a Provider. APIKey comes from
+// the environment only and is never stored.
+type ProviderConfig struct {
+	Name       string
+	Model      string
+	BaseURL    string
+	Script     string
+	APIKey     string
+	BearerAuth bool // ANTHROPIC_AUTH_TOKEN: send "Authorization: Bearer" instead of x-api-key
+	Timeout    time.Duration
+	MaxRetries int
+}
+
+// Ref is what the record keeps of the provider (never a key).
+func (c ProviderConfig) Ref() *store.ProviderRef {
+	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: c.BaseURL, Script: c.Script}
+}
+
+// ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
+// session's stored provider, then the environment, then settings files, then
+// auto-selection from the API keys present.
+func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, stored *store.ProviderRef, cwd string) (ProviderConfig, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	c := ProviderConfig{Name: flags.Name}
+	if c.Name == "" && stored != nil {
+		c.Name = stored.Name
+	}
+	if c.Name == "" {
+		c.Name = env("TRAIL_PROVIDER")
+	}
+	if c.Name == "" {
+		c.Name = s.Provider
+	}
+	if c.Name == "" {
+		switch {
+		case env("ANTHROPIC_API_KEY") != "" || env("ANTHROPIC_AUTH_TOKEN") != "":
+			c.Name = ProviderAnthropic
+		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
+			c.Name = ProviderOpenAI
+		default:
+			return c, Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
+				"no model provider configured")
+		}
+	}
+	if _, ok := DefaultModels[c.Name]; !ok {
+		return c, Usagef("providers: anthropic, openai, echo, script", "unknown provider %q", c.Name)
+	}
+	sameStored := stored != nil && stored.Name == c.Name
+
+	c.Model = first(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
+	envBase := ""
+	switch c.Name {
+	case ProviderAnthropic:
+		envBase = env("ANTHROPIC_BASE_URL")
+	case ProviderOpenAI:
+		envBase = env("OPENAI_BASE_URL")
+	}
+	c.BaseURL = first(flags.BaseURL, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL })), envBase, s.BaseURL)
+
+	switch c.Name {
+	case ProviderAnthropic:
+		if k := env("ANTHROPIC_API_KEY"); k != "" {
+			c.APIKey = k
+		} else if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
+			c.APIKey, c.BearerAuth = k, true
+		} else {
+			return c, Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
+				"the anthropic provider needs an API key")
+		}
+	case ProviderOpenAI:
+		c.APIKey = env("OPENAI_API_KEY")
+		if c.APIKey == "" && c.BaseURL == "" {
+			return c, Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
+				"the openai provider needs an API key")
+		}
+	case ProviderScript:
+		c.Script = first(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
+		if c.Script == "" {
+			return c, Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")
+		}
+		if !filepath.IsAbs(c.Script) {
+			c.Script = filepath.Join(cwd, c.Script)
+		}
+	}
+	return c, nil
+}
+
+// Secrets returns the API key values present in the environment, so the log
+// writer can scrub them whichever provider is in use.
+func Secrets(env func(string) string) []string {
+	var out []string
+	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"} {
+		if v := env(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func when(ok bool, v string) string {
+	if ok {
+		return v
+	}
+	return ""
+}
+
+func storedField(r *store.ProviderRef, f func(*store.ProviderRef) string) string {
+	if r == nil {
+		return ""
+	}
+	return f(r)
+}

@@ -1,0 +1,174 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"trail/logfmt"
+	"trail/store"
+)
+
+// conversationID is the only conversation a trail session has; Robota and
+// seed 004 name the main thread "main".
+const conversationID = "main"
+
+// session is one step's view of a session: the record, its lock and log,
+// and the messages in memory.
+type session struct {
+	e    *Engine
+	opts *StepOptions
+	obs  Observer
+
+	rec      *store.Record
+	lock     *store.Lock
+	log      Logger
+	logErr   error
+	messages []Message
+	history  []json.RawMessage
+	resumed  bool
+
+	pcfg          ProviderConfig
+	provider      Provider
+	execID        string
+	providerCalls int
+
+	// this step's accounting, for the result
+	turns   int
+	usage   Usage
+	apiTime time.Duration
+	denials []PermissionDenial
+	final   string
+}
+
+func (s *session) now() time.Time { return s.e.Clock.Now() }
+
+func (s *session) newID() (string, error) {
+	id, err := s.e.NewID()
+	if err != nil {
+		return "", fmt.Errorf("new message id: %w", err)
+	}
+	return id, nil
+}
+
+func (s *session) newMessage(role, content string) (Message, error) {
+	id, err := s.newID()
+	if err != nil {
+		return Message{}, err
+	}
+	return Message{ID: id, Role: role, Content: content, State: StateComplete, Timestamp: logfmt.FormatTime(s.now())}, nil
+}
+
+// logEvent appends one line. A log that cannot be written must not lose the
+// user's answer: the first failure becomes a warning and the step goes on.
+func (s *session) logEvent(event string, fields ...logfmt.Field) {
+	if s.log == nil || s.logErr != nil {
+		return
+	}
+	if err := s.log.Log(event, fields...); err != nil {
+		s.logErr = err
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not written: " + err.Error()})
+	}
+}
+
+// appendMessage adds a message to the conversation, its chat history entry,
+// and logs the history_mutation replay is built from.
+func (s *session) appendMessage(m Message, round int, batchID string) {
+	s.logMutation(m, len(s.messages), round, batchID)
+	s.messages = append(s.messages, m)
+	s.history = append(s.history, chatEntry(m))
+}
+
+func (s *session) logMutation(m Message, index, round int, batchID string) {
+	fields := make([]logfmt.Field, 0, 7)
+	fields = append(fields, logfmt.F("executionId", s.execID), logfmt.F("conversationId", conversationID))
+	if round > 0 {
+		fields = append(fields, logfmt.F("round", round))
+	}
+	if batchID != "" {
+		fields = append(fields, logfmt.F("batchId", batchID))
+	}
+	fields = append(fields,
+		logfmt.F("mutation", "append_message"),
+		logfmt.F("index", index),
+		logfmt.F("message", m))
+	s.logEvent("history_mutation", fields...)
+}
+
+// chatEntry is Robota's messageToHistoryEntry.
+func chatEntry(m Message) json.RawMessage {
+	raw, err := logfmt.Marshal(logfmt.Object{
+		logfmt.F("id", m.ID),
+		logfmt.F("timestamp", m.Timestamp),
+		logfmt.F("category", "chat"),
+		logfmt.F("type", m.Role),
+		logfmt.F("data", m),
+	})
+	if err != nil {
+		return nil
+	}
+	return raw
+}
+
+// eventEntry is a history entry for something that is not a message
+// (tool summaries, compactions, approvals).
+func (s *session) eventEntry(typ string, data any) {
+	id, err := s.newID()
+	if err != nil {
+		return
+	}
+	raw, err := logfmt.Marshal(logfmt.Object{
+		logfmt.F("id", id),
+		logfmt.F("timestamp", logfmt.FormatTime(s.now())),
+		logfmt.F("category", "event"),
+		logfmt.F("type", typ),
+		logfmt.F("data", data),
+	})
+	if err == nil {
+		s.history = append(s.history, raw)
+	}
+}
+
+// save writes the record atomically with the given status.
+func (s *session) save(status, stopReason string) error {
+	r := s.rec
+	r.UpdatedAt = logfmt.FormatTime(s.now())
+	r.Status, r.StopReason = status, stopReason
+	r.MessageCount = len(s.messages)
+	r.Messages = make([]json.RawMessage, len(s.messages))
+	for i := range s.messages {
+		raw, err := s.messages[i].Encoded()
+		if err != nil {
+			return fmt.Errorf("encode message %d: %w", i, err)
+		}
+		r.Messages[i] = raw
+	}
+	r.History = s.history
+	if r.Version == 0 {
+		r.Version = 1
+	}
+	if err := r.Fields.Set("providerCalls", s.providerCalls); err != nil {
+		return err
+	}
+	return s.e.Store.Save(r)
+}
+
+func (s *session) close() {
+	if s.log != nil {
+		_ = s.log.Close()
+		s.log = nil
+	}
+	_ = s.releaseLock()
+}
+
+func (s *session) toolSchemas() []ToolSchema {
+	out := make([]ToolSchema, 0, len(s.e.Tools))
+	for _, t := range s.e.Tools {
+		out = append(out, t.Schema())
+	}
+	return out
+}
+
+func unmarshalString(raw json.RawMessage, dst *string) bool {
+	return json.Unmarshal(raw, dst) == nil
+}

@@ -1,0 +1,272 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"trail/logfmt"
+	"trail/store"
+)
+
+// open creates or loads the session, takes its lock and opens its log.
+// Everything that can be checked without touching files (ids, provider
+// configuration) is checked before the lock file is created.
+func (e *Engine) open(ctx context.Context, opts *StepOptions) (*session, error) {
+	execID, err := e.NewID()
+	if err != nil {
+		return nil, fmt.Errorf("new execution id: %w", err)
+	}
+	s := &session{e: e, opts: opts, obs: opts.Observer, execID: execID}
+	if opts.Resume {
+		err = s.openStored(ctx)
+	} else {
+		err = s.create(ctx)
+	}
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *session) create(ctx context.Context) error {
+	o, e := s.opts, s.e
+	id := o.SessionID
+	if id == "" {
+		var err error
+		if id, err = e.NewID(); err != nil {
+			return fmt.Errorf("new session id: %w", err)
+		}
+	} else if err := store.ValidateID(id); err != nil {
+		return &UsageError{Msg: "--session-id", Err: err, Fix: "session ids are letters, digits, '.', '_' and '-', at most 128"}
+	}
+	if err := s.setProvider(nil); err != nil {
+		return err
+	}
+	if err := s.takeLock(ctx, id); err != nil {
+		return err
+	}
+	exists, err := e.Store.Exists(id)
+	if err != nil {
+		return err
+	}
+	if exists {
+		return Usagef("resume it with: trail resume "+id, "session %s already exists", id)
+	}
+	now := s.now()
+	sp := s.systemPrompt(now)
+	s.rec = &store.Record{
+		ID: id, Name: o.Name, Cwd: o.Cwd,
+		CreatedAt: logfmt.FormatTime(now), UpdatedAt: logfmt.FormatTime(now),
+		Version: 1, Status: StatusIdle, Provider: s.pcfg.Ref(),
+	}
+	if err := s.rec.Fields.Set("systemPrompt", sp); err != nil {
+		return err
+	}
+	if schemas := s.toolSchemas(); len(schemas) > 0 {
+		if err := s.rec.Fields.Set("toolSchemas", schemas); err != nil {
+			return err
+		}
+	}
+	if err := s.openLog(false); err != nil {
+		return err
+	}
+	sys, err := s.newMessage(RoleSystem, sp)
+	if err != nil {
+		return err
+	}
+	s.appendMessage(sys, 0, "")
+	return nil
+}
+
+func (s *session) openStored(ctx context.Context) error {
+	o, e := s.opts, s.e
+	id, err := ResolveSession(e.Store, o.Ref)
+	if err != nil {
+		return err
+	}
+	if err := s.takeLock(ctx, id); err != nil {
+		return err
+	}
+	rec, err := e.Store.Load(id)
+	if errors.Is(err, store.ErrNotFound) {
+		return &NotFoundError{What: fmt.Sprintf("session %s not found", id), Fix: "see trail list for the stored sessions"}
+	}
+	if err != nil {
+		return err
+	}
+	if rec.Status == StatusTerminated {
+		return Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
+	}
+	msgs := make([]Message, len(rec.Messages))
+	for i, raw := range rec.Messages {
+		if msgs[i], err = DecodeMessage(raw); err != nil {
+			return &InvalidDataError{Path: e.Store.RecordPath(id), Err: fmt.Errorf("message %d: %w", i, err)}
+		}
+	}
+	s.rec, s.messages, s.history = rec, msgs, rec.History
+	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
+	if err := s.setProvider(rec.Provider); err != nil {
+		return err
+	}
+	if o.Fork {
+		return s.fork(ctx)
+	}
+	if o.Name != "" {
+		s.rec.Name = o.Name
+	}
+	s.rec.Provider = s.pcfg.Ref()
+	return s.openLog(true)
+}
+
+// fork continues the loaded session under a new id: the source is only read,
+// and the new log gets every copied message so it replays to the new record.
+func (s *session) fork(ctx context.Context) error {
+	parent := s.rec
+	id, err := s.e.NewID()
+	if err != nil {
+		return fmt.Errorf("new session id: %w", err)
+	}
+	if err := s.releaseLock(); err != nil {
+		return err
+	}
+	if err := s.takeLock(ctx, id); err != nil {
+		return err
+	}
+	now := logfmt.FormatTime(s.now())
+	child := *parent
+	child.ID, child.Name, child.ParentSessionID = id, s.opts.Name, parent.ID
+	child.CreatedAt, child.UpdatedAt = now, now
+	child.Status, child.StopReason = StatusIdle, ""
+	child.Provider = s.pcfg.Ref()
+	child.Fields = append(store.Fields(nil), parent.Fields...)
+	child.Fields.Delete("pendingToolCalls")
+	child.History = append([]json.RawMessage(nil), parent.History...)
+	s.rec = &child
+	if err := s.openLog(true); err != nil {
+		return err
+	}
+	copied := s.messages
+	s.messages = make([]Message, 0, len(copied))
+	for _, m := range copied {
+		s.logMutation(m, len(s.messages), 0, "")
+		s.messages = append(s.messages, m)
+	}
+	return nil
+}
+
+func (s *session) takeLock(ctx context.Context, id string) error {
+	l, err := s.e.Store.Lock(ctx, id, s.opts.Wait)
+	if err != nil {
+		return err
+	}
+	s.lock = l
+	return nil
+}
+
+func (s *session) releaseLock() error {
+	if s.lock == nil {
+		return nil
+	}
+	err := s.lock.Unlock()
+	s.lock = nil
+	return err
+}
+
+func (s *session) setProvider(stored *store.ProviderRef) error {
+	o := s.opts
+	cfg, err := ResolveProvider(o.Provider, s.e.Env, o.Settings, stored, o.Cwd)
+	if err != nil {
+		return err
+	}
+	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = o.Settings.Timeout
+	}
+	p, err := s.e.NewProvider(cfg)
+	if err != nil {
+		return err
+	}
+	s.pcfg, s.provider = cfg, p
+	return nil
+}
+
+// openLog opens the session's log and writes session_init.
+func (s *session) openLog(resumed bool) error {
+	s.resumed = resumed
+	if s.opts.NoLog || s.e.OpenLog == nil {
+		return nil
+	}
+	l, err := s.e.OpenLog(s.rec.ID, Secrets(s.e.Env))
+	if err != nil {
+		return fmt.Errorf("open log: %w", err)
+	}
+	s.log = l
+	sp := s.currentSystemPrompt()
+	fields := []logfmt.Field{
+		logfmt.F("cwd", s.rec.Cwd),
+		logfmt.F("systemPromptLength", len([]rune(sp))),
+		logfmt.F("systemPrompt", sp),
+		logfmt.F("toolSchemas", s.toolSchemas()),
+		logfmt.F("model", s.pcfg.Model),
+		logfmt.F("provider", s.pcfg.Name),
+		logfmt.F("resumed", resumed),
+	}
+	if s.rec.ParentSessionID != "" {
+		fields = append(fields, logfmt.F("parentSessionId", s.rec.ParentSessionID))
+	}
+	s.logEvent("session_init", fields...)
+	return nil
+}
+
+func (s *session) systemPrompt(now time.Time) string {
+	o := s.opts
+	var sp string
+	switch {
+	case o.System != nil:
+		sp = *o.System
+	case o.Settings.SystemPrompt != "":
+		sp = o.Settings.SystemPrompt
+	default:
+		sp = DefaultSystemPrompt(o.Cwd, now, s.toolSchemas())
+	}
+	if o.AppendSystem != "" {
+		if sp != "" {
+			sp += "\n\n"
+		}
+		sp += o.AppendSystem
+	}
+	return sp
+}
+
+// currentSystemPrompt is the stored system prompt, or the first system message.
+func (s *session) currentSystemPrompt() string {
+	if raw, ok := s.rec.Fields.Get("systemPrompt"); ok {
+		var sp string
+		if unmarshalString(raw, &sp) {
+			return sp
+		}
+	}
+	for _, m := range s.messages {
+		if m.Role == RoleSystem {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+func fieldInt(f store.Fields, key string) int {
+	raw, ok := f.Get(key)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil {
+		return 0
+	}
+	return n
+}

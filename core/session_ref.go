@@ -1,0 +1,101 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"trail/store"
+)
+
+// SessionRef is how a command names a session (SPEC 1.2).
+type SessionRef struct {
+	Ref    string // full id, unique prefix (>= 4 chars) or exact name
+	Last   bool   // most recently updated session of Cwd
+	AnyDir bool   // with Last: of any directory
+	Cwd    string
+}
+
+// minPrefix is the shortest id prefix accepted, like a git hash.
+const minPrefix = 4
+
+// ResolveSession turns a reference into a session id. A reference that looks
+// like a path is refused before any file is touched.
+func ResolveSession(st Store, ref SessionRef) (string, error) {
+	if ref.Last {
+		return resolveLast(st, ref)
+	}
+	r := ref.Ref
+	if r == "" {
+		return "", Usagef("name a session by id, prefix or name, or pass --last", "no session given")
+	}
+	if strings.ContainsAny(r, "/\\\x00") || r == "." || r == ".." {
+		return "", &UsageError{Msg: fmt.Sprintf("invalid session id %q", r), Fix: "session ids are letters, digits, '.', '_' and '-'; see trail list"}
+	}
+	validID := store.ValidateID(r) == nil
+	if validID {
+		ok, err := st.Exists(r)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			return r, nil
+		}
+	}
+	heads, err := st.ListHeads()
+	if err != nil {
+		return "", err
+	}
+	var byPrefix, byName []string
+	for _, h := range heads {
+		if validID && len(r) >= minPrefix && strings.HasPrefix(h.ID, r) {
+			byPrefix = append(byPrefix, h.ID)
+		}
+		if !h.Corrupt && h.Name == r {
+			byName = append(byName, h.ID)
+		}
+	}
+	for _, set := range [][]string{byPrefix, byName} {
+		switch len(set) {
+		case 0:
+			continue
+		case 1:
+			return set[0], nil
+		default:
+			sort.Strings(set)
+			return "", &AmbiguousError{Ref: r, Candidates: set}
+		}
+	}
+	return "", &NotFoundError{What: fmt.Sprintf("session %q not found", r), Fix: "see trail list for the stored sessions"}
+}
+
+func resolveLast(st Store, ref SessionRef) (string, error) {
+	heads, err := st.ListHeads()
+	if err != nil {
+		return "", err
+	}
+	best := -1
+	for i, h := range heads {
+		if h.Corrupt || (!ref.AnyDir && h.Cwd != ref.Cwd) {
+			continue
+		}
+		if best < 0 || h.UpdatedAt > heads[best].UpdatedAt || (h.UpdatedAt == heads[best].UpdatedAt && h.ID > heads[best].ID) {
+			best = i
+		}
+	}
+	if best < 0 {
+		fix := "pass --any-dir to take the last session of any directory"
+		if ref.AnyDir {
+			fix = "start one with trail run"
+		}
+		return "", &NotFoundError{What: "no session found for " + ref.Cwd, Fix: fix}
+	}
+	return heads[best].ID, nil
+}
+
+// IsNotFound reports whether err means a session or file does not exist.
+func IsNotFound(err error) bool {
+	var nf *NotFoundError
+	return errors.As(err, &nf) || errors.Is(err, store.ErrNotFound)
+}

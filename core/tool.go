@@ -1,0 +1,36 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Tool is a built-in tool the model may call.
+type Tool interface {
+	Schema() ToolSchema
+	// Run executes one call. It never panics and reports failures in the
+	// result: a tool error never aborts the step.
+	Run(ctx context.Context, args json.RawMessage, env ToolEnv) ToolResult
+}
+
+// ToolEnv is where a tool runs.
+type ToolEnv struct {
+	Cwd string
+	Env []string // extra KEY=VALUE pairs from settings
+}
+
+// ToolResult is Robota's tool result, sent to the model as a JSON string
+// {success, output, error?, exitCode?} plus any extra keys.
+type ToolResult struct {
+	Success  bool
+	Output   string
+	Error    string
+	ExitCode *int
+	Extra    []ToolResultField
+}
+
+// ToolResultField is an extra key of a tool result (errorCode, availableTools...).
+type ToolResultField struct {
+	Key   string
+	Value any
+}
