@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -186,7 +185,7 @@ func (r *Record) decodeHeader(key string, v gjson.Result, raw json.RawMessage) b
 		return false
 	}
 	*str = ""
-	if v.Type == gjson.String && v.Str != "" && utf8.ValidString(v.Str) {
+	if v.Type == gjson.String && v.Str != "" {
 		// Clone: v.Str may point into the whole record's text.
 		*str = strings.Clone(v.Str)
 	}
@@ -234,7 +233,7 @@ func decodeProvider(v gjson.Result) *ProviderRef {
 		case "script":
 			dst = &p.Script
 		}
-		if dst == nil || seen[k.Str] || f.Type != gjson.String || f.Str == "" || !utf8.ValidString(f.Str) {
+		if dst == nil || seen[k.Str] || f.Type != gjson.String || f.Str == "" {
 			ok = false
 			return false
 		}

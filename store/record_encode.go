@@ -169,8 +169,10 @@ func (e *encoder) array(k string, elems []json.RawMessage) error {
 const hexDigits = "0123456789abcdef"
 
 // appendString writes s as a JSON string the way encoding/json does with
-// HTML escaping off: invalid UTF-8 becomes U+FFFD, U+2028/2029 are escaped
-// so the record stays valid JavaScript for Robota.
+// HTML escaping off, except that bytes which are not UTF-8 are copied as
+// they are (encoding/json would write U+FFFD): a key or value read from a
+// record must come back byte for byte. U+2028/2029 are escaped so the
+// record stays valid JavaScript for Robota.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -199,13 +201,6 @@ func appendString(b []byte, s string) []byte {
 			continue
 		}
 		rn, size := utf8.DecodeRuneInString(s[i:])
-		if rn == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
 		if rn == '\u2028' || rn == '\u2029' {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[rn&0xf])

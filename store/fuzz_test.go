@@ -1,0 +1,72 @@
+package store
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func FuzzDecode(f *testing.F) {
+	for _, name := range []string{"robota.json", "trail.json", "truncated.json"} {
+		f.Add(fixture(f, name))
+	}
+	f.Add([]byte(allTypes))
+	f.Add([]byte(`{"id":"a","version":"1","provider":{"name":""},"usage":{"inputTokens":1.5,"outputTokens":2}}`))
+	f.Add([]byte(`{"id":"\ud800","name":"\u2028<&>","messages":[],"messages":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(data, "f.json")
+		if err != nil {
+			if _, ok := err.(*CorruptError); !ok {
+				t.Fatalf("error is %T, not *CorruptError", err)
+			}
+			return
+		}
+		out, err := r.Encode()
+		if err != nil {
+			t.Fatalf("decoded record does not encode: %v\ninput %q", err, data)
+		}
+		if !json.Valid(out) || !gjson.ValidBytes(out) {
+			t.Fatalf("encoded record is not JSON:\n%s", out)
+		}
+		again, err := Decode(out, "f.json")
+		if err != nil {
+			t.Fatalf("encoded record does not decode: %v\n%s", err, out)
+		}
+		if !reflect.DeepEqual(header(r), header(again)) {
+			t.Fatalf("header changed:\n%+v\n%+v", header(r), header(again))
+		}
+		// Encode adds id, cwd, createdAt and updatedAt when missing, so
+		// compare only the members that are not typed header fields.
+		if len(r.Messages) != len(again.Messages) || len(r.History) != len(again.History) || otherFields(r) != otherFields(again) {
+			t.Fatalf("members changed: %d/%d/%s -> %d/%d/%s", len(r.Messages), len(r.History), otherFields(r),
+				len(again.Messages), len(again.History), otherFields(again))
+		}
+	})
+}
+
+// The head window is read without validating it first (it is cut off
+// mid-record by design), so gjson must not trip on any bytes there.
+func FuzzHeadWindow(f *testing.F) {
+	f.Add(fixture(f, "trail.json")[:300])
+	f.Add(fixture(f, "robota.json"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var h Head
+		h.fromWindow(data)
+		_ = h.fromRecord(data)
+	})
+}
+
+func otherFields(r *Record) string {
+	var b []byte
+	for _, f := range r.Fields {
+		if !isHeaderKey(f.Key) {
+			b = append(appendString(b, f.Key), ':')
+			b = append(b, compactString(f.Value)...)
+			b = append(b, ',')
+		}
+	}
+	return string(b)
+}
