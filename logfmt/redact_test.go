@@ -1,0 +1,142 @@
+package logfmt
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+const apiKey = "my-live-api-key-0123456789"
+
+// logLine writes one line through a fresh Writer and returns it without
+// its newline.
+func logLine(t *testing.T, opts Options, fields ...Field) string {
+	t.Helper()
+	w := openTest(t, filepath.Join(t.TempDir(), "s1.jsonl"), opts)
+	logOK(t, w, "test", fields...)
+	lines := readLines(t, w.Path())
+	return lines[len(lines)-1]
+}
+
+func TestRedaction(t *testing.T) {
+	tests := []struct {
+		name  string
+		value any
+		want  string
+	}{
+		{"sensitive keys at any depth, whatever the value's type",
+			Object{F("apiKey", "k1"), F("n", Object{F("API_KEY", 5), F("x-api-key", Object{F("a", 1)}), F("Authorization", []any{"Bearer x"})}),
+				F("l", []any{Object{F("accessToken", true), F("refresh_token", nil), F("password", "p"), F("secret", 1.5)}})},
+			`{"apiKey":"[REDACTED]","n":{"API_KEY":"[REDACTED]","x-api-key":"[REDACTED]","Authorization":"[REDACTED]"},"l":[{"accessToken":"[REDACTED]","refresh_token":"[REDACTED]","password":"[REDACTED]","secret":"[REDACTED]"}]}`},
+		{"keys that only contain a sensitive word are kept",
+			Object{F("keyboard", "k"), F("tokens", 12), F("secretary", "s"), F("max_tokens", 5), F("apiKeys", "x")},
+			`{"keyboard":"k","tokens":12,"secretary":"s","max_tokens":5,"apiKeys":"x"}`},
+		{"map keys are checked too",
+			map[string]any{"X_API_KEY": "v", "ok": "v"},
+			`{"X_API_KEY":"[REDACTED]","ok":"v"}`},
+		{"the secret in use is replaced inside strings",
+			"key is " + apiKey + ", again:" + apiKey,
+			`"key is [REDACTED], again:[REDACTED]"`},
+		{"key-shaped strings are replaced",
+			[]string{"use sk-ant-api03-abcdefghijklmnop_QRS now", "old sk-proj-abcdefghijklmnopqrstuv", "Authorization: Bearer eyJhbGciOi.J9x+/=", "short sk-abc and Bearer abc"},
+			`["use [REDACTED] now","old [REDACTED]","Authorization: Bearer [REDACTED]","short sk-abc and Bearer abc"]`},
+		{"words that merely contain sk- are kept",
+			"task-management-system-design and risk-assessment-framework-v2 and mask-aaaaaaaaaaaaaaaaaaaaaaaa",
+			`"task-management-system-design and risk-assessment-framework-v2 and mask-aaaaaaaaaaaaaaaaaaaaaaaa"`},
+		{"inside a raw message: keys, secrets and shapes",
+			json.RawMessage(`{"headers": {"Authorization": "Bearer abcdefghijkl", "x-api-key": {"deep": [1]}}, "text": "sk-ant-0123456789abcdefXYZ and ` + apiKey + `", "keyboard": "<b>"}`),
+			`{"headers":{"Authorization":"[REDACTED]","x-api-key":"[REDACTED]"},"text":"[REDACTED] and [REDACTED]","keyboard":"<b>"}`},
+		{"a raw message with escaped key names is still caught",
+			json.RawMessage(`{"api\u004bey":"v","a\"b":"Bearer 0123456789\nz"}`),
+			`{"api\u004bey":"[REDACTED]","a\"b":"Bearer [REDACTED]\nz"}`},
+		{"a raw message with only harmless words is copied as written",
+			json.RawMessage(`{"role":"user","content":"\u003cp\u003e hi"}`),
+			`{"role":"user","content":"\u003cp\u003e hi"}`},
+		{"raw from a Marshaler is redacted too",
+			&ptrMarshaler{"sk-" + strings.Repeat("a", 24)},
+			`"[REDACTED]"`},
+		{"structs through encoding/json are redacted too",
+			struct {
+				APIKey string `json:"api_key"`
+				Name   string `json:"name"`
+			}{"k", "n"},
+			`{"api_key":"[REDACTED]","name":"n"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := logLine(t, Options{Secrets: []string{apiKey, "short"}}, F("v", tt.value))
+			if got := gjson.Get(line, "v").Raw; got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if strings.Contains(line, apiKey) {
+				t.Errorf("line holds the secret: %s", line)
+			}
+		})
+	}
+}
+
+func TestTopLevelFieldsAreRedacted(t *testing.T) {
+	line := logLine(t, Options{}, F("apiKey", "k"), F("Password", Object{F("a", 1)}), F("model", "m"))
+	want := `"apiKey":"[REDACTED]","Password":"[REDACTED]","model":"m"}`
+	if !strings.HasSuffix(line, want) {
+		t.Fatalf("line %s does not end with %s", line, want)
+	}
+}
+
+func TestShortSecretsAreIgnored(t *testing.T) {
+	line := logLine(t, Options{Secrets: []string{"", "abc", "1234567"}}, F("v", "abc 1234567"))
+	if gjson.Get(line, "v").String() != "abc 1234567" {
+		t.Fatalf("short secrets were applied: %s", line)
+	}
+}
+
+// A secret that contains another must go whole, whichever order they come in.
+func TestOverlappingSecrets(t *testing.T) {
+	line := logLine(t, Options{Secrets: []string{"abcdefgh", "xxabcdefghyy"}}, F("v", "1 xxabcdefghyy 2"))
+	if got := gjson.Get(line, "v").String(); got != "1 [REDACTED] 2" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// sensitiveKey must answer exactly as the rule's regular expression.
+func TestSensitiveKeyMatchesTheRule(t *testing.T) {
+	var keys []string
+	parts := []string{"", "x", "X", "-", "_", "api", "API", "Api", "key", "KEY", "kEy", "access", "refresh", "token", "Token",
+		"secret", "password", "authorization", "Authorization", "s", "\u212a", "\u017f", "é", "ey", "ecret"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				keys = append(keys, a+b+c)
+			}
+		}
+	}
+	keys = append(keys, "x-api-key", "x_api_key", "xapikey", "x-apikey", "api--key", "acce\u017f\u017f_to\u212aen", "\u017fecret", "api\u212aey", "apikey ", " apikey")
+	for _, k := range keys {
+		if got, want := sensitiveKey(k), sensitiveKeyRE.MatchString(k); got != want {
+			t.Errorf("sensitiveKey(%q) = %v, the rule says %v", k, got, want)
+		}
+		if got, want := sensitiveKey([]byte(k)), sensitiveKeyRE.MatchString(k); got != want {
+			t.Errorf("sensitiveKey([]byte %q) = %v, the rule says %v", k, got, want)
+		}
+	}
+}
+
+func FuzzSensitiveKey(f *testing.F) {
+	for _, s := range []string{"apiKey", "x-api-key", "Access_Token", "secretary", "acce\u017f\u017f_to\u212aen"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, k string) {
+		if got, want := sensitiveKey(k), sensitiveKeyRE.MatchString(k); got != want {
+			t.Fatalf("sensitiveKey(%q) = %v, the rule says %v", k, got, want)
+		}
+		// A document holding a sensitive key must not take the copy path.
+		doc := appendString(nil, k)
+		doc = append(append([]byte("{"), doc...), `:1}`...)
+		if sensitiveKey(k) && !hasKeyWord(doc) {
+			t.Fatalf("hasKeyWord misses %q", doc)
+		}
+	})
+}
