@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -93,7 +94,34 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if c != nil && c.Command != nil && c.Command.Name != "" {
 		name = "trail " + c.Command.Name
 	}
-	return &core.UsageError{Err: err, Fix: "see " + name + " --help"}
+	return &core.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}
+}
+
+// flagError rewords Go's flag package messages, which spell every option
+// with one dash ("-nope"), the way users typed them ("--nope").
+func flagError(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown option " + dashed(rest)
+	}
+	if strings.HasPrefix(msg, "invalid value ") {
+		if i := strings.Index(msg, " for flag -"); i >= 0 {
+			rest := msg[i+len(" for flag -"):]
+			name, why, _ := strings.Cut(rest, ": ")
+			return msg[:i] + " for " + dashed(name) + ": " + why
+		}
+	}
+	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return dashed(rest) + " needs a value"
+	}
+	return msg
+}
+
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // globals are the global options every command reads.

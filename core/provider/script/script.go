@@ -108,7 +108,7 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 	if k < 0 || k >= len(p.responses) {
 		return nil, &core.ProviderError{
 			Provider: core.ProviderScript,
-			Message:  fmt.Sprintf("script %s has no response #%d (it holds %d)", p.path, k+1, len(p.responses)),
+			Message:  fmt.Sprintf("no response #%d in %s (it holds %d)", k+1, p.path, len(p.responses)),
 			Fix:      "add responses to the script, or start a new session",
 		}
 	}

@@ -1,0 +1,75 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
+	e := newEnv(t)
+	badSettings := e.writeFile(".trail/settings.json", "{\n  \"model\": \"x\",\n  oops\n}\n")
+	_ = badSettings
+	tests := []struct {
+		name      string
+		dir       string // "" = a clean directory
+		env       []string
+		args      []string
+		wantCode  int
+		wantInErr string
+	}{
+		{name: "unknown flag", args: []string{"run", "--provider", "echo", "--bogus", "hi"}, wantCode: 2, wantInErr: "bogus"},
+		{name: "unknown flag after the prompt", args: []string{"run", "hi", "--nope"}, wantCode: 2, wantInErr: "nope"},
+		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantInErr: "frobnicate"},
+		{name: "missing prompt", args: []string{"run", "--provider", "echo"}, wantCode: 2, wantInErr: "no prompt"},
+		{name: "bad output format", args: []string{"run", "--provider", "echo", "-o", "xml", "hi"}, wantCode: 2, wantInErr: "xml"},
+		{name: "bad flag value", args: []string{"run", "--provider", "echo", "--max-turns", "many", "hi"}, wantCode: 2, wantInErr: "max-turns"},
+		{name: "unknown provider", args: []string{"run", "--provider", "nope", "hi"}, wantCode: 2, wantInErr: "nope"},
+		{name: "no provider configured", args: []string{"run", "hi"}, wantCode: 2, wantInErr: "no model provider"},
+		{name: "settings that do not parse", dir: "bad", args: []string{"run", "--provider", "echo", "hi"}, wantCode: 7, wantInErr: "line 3"},
+		{name: "missing --settings file", args: []string{"--settings", "/nonexistent/s.json", "run", "--provider", "echo", "hi"}, wantCode: 2, wantInErr: "/nonexistent/s.json"},
+		{name: "missing script file", args: []string{"run", "--provider", "script", "--script", "/nonexistent/script.json", "hi"}, wantCode: 2, wantInErr: "/nonexistent/script.json"},
+		{name: "script without --script", args: []string{"run", "--provider", "script", "hi"}, wantCode: 2, wantInErr: "script"},
+		{name: "resume without a session", args: []string{"resume"}, wantCode: 2, wantInErr: "no session"},
+		{name: "resume --last with no sessions", args: []string{"resume", "--last", "hi"}, wantCode: 3, wantInErr: "no session"},
+		{name: "list with a bad limit", args: []string{"list", "--limit", "-1"}, wantCode: 2, wantInErr: "limit"},
+		{name: "list with a bad duration", args: []string{"list", "--since", "soon"}, wantCode: 2, wantInErr: "soon"},
+		{name: "delete with nothing selected", args: []string{"delete"}, wantCode: 2, wantInErr: "nothing to delete"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sub := newEnv(t)
+			if tt.dir == "bad" {
+				sub.writeFile(".trail/settings.json", "{\n  \"model\": \"x\",\n  oops\n}\n")
+			}
+			sub.setenv(tt.env...)
+			r := sub.run("", tt.args...)
+			if r.code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tt.wantCode, r)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout = %q, want nothing on failure", r.stdout)
+			}
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			if !strings.HasPrefix(lines[0], "trail: ") || len(lines) > 2 || (len(lines) == 2 && !strings.HasPrefix(lines[1], "hint: ")) {
+				t.Errorf("stderr is not one error line and an optional hint:\n%s", r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.wantInErr) {
+				t.Errorf("stderr %q does not mention %q", r.stderr, tt.wantInErr)
+			}
+		})
+	}
+}
+
+func TestHelpListsExitCodes(t *testing.T) {
+	e := newEnv(t)
+	for _, cmd := range []string{"run", "resume", "list", "delete"} {
+		r := e.must("", cmd, "--help")
+		if !strings.Contains(r.stdout, "EXIT CODES") || !strings.Contains(r.stdout, "130") {
+			t.Errorf("trail %s --help does not list the exit codes", cmd)
+		}
+	}
+	r := e.must("", "--version")
+	if !strings.HasPrefix(r.stdout, "trail ") {
+		t.Errorf("--version = %q", r.stdout)
+	}
+}

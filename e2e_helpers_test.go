@@ -1,0 +1,248 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// trailBin is the binary built once for every end-to-end test.
+var trailBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "trail-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	trailBin = filepath.Join(dir, "trail")
+	build := exec.Command("go", "build", "-o", trailBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build trail:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one test's world: a temp TRAIL_HOME, a temp HOME (so no real
+// ~/.claude settings leak in) and a temp working directory.
+type env struct {
+	t     *testing.T
+	home  string // TRAIL_HOME
+	user  string // HOME
+	cwd   string
+	extra []string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	root := t.TempDir()
+	e := &env{t: t, home: filepath.Join(root, "trail-home"), user: filepath.Join(root, "user"), cwd: filepath.Join(root, "work")}
+	for _, d := range []string{e.user, e.cwd} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e
+}
+
+func (e *env) setenv(kv ...string) { e.extra = append(e.extra, kv...) }
+
+func (e *env) environ() []string {
+	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.user, "TRAIL_HOME=" + e.home, "TERM=dumb"}
+	return append(base, e.extra...)
+}
+
+// result is one finished process.
+type result struct {
+	stdout, stderr string
+	code           int
+	elapsed        time.Duration
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\nstdout: %q\nstderr: %q", r.code, r.stdout, r.stderr)
+}
+
+// cmd prepares trail with args; stdin is empty (/dev/null) unless set.
+func (e *env) cmd(args ...string) *exec.Cmd {
+	c := exec.Command(trailBin, args...)
+	c.Dir = e.cwd
+	c.Env = e.environ()
+	return c
+}
+
+// run runs trail to completion with stdin from a string (a real pipe).
+func (e *env) run(stdin string, args ...string) result {
+	e.t.Helper()
+	c := e.cmd(args...)
+	if stdin != "" {
+		c.Stdin = strings.NewReader(stdin)
+	}
+	return e.wait(c)
+}
+
+func (e *env) wait(c *exec.Cmd) result {
+	e.t.Helper()
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	start := time.Now()
+	err := c.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		e.t.Fatalf("run trail: %v", err)
+	}
+	if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic:") {
+		e.t.Fatalf("trail panicked:\n%s", r.stderr)
+	}
+	return r
+}
+
+// must runs trail and fails the test unless it exits 0.
+func (e *env) must(stdin string, args ...string) result {
+	e.t.Helper()
+	r := e.run(stdin, args...)
+	if r.code != 0 {
+		e.t.Fatalf("trail %s: %s", strings.Join(args, " "), r)
+	}
+	return r
+}
+
+func (e *env) writeFile(name, content string) string {
+	e.t.Helper()
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.cwd, name)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+// script writes a script provider file of responses.
+func (e *env) script(responses ...map[string]any) string {
+	e.t.Helper()
+	b, err := json.Marshal(responses)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.writeFile(fmt.Sprintf("script-%d.json", time.Now().UnixNano()), string(b))
+}
+
+func (e *env) recordPath(id string) string { return filepath.Join(e.home, "sessions", id+".json") }
+func (e *env) logPath(id string) string    { return filepath.Join(e.home, "logs", id+".jsonl") }
+
+// record reads a session record as a generic object.
+func (e *env) record(id string) map[string]any {
+	e.t.Helper()
+	b, err := os.ReadFile(e.recordPath(id))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		e.t.Fatalf("record %s does not parse: %v", id, err)
+	}
+	return m
+}
+
+func (e *env) messages(id string) []map[string]any {
+	e.t.Helper()
+	raw, _ := e.record(id)["messages"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, m := range raw {
+		out[i], _ = m.(map[string]any)
+	}
+	return out
+}
+
+// logLines parses every line of a session's log, failing on any that does not parse.
+func (e *env) logLines(id string) []map[string]any {
+	e.t.Helper()
+	b, err := os.ReadFile(e.logPath(id))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []map[string]any
+	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			e.t.Fatalf("log line %d does not parse: %v\n%s", i+1, err, line)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// sessionIDs lists the ids of the records in the home.
+func (e *env) sessionIDs() []string {
+	e.t.Helper()
+	ents, err := os.ReadDir(filepath.Join(e.home, "sessions"))
+	if err != nil && !os.IsNotExist(err) {
+		e.t.Fatal(err)
+	}
+	var ids []string
+	for _, en := range ents {
+		if n := en.Name(); strings.HasSuffix(n, ".json") {
+			ids = append(ids, strings.TrimSuffix(n, ".json"))
+		}
+	}
+	return ids
+}
+
+// onlySession returns the id of the single session in the home.
+func (e *env) onlySession() string {
+	e.t.Helper()
+	ids := e.sessionIDs()
+	if len(ids) != 1 {
+		e.t.Fatalf("want 1 session, have %v", ids)
+	}
+	return ids[0]
+}
+
+// filesUnder returns every regular file below dir with its bytes.
+func filesUnder(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			out[p] = b
+		}
+		return nil
+	})
+	return out
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,309 @@
+package main_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// foreignRecord is a record as another program (Robota) writes it, with
+// fields trail does not know.
+const foreignRecord = `{
+  "id": "%s",
+  "cwd": "%s",
+  "createdAt": "2026-05-05T00:00:00.000Z",
+  "updatedAt": "2026-05-05T00:00:01.000Z",
+  "messages": [
+    {"id": "s1", "role": "system", "content": "be brief", "state": "complete", "timestamp": "2026-05-05T00:00:00.000Z"},
+    {"id": "u1", "role": "user", "content": "hello", "state": "complete", "timestamp": "2026-05-05T00:00:01.000Z", "parts": [{"type": "text", "text": "hello"}]},
+    {"id": "a1", "role": "assistant", "content": "hi", "state": "complete", "timestamp": "2026-05-05T00:00:01.000Z", "metadata": {"custom": [1, 2.50, "x"]}}
+  ],
+  "history": [],
+  "backgroundTasks": [{"id": "bg1", "state": "done", "nested": {"deep": [true, null, 1e3]}}],
+  "memoryEvents": [],
+  "sandboxSnapshotId": "snap-<42>&co",
+  "futureField": {"b": 1, "a": "\u00e9t\u00e9"},
+  "bigNumber": 12345678901234567890
+}
+`
+
+func TestUnknownFieldsSurviveResumeAndHeaderComesFirst(t *testing.T) {
+	e := newEnv(t)
+	id := "robota-session-1"
+	if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := []byte(strings.Replace(strings.Replace(foreignRecord, "%s", id, 1), "%s", e.cwd, 1))
+	if err := os.WriteFile(e.recordPath(id), before, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.must("", "resume", id, "more", "--provider", "echo")
+	after, err := os.ReadFile(e.recordPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b, a map[string]json.RawMessage
+	if err := json.Unmarshal(before, &b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(after, &a); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"backgroundTasks", "memoryEvents", "sandboxSnapshotId", "futureField", "bigNumber"} {
+		if compact(t, a[k]) != compact(t, b[k]) {
+			t.Errorf("%s changed:\nbefore %s\nafter  %s", k, b[k], a[k])
+		}
+	}
+	// the stored messages keep their unknown keys too
+	var msgs []json.RawMessage
+	json.Unmarshal(a["messages"], &msgs)
+	if len(msgs) != 5 || !strings.Contains(string(msgs[1]), `"parts"`) || !strings.Contains(string(msgs[2]), `2.50`) {
+		t.Fatalf("messages after resume: %s", a["messages"])
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(after), []byte("{\n  \"id\": ")) {
+		t.Fatalf("id is not the first key:\n%.200s", after)
+	}
+	keys := topLevelKeys(t, after)
+	pos := map[string]int{}
+	for i, k := range keys {
+		pos[k] = i
+	}
+	for _, header := range []string{"cwd", "createdAt", "updatedAt", "status", "messageCount", "title"} {
+		if _, ok := pos[header]; !ok {
+			continue
+		}
+		if pos[header] > pos["messages"] || pos[header] > pos["backgroundTasks"] {
+			t.Errorf("header field %s comes after the body: %v", header, keys)
+		}
+	}
+	if keys[len(keys)-2] != "messages" || keys[len(keys)-1] != "history" {
+		t.Errorf("messages and history must come last: %v", keys)
+	}
+}
+
+func compact(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		t.Fatalf("compact %s: %v", raw, err)
+	}
+	return buf.String()
+}
+
+func topLevelKeys(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+func TestConcurrentResumesLoseNoTurn(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "start")
+	id := e.onlySession()
+	const n = 8
+	var wg sync.WaitGroup
+	results := make([]result, n)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			results[i] = e.run("", "resume", id, "turn")
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	for i, r := range results {
+		if r.code != 0 {
+			t.Fatalf("resume %d: %s", i, r)
+		}
+	}
+	if got, want := len(e.messages(id)), 3+2*n; got != want {
+		t.Fatalf("%d messages after %d concurrent resumes, want %d", got, n, want)
+	}
+	lines := e.logLines(id)
+	for i, l := range lines {
+		if l["seq"] != float64(i) {
+			t.Fatalf("line %d seq = %v: concurrent appends interleaved", i+1, l["seq"])
+		}
+	}
+}
+
+func TestBusySessionExitsFive(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(map[string]any{"text": "a"}, map[string]any{"text": "slow answer", "delayMs": 3000}, map[string]any{"text": "c"})
+	e.must("", "run", "--provider", "script", "--script", s, "one")
+	id := e.onlySession()
+	slow := e.cmd("resume", id, "two")
+	if err := slow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Wait()
+	// wait until the slow step holds the lock (its log shows the request)
+	waitFor(t, func() bool {
+		b, _ := os.ReadFile(e.logPath(id))
+		return bytes.Count(b, []byte(`"provider_request"`)) >= 2
+	})
+	r := e.run("", "resume", id, "three", "--wait", "200ms")
+	if r.code != 5 || !strings.Contains(r.stderr, "is busy") {
+		t.Fatalf("busy resume: %s", r)
+	}
+}
+
+func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hello")
+	id := e.onlySession()
+	full, _ := os.ReadFile(e.recordPath(id))
+	cut := full[:len(full)/2]
+	os.WriteFile(e.recordPath(id), cut, 0o600)
+
+	r := e.run("", "resume", id, "again", "--provider", "echo")
+	if r.code != 7 || !strings.Contains(r.stderr, e.recordPath(id)) {
+		t.Fatalf("resume of a truncated record: %s", r)
+	}
+	if strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
+		t.Errorf("error is more than a line and a hint: %q", r.stderr)
+	}
+	now, _ := os.ReadFile(e.recordPath(id))
+	if !bytes.Equal(now, cut) {
+		t.Fatal("the corrupt record was changed")
+	}
+	r = e.run("", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, id+"\t") || !strings.Contains(r.stdout, "\tcorrupt\t") {
+		t.Fatalf("list: %s", r)
+	}
+	if !strings.Contains(r.stderr, "corrupt") {
+		t.Errorf("list warns nothing about the corrupt record: %q", r.stderr)
+	}
+}
+
+func TestPathLikeIDIsRefusedBeforeAnyFile(t *testing.T) {
+	e := newEnv(t)
+	r := e.run("", "resume", "../../etc/passwd", "hi", "--provider", "echo")
+	if r.code != 2 || !strings.Contains(r.stderr, "invalid session id") {
+		t.Fatalf("%s", r)
+	}
+	if _, err := os.Stat(e.home); !os.IsNotExist(err) {
+		t.Fatalf("trail touched its home for a path-like id: %v", err)
+	}
+	r = e.run("", "run", "--provider", "echo", "--session-id", "../x", "hi")
+	if r.code != 2 {
+		t.Fatalf("--session-id ../x: %s", r)
+	}
+	if _, err := os.Stat(e.home); !os.IsNotExist(err) {
+		t.Fatalf("trail touched its home for a bad --session-id: %v", err)
+	}
+}
+
+func TestAmbiguousPrefixListsCandidates(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "abcd-one", "a")
+	e.must("", "run", "--provider", "echo", "--session-id", "abcd-two", "b")
+	r := e.run("", "resume", "abcd", "c")
+	if r.code != 3 || !strings.Contains(r.stderr, "abcd-one") || !strings.Contains(r.stderr, "abcd-two") {
+		t.Fatalf("%s", r)
+	}
+	r = e.must("", "resume", "abcd-t", "c")
+	if r.stdout != "echo: c\n" {
+		t.Fatalf("unique prefix: %s", r)
+	}
+	r = e.run("", "resume", "zzzz-unknown", "c")
+	if r.code != 3 {
+		t.Fatalf("unknown id: %s", r)
+	}
+}
+
+func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "a")
+	id := e.onlySession()
+	before := filesUnder(t, e.home)
+	r := e.run("", "delete", id)
+	if r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("%s", r)
+	}
+	if after := filesUnder(t, e.home); len(after) != len(before) {
+		t.Fatalf("delete without --yes removed files: %d -> %d", len(before), len(after))
+	}
+	r = e.must("", "delete", id, "--dry-run")
+	if !strings.Contains(r.stdout, id) || len(filesUnder(t, e.home)) != len(before) {
+		t.Fatalf("dry run: %s", r)
+	}
+	r = e.must("", "delete", id, "--yes")
+	if strings.TrimSpace(r.stdout) != id {
+		t.Fatalf("delete --yes: %s", r)
+	}
+	for _, p := range []string{e.recordPath(id), e.logPath(id), filepath.Join(e.home, "sessions", id+".lock")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s still exists", p)
+		}
+	}
+	if r := e.run("", "delete", "gone-id", "--yes"); r.code != 3 {
+		t.Fatalf("unknown id: %s", r)
+	}
+	if r := e.run("", "delete", "gone-id", "--yes", "--force"); r.code != 0 {
+		t.Fatalf("unknown id with --force: %s", r)
+	}
+}
+
+func TestAPIKeyNeverReachesDiskAndBigPromptsBecomePayloads(t *testing.T) {
+	e := newEnv(t)
+	key := "sk-ant-api03-" + strings.Repeat("Zx9", 20)
+	e.setenv("ANTHROPIC_API_KEY=" + key)
+	big := strings.Repeat("lorem ipsum ", 3000) // 36,000 bytes
+	e.must("", "run", "--provider", "echo", big)
+	e.must("", "resume", "--last", "small", "--provider", "echo")
+	id := e.onlySession()
+	for path, b := range filesUnder(t, e.home) {
+		if bytes.Contains(b, []byte(key)) {
+			t.Fatalf("%s contains the API key", path)
+		}
+	}
+	dir := filepath.Join(e.home, "logs", id+".payloads")
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("no payload files in %s: %v", dir, err)
+	}
+	found := false
+	for _, en := range ents {
+		b, _ := os.ReadFile(filepath.Join(dir, en.Name()))
+		sum := sha256.Sum256(b)
+		if en.Name() != hex.EncodeToString(sum[:])+".json" {
+			t.Errorf("payload %s is not named by the sha256 of its bytes", en.Name())
+		}
+		var s string
+		if json.Unmarshal(b, &s) == nil && s == big {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the 36 KB prompt is not in a payload file")
+	}
+	log, _ := os.ReadFile(e.logPath(id))
+	if !bytes.Contains(log, []byte(`"kind":"external-payload"`)) {
+		t.Fatal("the log holds no external-payload reference")
+	}
+}
