@@ -20,11 +20,11 @@ func TestRunEchoPrintsAnswerAndSavesSession(t *testing.T) {
 	}
 	id := e.onlySession()
 	for path, want := range map[string]os.FileMode{
-		e.home:                             0o700 | os.ModeDir,
+		e.home:                            0o700 | os.ModeDir,
 		filepath.Join(e.home, "sessions"): 0o700 | os.ModeDir,
 		filepath.Join(e.home, "logs"):     0o700 | os.ModeDir,
-		e.recordPath(id):                   0o600,
-		e.logPath(id):                      0o600,
+		e.recordPath(id):                  0o600,
+		e.logPath(id):                     0o600,
 	} {
 		fi, err := os.Stat(path)
 		if err != nil {
