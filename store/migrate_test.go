@@ -18,10 +18,10 @@ import (
 func migrateFixture(t *testing.T) *FS {
 	t.Helper()
 	s := newStore(t)
-	writeRecord(t, s, "robota", fixture(t, "robota.json"))                             // needs history
-	writeRecord(t, s, "trail", fixture(t, "trail.json"))                               // has history
+	writeRecord(t, s, "robota", fixture(t, "robota.json"))                            // needs history
+	writeRecord(t, s, "trail", fixture(t, "trail.json"))                              // has history
 	writeRecord(t, s, "nomsgs", []byte(`{"id":"nomsgs","messages":[],"history":[]}`)) // nothing to do
-	writeRecord(t, s, "broken", fixture(t, "truncated.json"))                          // corrupt
+	writeRecord(t, s, "broken", fixture(t, "truncated.json"))                         // corrupt
 	writeRecord(t, s, "tmp", []byte(`{"id":"x","messages":[{"role":"user"}]}`))
 	os.Rename(s.RecordPath("tmp"), filepath.Join(s.SessionsDir(), "bad name.json")) // not an id
 	return s
