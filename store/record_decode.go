@@ -191,7 +191,6 @@ func (r *Record) decodeHeader(key string, v gjson.Result, raw json.RawMessage) b
 	return true
 }
 
-
 func (r *Record) headerInt(key string, v gjson.Result, raw json.RawMessage) int {
 	n := 0
 	if v.Type == gjson.Number {
