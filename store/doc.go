@@ -15,6 +15,13 @@
 //     callers must Load (under the lock) before they Save over a file.
 //   - Every field trail does not model is kept with its exact bytes and in
 //     its order; only whitespace between tokens may change on a save.
+//   - Encode validates every raw value it writes, except message and history
+//     elements that are still the very slices Decode returned (gjson
+//     validated those on the way in). So callers replace elements and never
+//     edit a json.RawMessage's bytes in place.
+//   - No input panics, hangs or takes quadratic time: nesting is bounded
+//     before gjson's recursive validator runs, and the walkers that split a
+//     record only ever see bytes gjson has validated.
 //   - Readers (Load, ReadHead, ListHeads) take no lock; writers hold the
 //     session's flock from Load to Save. Lock handling is the caller's job.
 //   - store is a leaf: it imports no other trail package.

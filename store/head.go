@@ -20,7 +20,7 @@ type Head struct {
 	Usage                                                                           *Usage
 	FirstPrompt                                                                     string // first user message's text, only when Title is empty
 	Corrupt                                                                         bool
-	Err                                                                             error // why Corrupt
+	Err                                                                             error // why Corrupt: a *CorruptError, or the I/O error that stopped the read
 	Path                                                                            string
 	Size                                                                            int64
 }
@@ -75,12 +75,13 @@ func readHead(path, id string) (h Head, gone bool) {
 	default:
 		closed = bytes.HasSuffix(tail, []byte("}"))
 	}
+	base := h
 	if closed && h.fromWindow(head) {
 		return h, false
 	}
 	// Not trail's layout, or damaged: the whole file decides, and gives a
 	// corrupt record its exact error offset.
-	return h.fromFile(f), false
+	return base.fromFile(f), false
 }
 
 func (h Head) corrupt(err error) Head {
@@ -178,9 +179,11 @@ func (h *Head) set(key string, v gjson.Result) uint {
 // real number of messages and FirstPrompt is found when Title is empty.
 func (h Head) fromFile(f *os.File) Head {
 	data := make([]byte, h.Size)
-	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+	n, err := f.ReadAt(data, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return h.corrupt(err)
 	}
+	data = data[:n] // the file may have shrunk since Stat
 	if err := h.fromRecord(data); err != nil {
 		return h.corrupt(err)
 	}

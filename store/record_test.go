@@ -229,6 +229,15 @@ func TestDecodeDuplicateKeysLastWins(t *testing.T) {
 	if n := strings.Count(string(mustEncode(t, r)), `"x"`); n != 1 {
 		t.Errorf("x written %d times", n)
 	}
+	// Typed, raw, typed again and the other way round.
+	r = mustDecode(t, []byte(`{"id":5,"id":"a","v":1,"version":"x","version":3}`))
+	if _, ok := r.Fields.Get("id"); ok || r.ID != "a" || r.Version != 3 || len(r.Fields) != 1 {
+		t.Errorf("raw then typed: %+v %v", header(r), r.Fields)
+	}
+	r = mustDecode(t, []byte(`{"id":"a","id":7}`))
+	if raw, _ := r.Fields.Get("id"); r.ID != "" || string(raw) != "7" {
+		t.Errorf("typed then raw: %q %s", r.ID, raw)
+	}
 }
 
 func TestMessageCountKeptOnceTheRecordHadIt(t *testing.T) {
