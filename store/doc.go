@@ -4,8 +4,9 @@
 //
 // Invariants every function here keeps:
 //
-//   - An id is checked with ValidateID before any path is built from it, so
-//     no caller can reach outside $TRAIL_HOME/sessions or $TRAIL_HOME/logs.
+//   - Every method that touches a file checks its id with ValidateID first,
+//     so no caller reaches outside $TRAIL_HOME/sessions or $TRAIL_HOME/logs.
+//     (The *Path helpers only build strings and do not check.)
 //   - Folders are created 0700 and files 0600: records hold conversations.
 //   - A record is replaced only by rename of a fully written, fsynced temp
 //     file in the same folder, then the folder is fsynced. A crash leaves

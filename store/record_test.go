@@ -341,3 +341,20 @@ func TestFields(t *testing.T) {
 		t.Errorf("Set of a func did not fail")
 	}
 }
+
+func TestEncodeChecksMessagesReplacedAfterDecode(t *testing.T) {
+	r := mustDecode(t, fixture(t, "robota.json"))
+	r.Messages = append(r.Messages, json.RawMessage(`{"role":"assistant","content":"ok"}`))
+	if _, err := r.Encode(); err != nil {
+		t.Fatalf("appending a message: %v", err)
+	}
+	r.Messages[1] = json.RawMessage(`{"role":"assistant","content":"cut`)
+	if _, err := r.Encode(); err == nil {
+		t.Error("an invalid message that replaced a decoded one was written")
+	}
+	r = mustDecode(t, fixture(t, "robota.json"))
+	r.Messages[0] = r.Messages[0][:len(r.Messages[0])-1] // same array, shorter
+	if _, err := r.Encode(); err == nil {
+		t.Error("a decoded message cut short was written")
+	}
+}
