@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,12 @@ func benchRecord(b *testing.B, size int) []byte {
 		Provider: &ProviderRef{Name: "anthropic", Model: "claude-sonnet-4-5"}, Title: "Summarise my notes",
 		Usage: &Usage{InputTokens: 1200, OutputTokens: 340},
 	}
-	r.Fields.SetRaw("systemPrompt", json.RawMessage(`"You are a careful assistant."`))
+	prompt := "You are a careful assistant."
+	if size >= 100_000 {
+		// Real system prompts run to many KiB and sit right after the header.
+		prompt = strings.Repeat("You are a careful assistant. Think before you act. ", 200)
+	}
+	r.Fields.SetRaw("systemPrompt", json.RawMessage(strconv.Quote(prompt)))
 	for i := 0; ; i++ {
 		m := benchMessage(i)
 		r.Messages = append(r.Messages, m)

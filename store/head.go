@@ -38,8 +38,9 @@ const (
 
 // readHead reads the head of the record at path; gone reports that the file
 // does not exist. Head.ID is the file's id, the name callers can Load by,
-// even if the record says otherwise inside.
-func readHead(path, id string) (h Head, gone bool) {
+// even if the record says otherwise inside. win is scratch space of
+// headWindow+tailWindow bytes, reused across calls by one goroutine.
+func readHead(path, id string, win []byte) (h Head, gone bool) {
 	h = Head{ID: id, Path: path}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -57,7 +58,6 @@ func readHead(path, id string) (h Head, gone bool) {
 	if h.Size <= headWindow {
 		return h.fromFile(f), false
 	}
-	win := make([]byte, headWindow+tailWindow)
 	if _, err := f.ReadAt(win[:headWindow], 0); err != nil {
 		return h.corrupt(err), false
 	}
@@ -100,6 +100,7 @@ func (h *Head) fromWindow(win []byte) bool {
 		return false
 	}
 	complete := false
+	end := -1 // where the last member gjson gave us ends
 	var seen uint
 	root.ForEach(func(k, v gjson.Result) bool {
 		if !isHeaderKey(k.Str) {
@@ -107,10 +108,33 @@ func (h *Head) fromWindow(win []byte) bool {
 			return false
 		}
 		seen |= h.set(k.Str, v)
+		end = v.Index + len(v.Raw)
 		return true
 	})
+	// gjson parses a member's value before it shows us the key, so when the
+	// member after the header is a string cut off by the window (a long
+	// systemPrompt, say) it stops without a word. The key is all we need.
+	if !complete && end > 0 {
+		complete = nextKeyNotHeader(win, end)
+	}
 	const need = seenID | seenUpdatedAt | seenMessageCount | seenTitle
 	return complete && seen&need == need
+}
+
+// nextKeyNotHeader reports whether win[i:] is `, "key"` with a key that is
+// not a header key. The window is not validated, so this checks every step.
+func nextKeyNotHeader(win []byte, i int) bool {
+	if i = skipSpace(win, i); i >= len(win) || win[i] != ',' {
+		return false
+	}
+	if i = skipSpace(win, i+1); i >= len(win) || win[i] != '"' {
+		return false
+	}
+	j, err := scanString(win, i)
+	if err != nil {
+		return false
+	}
+	return !isHeaderKey(gjson.ParseBytes(win[i:j]).Str)
 }
 
 const (
