@@ -345,8 +345,10 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 	return p, nil
 }
 
-// describeCall is a call as people read it: Bash(go test ./...), Write(a.go),
+// DescribeCall is a call as people read it: Bash(go test ./...), Write(a.go),
 // or the tool and its compact arguments.
+func DescribeCall(name string, args json.RawMessage) string { return describeCall(name, args) }
+
 func describeCall(name string, args json.RawMessage) string {
 	if key := argumentKey(name); key != "" && gjson.ValidBytes(args) {
 		if v := gjson.GetBytes(args, key); v.Type == gjson.String {
