@@ -54,8 +54,8 @@ type StepEvent struct {
 
 // ToolOutcome is how a tool call ended, for rendering.
 type ToolOutcome struct {
-	Success bool
-	Denied  bool
+	Success  bool
+	Denied   bool
 	Summary  string // one line: the error or the denial reason
 	Result   string // the tool message content
 	ExitCode *int   // Bash: the command's exit code
