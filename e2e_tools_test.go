@@ -282,3 +282,37 @@ func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+func TestInterruptKillsARunningToolsProcessGroup(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "(sleep 30; touch late) & echo $! > pid; touch started; wait"})), answer("never"))
+	c := e.cmd("run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
+	done := make(chan result, 1)
+	go func() { done <- e.wait(c) }()
+	waitFor(t, func() bool { return e.exists("started") })
+	c.Process.Signal(syscall.SIGINT)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("trail did not stop after SIGINT")
+	}
+	if r.code != 130 {
+		t.Fatalf("%s", r)
+	}
+	id := e.onlySession()
+	res := e.toolResults(id)["call_0_0"]
+	if res["success"] != false || res["error"] != "Aborted" {
+		t.Fatalf("interrupted tool result = %v", res)
+	}
+	waitFor(t, func() bool {
+		st, err := os.ReadFile("/proc/" + strings.TrimSpace(e.read("pid")) + "/stat")
+		return err != nil || strings.Contains(string(st), ") Z ")
+	})
+	if e.exists("late") {
+		t.Fatal("the tool's background process outlived the interrupt")
+	}
+	if rec := e.record(id); rec["stopReason"] != "interrupted" {
+		t.Errorf("stopReason = %v", rec["stopReason"])
+	}
+}

@@ -120,11 +120,18 @@ func askContext(ctx context.Context, t Terminal, q string) (string, error) {
 	}
 }
 
-// approvalQuestion names the tool and its arguments in full.
+// maxShownArgs caps the arguments shown in a question (a Write of a large
+// file would otherwise scroll the question away).
+const maxShownArgs = 2000
+
+// approvalQuestion names the tool and its arguments.
 func approvalQuestion(r *toolRun, why string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ntrail: allow %s?\n", describeCall(r.call.Name, r.args))
 	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
+		if r := []rune(args); len(r) > maxShownArgs {
+			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))
+		}
 		fmt.Fprintf(&b, "  arguments: %s\n", args)
 	}
 	if why != "" {
