@@ -54,8 +54,8 @@ func stepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits or bypassPermissions"},
 		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
 		&cli.GenericFlag{Name: "deny-tool", Value: &ruleFlag{}, Usage: "deny tool calls matching `RULE`, repeatable (beats every allow and mode)"},
-		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer, comma-separated, or none (default: all)"},
-		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "without a terminal, a call needing approval is denied (deny) or pauses the session (pause, exit 4)"},
+		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer: a comma-separated `LIST`, or none (default: all)"},
+		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
 }
 

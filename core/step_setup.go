@@ -104,6 +104,8 @@ func (s *session) opened() {
 		mode = ModeDefault
 	}
 	s.perms.Mode = mode
+	// Tools resolve paths against the session's cwd, so rules match there too.
+	s.perms.Cwd = s.rec.Cwd
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)
 	}
