@@ -152,54 +152,40 @@ func (s *session) settle(round int, r *toolRun, decision, source, rule, reason s
 	s.logDecision(round, r)
 }
 
-// pause keeps the round for later: nothing runs, the assistant message stays
-// as the last message, and the calls with the decisions known so far are
-// saved as pendingToolCalls (SPEC 5.4).
-func (s *session) pause(round int, runs []*toolRun) {
-	s.pending = make([]PendingToolCall, len(runs))
-	list := make([]any, len(runs))
-	for i, r := range runs {
-		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason}
-		if r.tool == nil {
-			p.Decision, p.Source, p.Reason = DecisionDeny, "", r.result.Error
-		}
-		s.pending[i] = p
-		list[i] = p
-	}
-	s.logEvent("requires_action",
+// logDecision writes permission_decision and, for decisions a person or a
+// hook made, a history event entry.
+func (s *session) logDecision(round int, r *toolRun) {
+	fields := []logfmt.Field{
 		logfmt.F("executionId", s.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
-		logfmt.F("pendingToolCalls", list))
-	s.eventEntry("approval-requested", logfmt.Object{logfmt.F("round", round), logfmt.F("pendingToolCalls", list)})
-}
-
-// resumePending runs a paused round with the decisions of --approve and
-// --deny (unnamed calls are denied), then the loop goes on.
-func (s *session) resumePending(ctx context.Context) error {
-	msg := s.messages[len(s.messages)-1]
-	runs := make([]*toolRun, len(msg.ToolCalls))
-	for i, call := range msg.ToolCalls {
-		p := s.pending[i]
-		r := &toolRun{call: call, args: p.Arguments, tool: s.findTool(call.Name)}
-		runs[i] = r
-		switch {
-		case r.tool == nil:
-			r.result = s.unknownTool(call.Name)
-		case p.Decision == DecisionAllow:
-			r.decision, r.source = DecisionAllow, p.Source
-		case p.Decision == DecisionDeny:
-			r.decision, r.source, r.denied = DecisionDeny, p.Source, true
-			r.result = ToolResult{Error: firstNonEmpty(p.Reason, deniedByPerson)}
-			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
-		case s.deny.has(call.ID) || !s.approve.has(call.ID):
-			s.settle(0, r, DecisionDeny, SourceFlag, "", deniedByPerson)
-		default:
-			s.settle(0, r, DecisionAllow, SourceFlag, "", "")
-		}
+		logfmt.F("tool", r.call.Name),
+		logfmt.F("toolCallId", r.call.ID),
+		logfmt.F("decision", r.decision),
+		logfmt.F("source", r.source),
 	}
-	s.pending = nil
-	return s.executeBatch(ctx, 0, runs)
+	if r.rule != "" {
+		fields = append(fields, logfmt.F("rule", r.rule))
+	}
+	if r.reason != "" {
+		fields = append(fields, logfmt.F("reason", r.reason))
+	}
+	s.logEvent("permission_decision", fields...)
+	typ := ""
+	switch {
+	case r.decision == DecisionDeny:
+		typ = "tool-denial"
+	case r.decision == DecisionAllow && (r.source == SourcePrompt || r.source == SourceFlag || r.source == SourceHook):
+		typ = "tool-approval"
+	}
+	if typ != "" {
+		s.eventEntry(typ, logfmt.Object{
+			logfmt.F("toolName", r.call.Name),
+			logfmt.F("toolCallId", r.call.ID),
+			logfmt.F("decision", r.decision),
+			logfmt.F("source", r.source),
+		})
+	}
 }
 
 func joinLines(s []string) string { return strings.Join(s, "\n") }
