@@ -246,3 +246,86 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// call is one scripted tool call for the script provider.
+func call(name string, args map[string]any) map[string]any {
+	return map[string]any{"name": name, "arguments": args}
+}
+
+// calls is a scripted response that calls tools (ids call_<k>_<i>).
+func calls(c ...map[string]any) map[string]any {
+	list := make([]any, len(c))
+	for i := range c {
+		list[i] = c[i]
+	}
+	return map[string]any{"toolCalls": list}
+}
+
+// answer is a scripted final text response.
+func answer(text string) map[string]any { return map[string]any{"text": text} }
+
+// jsonResult parses `-o json` output.
+func jsonResult(t *testing.T, r result) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &m); err != nil {
+		t.Fatalf("-o json output does not parse: %v\n%s", err, r)
+	}
+	return m
+}
+
+// toolMessages maps tool call ids to their parsed tool result content.
+func (e *env) toolResults(id string) map[string]map[string]any {
+	e.t.Helper()
+	out := map[string]map[string]any{}
+	for _, m := range e.messages(id) {
+		if m["role"] != "tool" {
+			continue
+		}
+		var content map[string]any
+		if err := json.Unmarshal([]byte(m["content"].(string)), &content); err != nil {
+			e.t.Fatalf("tool result %v is not JSON: %v", m["content"], err)
+		}
+		out[m["toolCallId"].(string)] = content
+	}
+	return out
+}
+
+// events returns the log lines of one event name.
+func (e *env) events(id, name string) []map[string]any {
+	e.t.Helper()
+	var out []map[string]any
+	for _, l := range e.logLines(id) {
+		if l["event"] == name {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// exists reports whether a file below the working directory exists.
+func (e *env) exists(name string) bool {
+	_, err := os.Stat(filepath.Join(e.cwd, name))
+	return err == nil
+}
+
+// read returns a file below the working directory ("" when missing).
+func (e *env) read(name string) string {
+	b, _ := os.ReadFile(filepath.Join(e.cwd, name))
+	return string(b)
+}
+
+// replayedMessages rebuilds the message list from the log's
+// history_mutation append_message lines (SPEC 7.1's replay invariant).
+func (e *env) replayedMessages(id string) []any {
+	e.t.Helper()
+	var out []any
+	for _, l := range e.events(id, "history_mutation") {
+		if l["mutation"] == "append_message" {
+			out = append(out, l["message"])
+		}
+	}
+	return out
+}
+
+func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }

@@ -13,6 +13,7 @@ import (
 	"trail/core"
 	"trail/core/provider/echo"
 	"trail/core/provider/script"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -50,6 +51,7 @@ func SystemDeps() *Deps {
 		Now:         time.Now,
 		NewID:       newUUIDv7,
 		NewProvider: newProvider,
+		Tools:       tools.All(),
 		StdinWait:   3 * time.Second,
 	}
 }

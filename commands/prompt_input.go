@@ -22,7 +22,9 @@ func readPrompt(o *RunOptions) (string, error) {
 	} else if len(o.Args) > 0 {
 		return "", core.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %q", o.Args[0])
 	}
-	input, err := readStdin(o, prompt != "")
+	// A resume that decides approvals needs no prompt, so an idle inherited
+	// pipe must not hold it up either.
+	input, err := readStdin(o, prompt != "" || o.allowsEmptyPrompt())
 	if err != nil {
 		return "", err
 	}

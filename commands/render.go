@@ -41,6 +41,8 @@ func (r *renderer) Event(e core.StepEvent) {
 		if r.progress || r.verbose {
 			fmt.Fprintf(r.o.IO.ErrOut, "trail: retrying in %s (attempt %d): %s\n", e.Wait.Round(1e6), e.Attempt, e.Text)
 		}
+	case core.EvToolFinished, core.EvNotice:
+		r.toolEvent(e)
 	case core.EvAssistantMessage:
 		// Intermediate answers of a tool loop are progress, not the result.
 		if r.verbose && !r.o.IO.IsStderrTTY() && e.Message != nil && len(e.Message.ToolCalls) > 0 && e.Message.Content != "" {

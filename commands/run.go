@@ -52,6 +52,11 @@ func stepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-stdin", Usage: "never read standard input"},
 		&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
 		&cli.StringFlag{Name: "name", Usage: "session `NAME` (resume: rename)"},
+		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits or bypassPermissions"},
+		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
+		&cli.GenericFlag{Name: "deny-tool", Value: &ruleFlag{}, Usage: "deny tool calls matching `RULE`, repeatable (beats every allow and mode)"},
+		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer: a comma-separated `LIST`, or none (default: all)"},
+		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
 }
 
@@ -103,6 +108,8 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 		&cli.BoolFlag{Name: "fork", Usage: "continue in a new session (new id, parentSessionId set)"},
 		&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
 		&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
+		&cli.StringFlag{Name: "approve", Usage: "run a paused session's pending tool calls: all, or comma-separated call `IDS`"},
+		&cli.StringFlag{Name: "deny", Usage: "deny a paused session's pending tool calls: all, or `IDS` (unnamed ones are denied too)"},
 	)
 	return &cli.Command{
 		Name:      "resume",
@@ -128,6 +135,7 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 				opts.Ref.Ref, args = args[0], args[1:]
 			}
 			opts.Fork = c.Bool("fork")
+			opts.Step.Approve, opts.Step.Deny = c.String("approve"), c.String("deny")
 			opts.Args = args
 			return runF(c.Context, opts)
 		},
@@ -181,6 +189,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		NoLog:      c.Bool("no-log"),
 		Wait:       c.Duration("wait"),
 		Cwd:        cwd,
+	}
+	if err := permissionOptions(c, &opts.Step); err != nil {
+		return nil, err
 	}
 	return opts, nil
 }

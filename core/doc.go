@@ -7,7 +7,13 @@
 //     through Store.Save (atomic replace). A record that does not parse is
 //     never written.
 //   - Messages are committed whole: an assistant message with tool calls is
-//     appended together with all of its tool results, or not at all.
+//     appended together with all of its tool results, or not at all. The one
+//     exception is a paused round (status requires_action): the record then
+//     ends with the assistant message and its calls are in pendingToolCalls,
+//     until resume --approve/--deny commits their results.
+//   - Every tool call is decided (hooks, rules, mode, a person) before any
+//     call of its round runs, and every decision is logged with its source.
+//   - Every hook is awaited before the step returns.
 //   - Every message appended to the record is also logged as a
 //     history_mutation, so replaying the log yields the record's messages.
 //   - API keys come from the environment only; they are never written to the

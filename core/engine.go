@@ -40,6 +40,13 @@ type StepOptions struct {
 	MaxRetries int
 	MaxTokens  int
 
+	// Tools and permissions (SPEC 5.2).
+	PermissionMode string   // --permission-mode; "" = the session's, else settings, else default
+	AllowRules     []string // --allow-tool
+	DenyRules      []string // --deny-tool
+	OnAsk          string   // --on-ask: deny (default) or pause
+	Tools          []string // --tools: the tools offered; nil = every built-in tool
+
 	NoLog    bool
 	Wait     time.Duration // how long to wait for the session lock
 	Cwd      string

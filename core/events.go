@@ -30,6 +30,9 @@ const (
 	EvWarning
 	// EvCompacted: the conversation was compacted (Text = summary).
 	EvCompacted
+	// EvNotice: a message for the user on stderr: a hook's systemMessage,
+	// a hook that failed or timed out (Text).
+	EvNotice
 )
 
 // StepEvent is one observed event; which fields are set depends on Kind.
@@ -51,8 +54,9 @@ type StepEvent struct {
 
 // ToolOutcome is how a tool call ended, for rendering.
 type ToolOutcome struct {
-	Success bool
-	Denied  bool
-	Summary string // one line: the error or the denial reason
-	Result  string // the tool message content
+	Success  bool
+	Denied   bool
+	Summary  string // one line: the error or the denial reason
+	Result   string // the tool message content
+	ExitCode *int   // Bash: the command's exit code
 }

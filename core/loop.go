@@ -15,29 +15,6 @@ import (
 // titleLen caps the record's title (the first user prompt).
 const titleLen = 80
 
-// runPrompt appends the user message, then runs provider rounds (and tool
-// calls) until the model stops, --max-turns is hit, or the step fails.
-func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
-	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
-	if prompt == "" {
-		return nil, Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
-	}
-	s.logEvent("user", logfmt.F("content", prompt))
-	input := prompt
-	s.logPreRun(input)
-	user, err := s.newMessage(RoleUser, input)
-	if err != nil {
-		return nil, err
-	}
-	s.appendMessage(user, 0, "")
-	if s.rec.Title == "" {
-		s.rec.Title = cut(prompt, titleLen)
-	}
-	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
-	stop, err := s.loop(ctx)
-	return s.finish(stop, err)
-}
-
 func (s *session) logPreRun(input string) {
 	chars := SerializedLength(s.messages)
 	s.logEvent("pre_run",
@@ -52,11 +29,16 @@ func (s *session) logPreRun(input string) {
 }
 
 // loop runs rounds. It returns the stop reason and, on failure, the error.
+// Rounds are numbered across the step (a resumed batch, a prompt and a
+// Stop hook's continuation share one execution id); --max-turns caps the
+// model rounds of the whole step.
 func (s *session) loop(ctx context.Context) (string, error) {
-	for round := 1; ; round++ {
-		if s.opts.MaxTurns > 0 && round > s.opts.MaxTurns {
+	for {
+		if s.opts.MaxTurns > 0 && s.turns >= s.opts.MaxTurns {
 			return StopMaxTurns, nil
 		}
+		s.round++
+		round := s.round
 		s.turns++
 		resp, partial, err := s.callProvider(ctx, round)
 		if err != nil {
@@ -72,21 +54,36 @@ func (s *session) loop(ctx context.Context) (string, error) {
 		if len(msg.ToolCalls) == 0 {
 			return StopEndTurn, nil
 		}
-		if err := s.runTools(ctx, round, msg); err != nil {
+		paused, err := s.runTools(ctx, round, msg)
+		if err != nil {
 			if errors.Is(err, ErrInterrupted) {
 				return StopInterrupted, err
 			}
 			return StopError, err
 		}
-		if ctx.Err() != nil {
-			return StopInterrupted, ErrInterrupted
+		if paused {
+			return StopRequiresAction, nil
 		}
-		// The round is whole (assistant + every result): make it durable so a
-		// crash in the next round loses nothing before it.
-		if err := s.save(StatusRunning, ""); err != nil {
-			return StopError, err
+		if stop, err := s.roundDone(ctx); stop != "" {
+			return stop, err
 		}
 	}
+}
+
+// roundDone follows a committed round: an interrupt or a hook's continue
+// false ends the step; otherwise the round is made durable so a crash in
+// the next round loses nothing before it.
+func (s *session) roundDone(ctx context.Context) (string, error) {
+	if ctx.Err() != nil {
+		return StopInterrupted, ErrInterrupted
+	}
+	if err := s.save(StatusRunning, ""); err != nil {
+		return StopError, err
+	}
+	if s.hookStop != nil {
+		return StopError, s.hookStop
+	}
+	return "", nil
 }
 
 // commitAssistant appends the answer of a round with its usage metadata.
@@ -122,8 +119,10 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 	return m
 }
 
-// finish logs the step's end, saves the record and builds the result.
-func (s *session) finish(stop string, stepErr error) (*Result, error) {
+// finish logs the step's end, fires StopFailure, saves the record, fires
+// SessionEnd and builds the result. Hooks here run even after an interrupt:
+// every hook is awaited before the process exits.
+func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Result, error) {
 	status := StatusIdle
 	switch stop {
 	case StopEndTurn, StopMaxTurns:
@@ -131,12 +130,19 @@ func (s *session) finish(stop string, stepErr error) (*Result, error) {
 		s.logContext()
 	case StopInterrupted:
 		s.logEvent("error", logfmt.F("message", "Aborted"), logfmt.F("historyLength", len(s.messages)))
+	case StopRequiresAction:
+		status = StatusRequiresAction
 	default:
 		msg := "step failed"
 		if stepErr != nil {
 			msg = stepErr.Error()
 		}
 		s.logEvent("error", logfmt.F("message", msg), logfmt.F("historyLength", len(s.messages)))
+	}
+	hookCtx := context.WithoutCancel(ctx)
+	var blocked *HookBlockedError
+	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
+		s.runHooks(hookCtx, HookStopFailure, stopFailureInput(stepErr.Error()))
 	}
 	s.addUsageTotals()
 	saveErr := s.save(status, stop)
@@ -145,12 +151,19 @@ func (s *session) finish(stop string, stepErr error) (*Result, error) {
 		reason = "interrupted"
 	}
 	s.logEvent("session_shutdown", logfmt.F("reason", reason))
+	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput(reason))
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
 		}
 	}
 	res := s.result(stop, stepErr)
+	if stop == StopRequiresAction {
+		res.PendingToolCalls = s.pending
+		if stepErr == nil {
+			stepErr = &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+		}
+	}
 	if saveErr != nil {
 		return res, saveErr
 	}

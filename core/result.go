@@ -59,5 +59,6 @@ type PendingToolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Decision  string          `json:"decision,omitempty"` // allow, deny or ask (known so far)
+	Source    string          `json:"source,omitempty"`   // what decided: rule, mode, hook, session...
 	Reason    string          `json:"reason,omitempty"`
 }

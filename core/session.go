@@ -39,6 +39,17 @@ type session struct {
 	apiTime time.Duration
 	denials []PermissionDenial
 	final   string
+	round   int // the last provider round of this step; rounds are unique per execution
+
+	// tools, permissions and hooks (step_setup.go)
+	tools          []Tool
+	perms          *Permissions
+	hooks          *HookRunner
+	sessionAllowed []string          // tools the person allowed for the session ("a")
+	pending        []PendingToolCall // the paused round's calls (loaded, or saved by pause)
+	approve, deny  idList            // resume --approve / --deny
+	hookStop       *HookBlockedError // a tool hook answered continue: false
+	startContext   []string          // SessionStart output, injected before the next prompt
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
@@ -150,6 +161,9 @@ func (s *session) save(status, stopReason string) error {
 	if err := r.Fields.Set("providerCalls", s.providerCalls); err != nil {
 		return err
 	}
+	if err := s.saveApprovalState(); err != nil {
+		return err
+	}
 	return s.e.Store.Save(r)
 }
 
@@ -162,8 +176,8 @@ func (s *session) close() {
 }
 
 func (s *session) toolSchemas() []ToolSchema {
-	out := make([]ToolSchema, 0, len(s.e.Tools))
-	for _, t := range s.e.Tools {
+	out := make([]ToolSchema, 0, len(s.tools))
+	for _, t := range s.tools {
 		out = append(out, t.Schema())
 	}
 	return out

@@ -22,6 +22,9 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions) (*session, error) 
 		return nil, fmt.Errorf("new execution id: %w", err)
 	}
 	s := &session{e: e, opts: opts, obs: opts.Observer, execID: execID}
+	if err := s.prepare(); err != nil {
+		return nil, err
+	}
 	if opts.Resume {
 		err = s.openStored(ctx)
 	} else {
@@ -31,6 +34,7 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions) (*session, error) 
 		s.close()
 		return nil, err
 	}
+	s.opened()
 	return s, nil
 }
 
@@ -111,6 +115,9 @@ func (s *session) openStored(ctx context.Context) error {
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
+	if err := s.loadPending(); err != nil {
+		return err
+	}
 	if err := s.setProvider(rec.Provider); err != nil {
 		return err
 	}
@@ -144,8 +151,8 @@ func (s *session) fork(ctx context.Context) error {
 	child.CreatedAt, child.UpdatedAt = now, now
 	child.Status, child.StopReason = StatusIdle, ""
 	child.Provider = s.pcfg.Ref()
+	// A paused parent's pendingToolCalls come along: this step decides them.
 	child.Fields = append(store.Fields(nil), parent.Fields...)
-	child.Fields.Delete("pendingToolCalls")
 	child.History = append([]json.RawMessage(nil), parent.History...)
 	s.rec = &child
 	if err := s.openLog(true); err != nil {

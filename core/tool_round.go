@@ -1,5 +1,10 @@
 package core
 
+// One round's tool calls: decide every call (PreToolUse hooks, rules, mode,
+// a person), then either pause the round untouched (--on-ask pause) or run
+// the allowed calls, at most maxParallelTools at once, and commit a result
+// for every call in call order. A round is committed whole or not at all.
+
 import (
 	"context"
 	"encoding/json"
@@ -12,28 +17,49 @@ import (
 // maxParallelTools caps the tool calls of one round running at once (Robota's batch).
 const maxParallelTools = 5
 
-// toolRun is one call of a batch and how it ended.
+// toolRun is one call of a batch: what was decided and how it ended.
 type toolRun struct {
-	call   ToolCall
-	args   json.RawMessage
-	tool   Tool
-	result ToolResult
-	denied bool
+	call     ToolCall
+	args     json.RawMessage // as the tool gets them (a hook may have changed them)
+	tool     Tool
+	decision string // DecisionAllow, DecisionDeny or DecisionAsk (paused)
+	source   string
+	rule     string
+	reason   string // why it was denied, as the model reads it
+	result   ToolResult
+	denied   bool
+	ran      bool
 }
 
-// runTools executes the calls of an assistant message and appends their
-// results in call order. Every call gets a result: unknown tools and bad
-// arguments fail the call, never the step.
-func (s *session) runTools(ctx context.Context, round int, msg Message) error {
+// runTools decides and runs the calls of an assistant message. paused is
+// true when the round waits for approval (nothing ran, nothing committed).
+func (s *session) runTools(ctx context.Context, round int, msg Message) (paused bool, err error) {
+	runs := make([]*toolRun, len(msg.ToolCalls))
+	for i, call := range msg.ToolCalls {
+		runs[i] = &toolRun{call: call, args: toolArgs(call.Arguments), tool: s.findTool(call.Name)}
+	}
+	for _, r := range runs {
+		s.decide(ctx, round, r)
+	}
+	for _, r := range runs {
+		if r.decision == DecisionAsk {
+			s.pause(round, runs)
+			return true, nil
+		}
+	}
+	return false, s.executeBatch(ctx, round, runs)
+}
+
+// executeBatch logs the batch, runs the allowed calls, runs PostToolUse
+// hooks, and commits every result in call order.
+func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) error {
 	batchID, err := s.newID()
 	if err != nil {
 		return err
 	}
-	runs := make([]*toolRun, len(msg.ToolCalls))
-	names := make([]string, len(msg.ToolCalls))
-	for i, call := range msg.ToolCalls {
-		runs[i] = &toolRun{call: call, args: toolArgs(call.Arguments), tool: s.findTool(call.Name)}
-		names[i] = call.Name
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.call.Name
 	}
 	s.logEvent("tool_batch_started",
 		logfmt.F("executionId", s.execID),
@@ -60,6 +86,7 @@ func (s *session) runTools(ctx context.Context, round int, msg Message) error {
 			}))
 	}
 	s.execute(ctx, round, runs)
+	s.postToolUse(ctx, runs)
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
@@ -94,24 +121,31 @@ func (s *session) runTools(ctx context.Context, round int, msg Message) error {
 			logfmt.F("success", r.result.Success),
 			logfmt.F("denied", r.denied),
 		}
+		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error, Result: content, ExitCode: r.result.ExitCode}
+		s.obs.Event(StepEvent{Kind: EvToolFinished, Round: round, ToolCall: &r.call, Tool: out})
 	}
 	s.eventEntry("tool-summary", logfmt.Object{logfmt.F("round", round), logfmt.F("tools", summary)})
 	return nil
 }
 
-// execute runs the batch, at most maxParallelTools at once; results stay in
-// call order because each run owns its slot.
+// execute runs the allowed calls, at most maxParallelTools at once; results
+// stay in call order because each run owns its slot. Calls that were not
+// allowed already hold their result.
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
 	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv()}
 	for _, r := range runs {
-		if r.tool == nil {
-			r.result = s.unknownTool(r.call.Name)
+		if r.tool == nil || r.decision != DecisionAllow {
+			continue
+		}
+		if ctx.Err() != nil {
+			r.result = ToolResult{Error: "Aborted before start"}
 			continue
 		}
 		wg.Add(1)
 		sem <- struct{}{}
+		r.ran = true
 		s.obs.Event(StepEvent{Kind: EvToolStarted, Round: round, ToolCall: &r.call})
 		go func(r *toolRun) {
 			defer wg.Done()
@@ -120,14 +154,44 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 		}(r)
 	}
 	wg.Wait()
+}
+
+// postToolUse runs PostToolUse hooks for the calls that ran, in call order.
+// A hook that blocks hands its reason to the model with the result.
+func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
+	if !s.hooks.Has(HookPostToolUse) {
+		return
+	}
 	for _, r := range runs {
-		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error}
-		s.obs.Event(StepEvent{Kind: EvToolFinished, Round: round, ToolCall: &r.call, Tool: out})
+		if !r.ran {
+			continue
+		}
+		resp := json.RawMessage(encodeToolResult(r.result))
+		out := s.runHooks(ctx, HookPostToolUse, postToolUseInput(r.call.Name, r.call.ID, r.args, resp))
+		var notes []string
+		if out.Blocked {
+			notes = append(notes, out.Reason)
+		}
+		notes = append(notes, out.Context...)
+		if len(notes) > 0 {
+			r.result.Extra = append(r.result.Extra, ToolResultField{"hookFeedback", joinLines(notes)})
+		}
+		if out.Stop {
+			s.stopByHook(HookPostToolUse, out)
+		}
+	}
+}
+
+// stopByHook remembers the first continue:false of a tool hook: the step
+// ends once the round is committed.
+func (s *session) stopByHook(event string, out HookOutcome) {
+	if s.hookStop == nil {
+		s.hookStop = &HookBlockedError{Event: event, Reason: firstNonEmpty(out.StopReason, out.Reason)}
 	}
 }
 
 func (s *session) findTool(name string) Tool {
-	for _, t := range s.e.Tools {
+	for _, t := range s.tools {
 		if t.Schema().Name == name {
 			return t
 		}
@@ -136,8 +200,8 @@ func (s *session) findTool(name string) Tool {
 }
 
 func (s *session) unknownTool(name string) ToolResult {
-	avail := make([]string, 0, len(s.e.Tools))
-	for _, t := range s.e.Tools {
+	avail := make([]string, 0, len(s.tools))
+	for _, t := range s.tools {
 		avail = append(avail, t.Schema().Name)
 	}
 	sort.Strings(avail)

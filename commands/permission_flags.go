@@ -1,0 +1,51 @@
+package commands
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+)
+
+// ruleFlag collects a repeatable rule flag. urfave/cli's StringSliceFlag
+// would split "Bash(echo a,b)" at the comma; a rule is kept whole.
+type ruleFlag struct{ rules []string }
+
+func (f *ruleFlag) Set(v string) error {
+	f.rules = append(f.rules, v)
+	return nil
+}
+
+func (f *ruleFlag) String() string { return strings.Join(f.rules, " ") }
+
+func ruleValues(c *cli.Context, name string) []string {
+	if f, ok := c.Generic(name).(*ruleFlag); ok && f != nil {
+		return append([]string(nil), f.rules...)
+	}
+	return nil
+}
+
+// permissionOptions reads --permission-mode, --allow-tool, --deny-tool,
+// --tools and --on-ask. Values are checked by core before any file is touched.
+func permissionOptions(c *cli.Context, s *core.StepOptions) error {
+	s.PermissionMode = c.String("permission-mode")
+	s.AllowRules = ruleValues(c, "allow-tool")
+	s.DenyRules = ruleValues(c, "deny-tool")
+	s.OnAsk = c.String("on-ask")
+	if c.IsSet("tools") {
+		list := strings.TrimSpace(c.String("tools"))
+		s.Tools = []string{}
+		if list != "none" {
+			for _, name := range strings.Split(list, ",") {
+				if name = strings.TrimSpace(name); name != "" {
+					s.Tools = append(s.Tools, name)
+				}
+			}
+		}
+	}
+	if s.PermissionMode != "" && !core.ValidMode(s.PermissionMode) {
+		return core.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %q", s.PermissionMode)
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package core
+
+// The decision for each tool call, in call order, before any call runs:
+//
+//  1. PreToolUse hooks. Exit 2 (or decision block, or continue false)
+//     blocks the call, even under bypassPermissions; updatedInput replaces
+//     its arguments.
+//  2. A deny rule denies (a hook's allow does not override a deny rule).
+//  3. A hook's permissionDecision: deny denies, allow allows without a
+//     prompt, ask forces a prompt.
+//  4. An allow rule allows; else the mode table.
+//  5. ask: a tool the person allowed for the session is allowed; on a
+//     terminal the person answers y / a / n; without one --on-ask decides:
+//     deny, or pause the round (SPEC 5.4).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"trail/logfmt"
+)
+
+// Denial texts, as the model reads them in the tool result.
+const (
+	deniedByPerson     = "Permission denied. The user did not approve this action."
+	deniedNoTerminal   = "Permission denied. This call needs approval and trail runs without a terminal to ask on (--on-ask deny), so it was not approved."
+	blockedByHookLabel = "Blocked by hook: "
+)
+
+func (s *session) decide(ctx context.Context, round int, r *toolRun) {
+	if r.tool == nil {
+		r.result = s.unknownTool(r.call.Name)
+		return
+	}
+	if ctx.Err() != nil {
+		r.result = ToolResult{Error: "Aborted before start"}
+		return
+	}
+	hook := s.runHooks(ctx, HookPreToolUse, preToolUseInput(r.call.Name, r.call.ID, r.args))
+	if hook.Stop {
+		s.stopByHook(HookPreToolUse, hook)
+	}
+	if hook.Blocked {
+		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+hook.Reason)
+		return
+	}
+	if len(hook.UpdatedInput) > 0 && json.Valid(hook.UpdatedInput) {
+		r.args = hook.UpdatedInput
+	}
+	v := s.perms.Check(r.call.Name, r.args)
+	switch {
+	case v.Decision == DecisionDeny && v.Source == SourceRule:
+		s.settle(round, r, DecisionDeny, SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
+	case hook.Permission == DecisionDeny:
+		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
+	case hook.Permission == DecisionAllow:
+		s.settle(round, r, DecisionAllow, SourceHook, "", hook.PermissionReason)
+	case hook.Permission == DecisionAsk:
+		s.ask(ctx, round, r, true, hook.PermissionReason)
+	case v.Decision == DecisionAllow:
+		s.settle(round, r, DecisionAllow, v.Source, v.Rule, "")
+	case v.Decision == DecisionDeny:
+		s.settle(round, r, DecisionDeny, SourceMode, "", fmt.Sprintf("Permission denied: %s is not allowed in %s mode.", r.call.Name, s.perms.Mode))
+	default:
+		s.ask(ctx, round, r, false, "")
+	}
+}
+
+// ask settles a call that needs approval. forced (a hook's ask) skips the
+// session's allowed tools.
+func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, why string) {
+	if !forced && s.sessionAllows(r.call.Name) {
+		s.settle(round, r, DecisionAllow, SourceSession, "", "")
+		return
+	}
+	t := s.e.Terminal
+	if t == nil || !t.CanPrompt() {
+		if s.opts.OnAsk == OnAskPause {
+			s.settle(round, r, DecisionAsk, SourceNoTerminal, "", why)
+			return
+		}
+		s.settle(round, r, DecisionDeny, SourceNoTerminal, "", deniedNoTerminal)
+		return
+	}
+	answer, err := askContext(ctx, t, approvalQuestion(r, why))
+	if err != nil {
+		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+		return
+	}
+	switch strings.ToLower(answer) {
+	case "y", "yes":
+		s.settle(round, r, DecisionAllow, SourcePrompt, "", "")
+	case "a", "always":
+		s.allowForSession(r.call.Name)
+		s.settle(round, r, DecisionAllow, SourcePrompt, "", "allowed for the session")
+	default:
+		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+	}
+}
+
+// askContext asks without outliving an interrupt: the first Ctrl-C cancels
+// ctx and the question is answered "no".
+func askContext(ctx context.Context, t Terminal, q string) (string, error) {
+	type reply struct {
+		s   string
+		err error
+	}
+	ch := make(chan reply, 1)
+	go func() {
+		s, err := t.Ask(q)
+		ch <- reply{s, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.s, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// maxShownArgs caps the arguments shown in a question (a Write of a large
+// file would otherwise scroll the question away).
+const maxShownArgs = 2000
+
+// approvalQuestion names the tool and its arguments.
+func approvalQuestion(r *toolRun, why string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ntrail: allow %s?\n", describeCall(r.call.Name, r.args))
+	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
+		if r := []rune(args); len(r) > maxShownArgs {
+			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))
+		}
+		fmt.Fprintf(&b, "  arguments: %s\n", args)
+	}
+	if why != "" {
+		fmt.Fprintf(&b, "  hook: %s\n", why)
+	}
+	fmt.Fprintf(&b, "  y = yes, a = yes and allow %s for the rest of this session, n = no (default)\n[y/a/N] ", r.call.Name)
+	return b.String()
+}
+
+// settle records a call's decision, its result when denied, and logs it.
+func (s *session) settle(round int, r *toolRun, decision, source, rule, reason string) {
+	r.decision, r.source, r.rule, r.reason = decision, source, rule, reason
+	if decision == DecisionDeny {
+		r.denied = true
+		r.result = ToolResult{Success: false, Error: reason}
+		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: r.args})
+	}
+	s.logDecision(round, r)
+}
+
+// logDecision writes permission_decision and, for decisions a person or a
+// hook made, a history event entry.
+func (s *session) logDecision(round int, r *toolRun) {
+	fields := []logfmt.Field{
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("tool", r.call.Name),
+		logfmt.F("toolCallId", r.call.ID),
+		logfmt.F("decision", r.decision),
+		logfmt.F("source", r.source),
+	}
+	if r.rule != "" {
+		fields = append(fields, logfmt.F("rule", r.rule))
+	}
+	if r.reason != "" {
+		fields = append(fields, logfmt.F("reason", r.reason))
+	}
+	s.logEvent("permission_decision", fields...)
+	typ := ""
+	switch {
+	case r.decision == DecisionDeny:
+		typ = "tool-denial"
+	case r.decision == DecisionAllow && (r.source == SourcePrompt || r.source == SourceFlag || r.source == SourceHook):
+		typ = "tool-approval"
+	}
+	if typ != "" {
+		s.eventEntry(typ, logfmt.Object{
+			logfmt.F("toolName", r.call.Name),
+			logfmt.F("toolCallId", r.call.ID),
+			logfmt.F("decision", r.decision),
+			logfmt.F("source", r.source),
+		})
+	}
+}
+
+func joinLines(s []string) string { return strings.Join(s, "\n") }

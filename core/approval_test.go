@@ -1,0 +1,151 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeTerminal answers questions from a list; a nil list means no terminal.
+type fakeTerminal struct {
+	answers []string
+	asked   []string
+	block   bool // never answer (an interrupt must get the step out)
+}
+
+func (f *fakeTerminal) CanPrompt() bool { return f.answers != nil || f.block }
+func (f *fakeTerminal) Ask(q string) (string, error) {
+	f.asked = append(f.asked, q)
+	if f.block {
+		select {}
+	}
+	a := f.answers[0]
+	f.answers = f.answers[1:]
+	return a, nil
+}
+
+type fakeClock struct{}
+
+func (fakeClock) Now() time.Time { return time.Unix(0, 0) }
+
+func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hooks map[string][]HookMatcher) *session {
+	t.Helper()
+	p, err := BuildPermissions(mode, &Settings{}, allow, deny, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	e := &Engine{Clock: fakeClock{}, NewID: func() (string, error) { n++; return "id" + string(rune('a'+n)), nil }}
+	if term != nil {
+		e.Terminal = term
+	}
+	return &session{
+		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &Settings{}}, obs: nopObserver{},
+		perms: p, hooks: &HookRunner{Hooks: hooks, Cwd: p.Cwd},
+	}
+}
+
+type stubTool struct{ name string }
+
+func (s stubTool) Schema() ToolSchema { return ToolSchema{Name: s.name} }
+func (s stubTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
+	return ToolResult{Success: true}
+}
+
+func bashRun(cmd string) *toolRun {
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	return &toolRun{call: ToolCall{ID: "c1", Name: "Bash", Arguments: string(args)}, args: args, tool: stubTool{"Bash"}}
+}
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name         string
+		term         *fakeTerminal
+		onAsk, mode  string
+		allow, deny  []string
+		hooks        map[string][]HookMatcher
+		wantDecision string
+		wantSource   string
+		wantAsked    int
+		wantSession  bool
+	}{
+		{name: "y on a terminal allows once", term: &fakeTerminal{answers: []string{"y"}}, wantDecision: DecisionAllow, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "a allows for the session", term: &fakeTerminal{answers: []string{"a"}}, wantDecision: DecisionAllow, wantSource: SourcePrompt, wantAsked: 1, wantSession: true},
+		{name: "n denies", term: &fakeTerminal{answers: []string{"n"}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "Enter denies", term: &fakeTerminal{answers: []string{""}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "anything else denies", term: &fakeTerminal{answers: []string{"sure"}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "no terminal denies by default", onAsk: OnAskDeny, wantDecision: DecisionDeny, wantSource: SourceNoTerminal},
+		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: DecisionAsk, wantSource: SourceNoTerminal},
+		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: DecisionAllow, wantSource: SourceRule},
+		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: ModeBypass,
+			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
+			wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "a hook's allow needs no question", term: &fakeTerminal{answers: []string{}},
+			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
+			wantDecision: DecisionAllow, wantSource: SourceHook},
+		{name: "a blocking hook beats bypassPermissions", mode: ModeBypass,
+			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
+			wantDecision: DecisionDeny, wantSource: SourceHook},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mode := tt.mode
+			if mode == "" {
+				mode = ModeDefault
+			}
+			s := testSession(t, tt.term, tt.onAsk, mode, tt.allow, tt.deny, tt.hooks)
+			r := bashRun("ls -la")
+			s.decide(context.Background(), 1, r)
+			if r.decision != tt.wantDecision || r.source != tt.wantSource {
+				t.Fatalf("decision %s/%s, want %s/%s (reason %q)", r.decision, r.source, tt.wantDecision, tt.wantSource, r.reason)
+			}
+			asked := 0
+			if tt.term != nil {
+				asked = len(tt.term.asked)
+				if asked > 0 && !strings.Contains(tt.term.asked[0], "allow Bash(ls -la)?") {
+					t.Errorf("question = %q", tt.term.asked[0])
+				}
+			}
+			if asked != tt.wantAsked {
+				t.Errorf("asked %d times, want %d", asked, tt.wantAsked)
+			}
+			if s.sessionAllows("Bash") != tt.wantSession {
+				t.Errorf("session allows Bash = %v", s.sessionAllows("Bash"))
+			}
+			if (r.decision == DecisionDeny) != (len(s.denials) == 1) {
+				t.Errorf("denials = %v", s.denials)
+			}
+		})
+	}
+}
+
+func TestSessionAllowedToolsSkipTheQuestion(t *testing.T) {
+	term := &fakeTerminal{answers: []string{}}
+	s := testSession(t, term, OnAskDeny, ModeDefault, nil, nil, nil)
+	s.sessionAllowed = []string{"Bash"}
+	r := bashRun("rm -rf build")
+	s.decide(context.Background(), 1, r)
+	if r.decision != DecisionAllow || r.source != SourceSession || len(term.asked) != 0 {
+		t.Fatalf("%s/%s asked %d", r.decision, r.source, len(term.asked))
+	}
+}
+
+func TestAnInterruptAnswersAWaitingQuestion(t *testing.T) {
+	term := &fakeTerminal{block: true}
+	s := testSession(t, term, OnAskDeny, ModeDefault, nil, nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	r := bashRun("ls")
+	done := make(chan struct{})
+	go func() { s.decide(ctx, 1, r); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the question outlived the interrupt")
+	}
+	if r.decision != DecisionDeny {
+		t.Fatalf("decision = %s", r.decision)
+	}
+}

@@ -1,0 +1,135 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// hookJSON is a hook's JSON stdout (Claude Code's shape). Every field is
+// optional; unknown fields are ignored.
+type hookJSON struct {
+	Continue           *bool             `json:"continue"`
+	StopReason         string            `json:"stopReason"`
+	Decision           string            `json:"decision"`
+	Reason             string            `json:"reason"`
+	SystemMessage      string            `json:"systemMessage"`
+	SuppressOutput     bool              `json:"suppressOutput"`
+	HookSpecificOutput *hookSpecificJSON `json:"hookSpecificOutput"`
+}
+
+type hookSpecificJSON struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	AdditionalContext        string          `json:"additionalContext"`
+}
+
+// parseHookJSON reads stdout as hook JSON when it is a JSON object.
+// isJSON is false for plain text (used as context as it is); err is set for
+// text that looks like JSON but is not the hook shape.
+func parseHookJSON(stdout []byte) (out *hookJSON, isJSON bool, err error) {
+	trimmed := bytes.TrimSpace(stdout)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, false, nil
+	}
+	var h hookJSON
+	if err := json.Unmarshal(trimmed, &h); err != nil {
+		return nil, false, err
+	}
+	return &h, true, nil
+}
+
+// permissionPriority orders PreToolUse decisions when several hooks answer:
+// deny beats ask beats allow (Claude Code's order).
+func permissionPriority(d string) int {
+	switch d {
+	case DecisionDeny:
+		return 3
+	case DecisionAsk:
+		return 2
+	case DecisionAllow:
+		return 1
+	}
+	return 0
+}
+
+// HookOutcome is what the hooks of one event decided together.
+type HookOutcome struct {
+	Ran int // hooks run
+	// Blocked: a hook exited 2, answered decision "block" or continue false.
+	// For PreToolUse the call is not run; for UserPromptSubmit the prompt is
+	// refused; for Stop the model is asked to go on; for PostToolUse the
+	// reason is handed to the model.
+	Blocked bool
+	Reason  string
+	// Stop: a hook answered continue false; the step ends after the current round.
+	Stop       bool
+	StopReason string
+	// Permission is the PreToolUse decision (allow, deny, ask) or "".
+	Permission       string
+	PermissionReason string
+	// UpdatedInput replaces a PreToolUse call's arguments when set.
+	UpdatedInput json.RawMessage
+	// Context is plain stdout of hooks that exited 0 and every additionalContext.
+	Context []string
+}
+
+// ContextText joins the context the hooks gave.
+func (o HookOutcome) ContextText() string { return strings.Join(o.Context, "\n") }
+
+// apply folds one hook's exit 0 JSON answer into the outcome. It reports
+// whether this hook blocked (for the log and to stop running further hooks).
+func (o *HookOutcome) apply(event string, h *hookJSON) bool {
+	blocked := false
+	if h.Continue != nil && !*h.Continue {
+		o.Stop, o.StopReason = true, h.StopReason
+		o.Blocked, blocked = true, true
+		if o.Reason == "" {
+			o.Reason = firstNonEmpty(h.StopReason, h.Reason, "continue: false")
+		}
+	}
+	switch h.Decision {
+	case "block":
+		o.Blocked, blocked = true, true
+		if o.Reason == "" {
+			o.Reason = firstNonEmpty(h.Reason, "decision: block")
+		}
+	case "approve":
+		// The older PreToolUse spelling of permissionDecision "allow".
+		o.setPermission(DecisionAllow, h.Reason)
+	}
+	if hs := h.HookSpecificOutput; hs != nil {
+		if event == "PreToolUse" {
+			if d := hs.PermissionDecision; d == DecisionAllow || d == DecisionDeny || d == DecisionAsk {
+				o.setPermission(d, hs.PermissionDecisionReason)
+				if d == DecisionDeny {
+					blocked = true
+				}
+			}
+			if len(hs.UpdatedInput) > 0 && bytes.HasPrefix(bytes.TrimSpace(hs.UpdatedInput), []byte("{")) {
+				o.UpdatedInput = hs.UpdatedInput
+			}
+		}
+		if hs.AdditionalContext != "" {
+			o.Context = append(o.Context, hs.AdditionalContext)
+		}
+	}
+	return blocked
+}
+
+func (o *HookOutcome) setPermission(d, reason string) {
+	if permissionPriority(d) > permissionPriority(o.Permission) {
+		o.Permission, o.PermissionReason = d, reason
+	}
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return strings.TrimSpace(x)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,273 @@
+package core
+
+// Hooks (SPEC 5.5), Claude Code compatible. Each hook is a shell command run
+// with sh -c in the session's cwd, its JSON input on stdin. Exit 0: stdout is
+// used (JSON decisions, or plain text as context); exit 2: the hook blocks,
+// stderr is the reason; any other exit, a timeout or a failure to start is a
+// non-blocking error shown on stderr. Hooks of one event run one after the
+// other in settings order and stop at the first that blocks. A hook past its
+// timeout is killed with its whole process group.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"trail/logfmt"
+)
+
+// DefaultHookTimeout applies when a hook names none.
+const DefaultHookTimeout = 60 * time.Second
+
+// hookOutputLimit caps what is kept of a hook's stdout and stderr.
+const hookOutputLimit = 1 << 20
+
+// HookRunner runs the hooks of the settings for one session.
+type HookRunner struct {
+	Hooks          map[string][]HookMatcher
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	PermissionMode string
+	Env            []string      // KEY=VALUE added to the process environment (settings env)
+	Timeout        time.Duration // default per hook; DefaultHookTimeout when 0
+	// OnRun is told about every hook that ran (for the hook_run log line).
+	OnRun func(HookRun)
+	// OnMessage receives what the user should see on stderr: non-blocking
+	// errors, timeouts and systemMessage.
+	OnMessage func(string)
+}
+
+// HookRun is one hook command that ran.
+type HookRun struct {
+	Event    string
+	Command  string
+	ExitCode int // -1 when it did not exit by itself (timeout, interrupt, failed to start)
+	Duration time.Duration
+	Blocked  bool
+	TimedOut bool
+}
+
+// Has reports whether any hook is configured for event.
+func (h *HookRunner) Has(event string) bool {
+	return h != nil && len(h.Hooks[event]) > 0
+}
+
+// Run runs the hooks of event whose matcher accepts in.Target and folds
+// their answers into one outcome.
+func (h *HookRunner) Run(ctx context.Context, event string, in HookInput) HookOutcome {
+	var out HookOutcome
+	if !h.Has(event) {
+		return out
+	}
+	stdin, err := h.input(event, in)
+	if err != nil {
+		h.message(fmt.Sprintf("%s hooks skipped: encode input: %v", event, err))
+		return out
+	}
+	for _, group := range h.Hooks[event] {
+		if in.hasTarget && !matcherAccepts(group.Matcher, in.Target) {
+			continue
+		}
+		for _, cmd := range group.Hooks {
+			if cmd.Type != "" && cmd.Type != "command" {
+				h.message(fmt.Sprintf("%s hook of type %q skipped: trail runs command hooks only", event, cmd.Type))
+				continue
+			}
+			if strings.TrimSpace(cmd.Command) == "" {
+				continue
+			}
+			if h.runOne(ctx, event, cmd, stdin, &out) {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// matcherAccepts: empty or "*" matches everything; otherwise an unanchored
+// regular expression, or the exact text when it is not a valid one.
+func matcherAccepts(matcher, target string) bool {
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	re, err := regexp.Compile(matcher)
+	if err != nil {
+		return matcher == target
+	}
+	return re.MatchString(target)
+}
+
+func (h *HookRunner) input(event string, in HookInput) ([]byte, error) {
+	o := logfmt.Object{
+		logfmt.F("session_id", h.SessionID),
+		logfmt.F("transcript_path", h.TranscriptPath),
+		logfmt.F("cwd", h.Cwd),
+		logfmt.F("hook_event_name", event),
+		logfmt.F("permission_mode", h.PermissionMode),
+	}
+	o = append(o, in.Fields...)
+	return logfmt.Marshal(o)
+}
+
+// runOne runs one command and folds its answer into out. It reports whether
+// the hook blocked (then no further hook of the event runs).
+func (h *HookRunner) runOne(ctx context.Context, event string, hc HookCommand, stdin []byte, out *HookOutcome) bool {
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = DefaultHookTimeout
+	}
+	if hc.Timeout > 0 {
+		timeout = time.Duration(hc.Timeout * float64(time.Second))
+	}
+	start := time.Now()
+	res := runHookCommand(ctx, hc.Command, h.Cwd, h.env(), stdin, timeout)
+	run := HookRun{Event: event, Command: hc.Command, ExitCode: res.code, Duration: time.Since(start), TimedOut: res.timedOut}
+	out.Ran++
+	blocked := false
+	switch {
+	case res.timedOut:
+		h.message(fmt.Sprintf("%s hook %q timed out after %s and was killed", event, hc.Command, timeout))
+	case res.err != nil:
+		h.message(fmt.Sprintf("%s hook %q failed: %v", event, hc.Command, res.err))
+	case res.code == 2:
+		out.Blocked, blocked = true, true
+		out.Reason = firstNonEmpty(string(res.stderr), "blocked by "+event+" hook")
+	case res.code != 0:
+		h.message(fmt.Sprintf("%s hook %q exited %d%s", event, hc.Command, res.code, stderrNote(res.stderr)))
+	default:
+		blocked = h.useStdout(event, hc.Command, res.stdout, out)
+	}
+	run.Blocked = blocked
+	if h.OnRun != nil {
+		h.OnRun(run)
+	}
+	return blocked
+}
+
+func (h *HookRunner) useStdout(event, command string, stdout []byte, out *HookOutcome) bool {
+	parsed, isJSON, err := parseHookJSON(stdout)
+	if err != nil {
+		h.message(fmt.Sprintf("%s hook %q printed JSON trail cannot read: %v", event, command, err))
+		return false
+	}
+	if !isJSON {
+		if text := strings.TrimSpace(string(stdout)); text != "" {
+			out.Context = append(out.Context, text)
+		}
+		return false
+	}
+	if parsed.SystemMessage != "" {
+		h.message(parsed.SystemMessage)
+	}
+	return out.apply(event, parsed)
+}
+
+func stderrNote(stderr []byte) string {
+	s := strings.TrimSpace(string(stderr))
+	if s == "" {
+		return ""
+	}
+	return ": " + cut(s, 200)
+}
+
+func (h *HookRunner) message(s string) {
+	if h.OnMessage != nil {
+		h.OnMessage(s)
+	}
+}
+
+// env is the hook's environment: trail's own, the settings env, and the
+// session variables under trail's and Claude Code's names.
+func (h *HookRunner) env() []string {
+	env := append(os.Environ(), h.Env...)
+	return append(env,
+		"TRAIL_SESSION_ID="+h.SessionID,
+		"TRAIL_PROJECT_DIR="+h.Cwd,
+		"CLAUDE_SESSION_ID="+h.SessionID,
+		"CLAUDE_PROJECT_DIR="+h.Cwd,
+	)
+}
+
+type hookResult struct {
+	code           int
+	stdout, stderr []byte
+	timedOut       bool
+	err            error
+}
+
+// runHookCommand runs sh -c command in its own process group and kills the
+// group on timeout or when ctx is done.
+func runHookCommand(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) hookResult {
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr limitBuffer
+	stdout.max, stderr.max = hookOutputLimit, hookOutputLimit
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return hookResult{code: -1, err: err}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return hookResult{code: -1, timedOut: true, stdout: stdout.b, stderr: stderr.b}
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return hookResult{code: -1, err: errors.New("interrupted"), stdout: stdout.b, stderr: stderr.b}
+	}
+	res := hookResult{code: cmd.ProcessState.ExitCode(), stdout: stdout.b, stderr: stderr.b}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
+		res.err = err
+	}
+	return res
+}
+
+// limitBuffer keeps the first max bytes written to it.
+type limitBuffer struct {
+	b   []byte
+	max int
+}
+
+func (l *limitBuffer) Write(p []byte) (int, error) {
+	if room := l.max - len(l.b); room > 0 {
+		l.b = append(l.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// hookRunFields are the data of a hook_run log line (SPEC 5.5). The hook
+// event goes under hookEvent: "event" is the envelope's own key.
+func hookRunFields(execID string, r HookRun) []logfmt.Field {
+	f := []logfmt.Field{
+		logfmt.F("executionId", execID),
+		logfmt.F("hookEvent", r.Event),
+		logfmt.F("command", r.Command),
+		logfmt.F("exitCode", r.ExitCode),
+		logfmt.F("durationMs", r.Duration.Milliseconds()),
+		logfmt.F("blocked", r.Blocked),
+	}
+	if r.TimedOut {
+		f = append(f, logfmt.F("timedOut", true))
+	}
+	return f
+}

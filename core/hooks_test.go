@@ -1,0 +1,194 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseHookOutput(t *testing.T) {
+	tests := []struct {
+		name   string
+		event  string
+		stdout string
+		want   HookOutcome
+		block  bool
+	}{
+		{"plain text is context", HookUserPromptSubmit, "remember the rules\n", HookOutcome{Context: []string{"remember the rules"}}, false},
+		{"continue false stops with its reason", HookPreToolUse, `{"continue":false,"stopReason":"enough"}`,
+			HookOutcome{Blocked: true, Reason: "enough", Stop: true, StopReason: "enough"}, true},
+		{"decision block blocks with its reason", HookUserPromptSubmit, `{"decision":"block","reason":"no secrets"}`,
+			HookOutcome{Blocked: true, Reason: "no secrets"}, true},
+		{"permissionDecision allow", HookPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
+			HookOutcome{Permission: DecisionAllow, PermissionReason: "safe"}, false},
+		{"permissionDecision deny stops further hooks", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
+			HookOutcome{Permission: DecisionDeny, PermissionReason: "no"}, true},
+		{"permissionDecision ask", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"ask"}}`,
+			HookOutcome{Permission: DecisionAsk}, false},
+		{"an unknown permissionDecision is ignored", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`,
+			HookOutcome{}, false},
+		{"permissionDecision outside PreToolUse is ignored", HookPostToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
+			HookOutcome{}, false},
+		{"the older approve spelling allows", HookPreToolUse, `{"decision":"approve"}`, HookOutcome{Permission: DecisionAllow}, false},
+		{"updatedInput replaces the arguments", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`,
+			HookOutcome{Permission: DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"echo safe"}`)}, false},
+		{"updatedInput that is not an object is ignored", HookPreToolUse, `{"hookSpecificOutput":{"updatedInput":"rm"}}`, HookOutcome{}, false},
+		{"additionalContext is context", HookSessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
+			HookOutcome{Context: []string{"branch main"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out HookOutcome
+			parsed, isJSON, err := parseHookJSON([]byte(tt.stdout))
+			if err != nil {
+				t.Fatal(err)
+			}
+			block := false
+			if isJSON {
+				block = out.apply(tt.event, parsed)
+			} else {
+				out.Context = append(out.Context, strings.TrimSpace(tt.stdout))
+			}
+			if block != tt.block {
+				t.Errorf("blocked = %v, want %v", block, tt.block)
+			}
+			g, _ := json.Marshal(out)
+			w, _ := json.Marshal(tt.want)
+			if string(g) != string(w) {
+				t.Errorf("got %s\nwant %s", g, w)
+			}
+		})
+	}
+	if _, _, err := parseHookJSON([]byte(`{"continue":"no"}`)); err == nil {
+		t.Error("a wrongly typed field was accepted")
+	}
+}
+
+func TestPermissionPriorityAcrossHooks(t *testing.T) {
+	var out HookOutcome
+	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
+	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "ask", PermissionDecisionReason: "check"}})
+	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
+	if out.Permission != DecisionAsk || out.PermissionReason != "check" {
+		t.Errorf("got %s %q, want ask to beat allow", out.Permission, out.PermissionReason)
+	}
+}
+
+func TestMatcherAccepts(t *testing.T) {
+	tests := []struct {
+		matcher, target string
+		want            bool
+	}{
+		{"", "Bash", true},
+		{"*", "Bash", true},
+		{"Bash", "Bash", true},
+		{"Edit|Write", "Write", true},
+		{"Edit|Write", "Bash", false},
+		{"ash", "Bash", true}, // unanchored
+		{"^Bash$", "BashX", false},
+		{"(", "(", true}, // not a regexp: exact text
+		{"(", "Bash", false},
+	}
+	for _, tt := range tests {
+		if got := matcherAccepts(tt.matcher, tt.target); got != tt.want {
+			t.Errorf("matcher %q on %q = %v, want %v", tt.matcher, tt.target, got, tt.want)
+		}
+	}
+}
+
+func runner(t *testing.T, event string, groups ...HookMatcher) (*HookRunner, *[]HookRun, *[]string) {
+	t.Helper()
+	runs, msgs := &[]HookRun{}, &[]string{}
+	return &HookRunner{
+		Hooks:     map[string][]HookMatcher{event: groups},
+		SessionID: "s1", TranscriptPath: "/t/s1.json", Cwd: t.TempDir(), PermissionMode: ModeDefault,
+		Env:       []string{"FROM_SETTINGS=yes"},
+		OnRun:     func(r HookRun) { *runs = append(*runs, r) },
+		OnMessage: func(s string) { *msgs = append(*msgs, s) },
+	}, runs, msgs
+}
+
+func cmd(c string) HookCommand { return HookCommand{Type: "command", Command: c} }
+
+func TestHookRunnerExitCodes(t *testing.T) {
+	h, runs, msgs := runner(t, HookPreToolUse,
+		HookMatcher{Matcher: "Write", Hooks: []HookCommand{cmd("echo never")}},
+		HookMatcher{Matcher: "Ba", Hooks: []HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
+	)
+	out := h.Run(context.Background(), HookPreToolUse, preToolUseInput("Bash", "c1", json.RawMessage(`{"command":"rm x"}`)))
+	if !out.Blocked || out.Reason != "no rm" {
+		t.Fatalf("outcome %+v", out)
+	}
+	if len(*runs) != 3 || (*runs)[2].ExitCode != 2 || !(*runs)[2].Blocked || (*runs)[1].Blocked {
+		t.Fatalf("runs %+v: the hook after the block must not run", *runs)
+	}
+	if len(out.Context) != 1 || out.Context[0] != "context" {
+		t.Errorf("context %q", out.Context)
+	}
+	if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 1: oops") {
+		t.Errorf("messages %q", *msgs)
+	}
+}
+
+func TestHookRunnerInputAndEnv(t *testing.T) {
+	h, _, _ := runner(t, HookPostToolUse, HookMatcher{Hooks: []HookCommand{cmd(`cat > in.json; env > env.txt`)}})
+	h.Run(context.Background(), HookPostToolUse, postToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))
+	b, err := os.ReadFile(filepath.Join(h.Cwd, "in.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"session_id":"s1","transcript_path":"/t/s1.json","cwd":"` + h.Cwd + `","hook_event_name":"PostToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"filePath":"a"},"tool_response":{"success":true,"output":"x"},"tool_use_id":"c9"}`
+	if string(b) != want {
+		t.Errorf("stdin\n got %s\nwant %s", b, want)
+	}
+	env, _ := os.ReadFile(filepath.Join(h.Cwd, "env.txt"))
+	for _, kv := range []string{"TRAIL_SESSION_ID=s1", "CLAUDE_SESSION_ID=s1", "TRAIL_PROJECT_DIR=" + h.Cwd, "CLAUDE_PROJECT_DIR=" + h.Cwd, "FROM_SETTINGS=yes"} {
+		if !strings.Contains(string(env), kv+"\n") {
+			t.Errorf("env lacks %s", kv)
+		}
+	}
+}
+
+func TestHookRunnerTimeoutKillsTheGroup(t *testing.T) {
+	h, runs, msgs := runner(t, HookStop, HookMatcher{Hooks: []HookCommand{{Command: "(sleep 30; touch late) & sleep 30", Timeout: 0.3}}})
+	start := time.Now()
+	out := h.Run(context.Background(), HookStop, stopInput("done", false))
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("took %s", time.Since(start))
+	}
+	if out.Blocked || len(*runs) != 1 || !(*runs)[0].TimedOut || (*runs)[0].ExitCode != -1 {
+		t.Fatalf("outcome %+v runs %+v", out, *runs)
+	}
+	if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "timed out") {
+		t.Errorf("messages %q", *msgs)
+	}
+}
+
+func TestHookRunnerSkipsEventsWithoutHooksAndMatchesTargets(t *testing.T) {
+	h, runs, _ := runner(t, HookSessionEnd,
+		HookMatcher{Matcher: "clear", Hooks: []HookCommand{cmd("true")}},
+		HookMatcher{Matcher: "other", Hooks: []HookCommand{cmd("true")}})
+	h.Run(context.Background(), HookSessionEnd, sessionEndInput("other"))
+	h.Run(context.Background(), HookStop, stopInput("x", false))
+	if len(*runs) != 1 {
+		t.Fatalf("runs %+v", *runs)
+	}
+	// Events without a target ignore matchers.
+	h2, runs2, _ := runner(t, HookUserPromptSubmit, HookMatcher{Matcher: "Bash", Hooks: []HookCommand{cmd("true")}})
+	h2.Run(context.Background(), HookUserPromptSubmit, userPromptSubmitInput("hi"))
+	if len(*runs2) != 1 {
+		t.Fatalf("UserPromptSubmit with a matcher did not run: %+v", *runs2)
+	}
+}
+
+func TestHookRunFieldsNeverUseTheEnvelopeKey(t *testing.T) {
+	for _, f := range hookRunFields("e", HookRun{Event: "Stop", TimedOut: true}) {
+		if f.Key == "event" || f.Key == "timestamp" || f.Key == "sessionId" || f.Key == "seq" {
+			t.Errorf("hook_run data key %q collides with the envelope", f.Key)
+		}
+	}
+}

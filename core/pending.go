@@ -1,0 +1,190 @@
+package core
+
+// Pausing for approval (SPEC 5.4). With --on-ask pause, a round whose calls
+// include an ask that cannot be asked runs nothing: the assistant message
+// stays the record's last message and pendingToolCalls holds every call of
+// the round with the decision known so far. resume --approve/--deny decides
+// the asks (unnamed ones are denied), runs the round, and the loop goes on.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"trail/logfmt"
+)
+
+// pause keeps the round for later: nothing runs, the assistant message stays
+// as the last message, and the calls with the decisions known so far are
+// saved as pendingToolCalls (SPEC 5.4).
+func (s *session) pause(round int, runs []*toolRun) {
+	s.pending = make([]PendingToolCall, len(runs))
+	list := make([]any, len(runs))
+	for i, r := range runs {
+		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason}
+		if r.tool == nil {
+			p.Decision, p.Source, p.Reason = DecisionDeny, "", r.result.Error
+		}
+		s.pending[i] = p
+		list[i] = p
+	}
+	s.logEvent("requires_action",
+		logfmt.F("executionId", s.execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("round", round),
+		logfmt.F("pendingToolCalls", list))
+	s.eventEntry("approval-requested", logfmt.Object{logfmt.F("round", round), logfmt.F("pendingToolCalls", list)})
+}
+
+// resumePending runs a paused round with the decisions of --approve and
+// --deny (unnamed calls are denied), then the loop goes on.
+func (s *session) resumePending(ctx context.Context) error {
+	msg := s.messages[len(s.messages)-1]
+	runs := make([]*toolRun, len(msg.ToolCalls))
+	for i, call := range msg.ToolCalls {
+		p := s.pending[i]
+		r := &toolRun{call: call, args: p.Arguments, tool: s.findTool(call.Name)}
+		runs[i] = r
+		switch {
+		case r.tool == nil:
+			r.result = s.unknownTool(call.Name)
+		case p.Decision == DecisionAllow:
+			r.decision, r.source = DecisionAllow, p.Source
+		case p.Decision == DecisionDeny:
+			r.decision, r.source, r.denied = DecisionDeny, p.Source, true
+			r.result = ToolResult{Error: firstNonEmpty(p.Reason, deniedByPerson)}
+			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
+		case s.deny.has(call.ID) || !s.approve.has(call.ID):
+			s.settle(0, r, DecisionDeny, SourceFlag, "", deniedByPerson)
+		default:
+			s.settle(0, r, DecisionAllow, SourceFlag, "", "")
+		}
+	}
+	s.pending = nil
+	return s.executeBatch(ctx, 0, runs)
+}
+
+// loadPending reads a paused session's pending calls and checks the
+// decision flags against them, before anything is written: without a
+// decision the step stops here (exit 4), naming the calls.
+func (s *session) loadPending() error {
+	o := s.opts
+	calls, err := s.pausedCalls()
+	if err != nil {
+		return err
+	}
+	deciding := o.Approve != "" || o.Deny != ""
+	if len(calls) == 0 {
+		if deciding {
+			return Usagef("drop --approve and --deny", "session %s is not waiting for approval", s.rec.ID)
+		}
+		return nil
+	}
+	if !deciding {
+		return &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
+	}
+	approve, deny := parseIDList(o.Approve), parseIDList(o.Deny)
+	if approve.all && deny.all {
+		return Usagef("approve all, or deny all, or name the calls", "--approve all and --deny all both given")
+	}
+	known := map[string]bool{}
+	for _, c := range calls {
+		known[c.ID] = true
+	}
+	for _, list := range []idList{approve, deny} {
+		for _, id := range list.ids {
+			if !known[id] {
+				return Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %q is not pending in session %s", id, s.rec.ID)
+			}
+			if approve.has(id) && deny.has(id) && !approve.all && !deny.all {
+				return Usagef("name each call once", "tool call %q is both approved and denied", id)
+			}
+		}
+	}
+	s.pending, s.approve, s.deny = calls, approve, deny
+	return nil
+}
+
+// pausedCalls are the calls of the unanswered assistant message of a paused
+// session, with the decisions stored in pendingToolCalls.
+func (s *session) pausedCalls() ([]PendingToolCall, error) {
+	var stored []PendingToolCall
+	if raw, ok := s.rec.Fields.Get(fieldPending); ok {
+		if err := json.Unmarshal(raw, &stored); err != nil {
+			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls: %w", err)}
+		}
+	}
+	if s.rec.Status != StatusRequiresAction && len(stored) == 0 {
+		return nil, nil
+	}
+	if len(s.messages) == 0 {
+		return nil, nil
+	}
+	last := s.messages[len(s.messages)-1]
+	if last.Role != RoleAssistant || len(last.ToolCalls) == 0 {
+		if len(stored) > 0 {
+			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
+		}
+		return nil, nil
+	}
+	byID := map[string]PendingToolCall{}
+	for _, p := range stored {
+		byID[p.ID] = p
+	}
+	out := make([]PendingToolCall, len(last.ToolCalls))
+	for i, tc := range last.ToolCalls {
+		p, ok := byID[tc.ID]
+		if !ok {
+			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: toolArgs(tc.Arguments), Decision: DecisionAsk}
+		}
+		if len(p.Arguments) == 0 {
+			p.Arguments = toolArgs(tc.Arguments)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func describePending(calls []PendingToolCall) []string {
+	var out []string
+	for _, c := range calls {
+		if c.Decision == DecisionAsk {
+			out = append(out, c.ID+" "+describeCall(c.Name, c.Arguments))
+		}
+	}
+	return out
+}
+
+// idList is --approve or --deny: "all" or comma-separated tool call ids.
+type idList struct {
+	all bool
+	ids []string
+}
+
+func parseIDList(s string) idList {
+	var l idList
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch part {
+		case "":
+		case "all":
+			l.all = true
+		default:
+			l.ids = append(l.ids, part)
+		}
+	}
+	return l
+}
+
+func (l idList) has(id string) bool {
+	if l.all {
+		return true
+	}
+	for _, x := range l.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,120 @@
+package core
+
+// One prompt (SPEC 5.1): SessionStart, then either the decided batch of a
+// paused round and the loop after it, or UserPromptSubmit, the user message
+// and the loop; then Stop, which may send the model back to work.
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"trail/logfmt"
+)
+
+// maxStopContinuations bounds how often Stop hooks may send the model back
+// to work in one step, so a hook that always blocks cannot loop forever.
+const maxStopContinuations = 5
+
+// runPrompt runs the step's prompt (and, on a paused session, the decided
+// calls first) and finishes the step.
+func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
+	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
+	resuming := len(s.pending) > 0
+	if prompt == "" && !resuming {
+		return nil, Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+	}
+	s.sessionStart(ctx)
+	stop, err := StopEndTurn, error(nil)
+	if resuming {
+		stop, err = s.continuePaused(ctx)
+		if prompt != "" && (err != nil || stop != StopEndTurn) {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "the new prompt was not run: the session stopped (" + stop + ") before it"})
+			prompt = ""
+		}
+	}
+	if prompt != "" {
+		stop, err = s.submit(ctx, prompt)
+	}
+	stop, err = s.stopHooks(ctx, stop, err)
+	return s.finish(ctx, stop, err)
+}
+
+// sessionStart runs SessionStart hooks; what they print is injected before
+// the next prompt.
+func (s *session) sessionStart(ctx context.Context) {
+	source := "startup"
+	if s.resumed {
+		source = "resume"
+	}
+	out := s.runHooks(ctx, HookSessionStart, sessionStartInput(source))
+	s.startContext = append(s.startContext, out.Context...)
+}
+
+// continuePaused runs the paused round with the decisions given, then the loop.
+func (s *session) continuePaused(ctx context.Context) (string, error) {
+	if err := s.resumePending(ctx); err != nil {
+		return StopError, err
+	}
+	if stop, err := s.roundDone(ctx); stop != "" {
+		return stop, err
+	}
+	return s.loop(ctx)
+}
+
+// submit runs UserPromptSubmit, appends the user message (with the hooks'
+// context before it) and runs the loop. A blocking hook refuses the prompt:
+// nothing is appended.
+func (s *session) submit(ctx context.Context, prompt string) (string, error) {
+	s.logEvent("user", logfmt.F("content", prompt))
+	out := s.runHooks(ctx, HookUserPromptSubmit, userPromptSubmitInput(prompt))
+	if out.Blocked {
+		return StopError, &HookBlockedError{Event: HookUserPromptSubmit, Reason: out.Reason}
+	}
+	input := withReminder(append(s.startContext, out.Context...), prompt)
+	s.startContext = nil
+	s.logPreRun(input)
+	user, err := s.newMessage(RoleUser, input)
+	if err != nil {
+		return StopError, err
+	}
+	s.appendMessage(user, 0, "")
+	if s.rec.Title == "" {
+		s.rec.Title = cut(prompt, titleLen)
+	}
+	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
+	return s.loop(ctx)
+}
+
+// withReminder puts hook output before the prompt the way Robota does.
+func withReminder(context []string, prompt string) string {
+	if len(context) == 0 {
+		return prompt
+	}
+	return "<system-reminder>\n" + strings.Join(context, "\n") + "\n</system-reminder>\n" + prompt
+}
+
+// stopHooks runs Stop after a successful answer. A Stop hook that blocks
+// (exit 2 or decision block) sends its reason to the model, which goes on;
+// the next Stop sees stop_hook_active true (Claude Code's contract).
+func (s *session) stopHooks(ctx context.Context, stop string, err error) (string, error) {
+	active := false
+	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(HookStop); n++ {
+		out := s.runHooks(ctx, HookStop, stopInput(s.final, active))
+		if !out.Blocked || out.Stop {
+			break
+		}
+		if n == maxStopContinuations {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "Stop hooks kept the model working " + strconv.Itoa(n) + " times; stopping here"})
+			break
+		}
+		msg, nerr := s.newMessage(RoleUser, "Stop hook feedback:\n"+out.Reason)
+		if nerr != nil {
+			return StopError, nerr
+		}
+		s.appendMessage(msg, 0, "")
+		active = true
+		stop, err = s.loop(ctx)
+	}
+	return stop, err
+}

@@ -1,0 +1,167 @@
+package core
+
+// What a step needs besides the record: the tools it offers, the permission
+// rules and mode, the hook runner, and the approval state kept in the
+// record (sessionAllowedTools, pendingToolCalls, permissionMode).
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// OnAsk values: what a needed approval does without a terminal.
+const (
+	OnAskDeny  = "deny"
+	OnAskPause = "pause"
+)
+
+// Record fields trail owns for permissions.
+const (
+	fieldPending        = "pendingToolCalls"
+	fieldSessionAllowed = "sessionAllowedTools"
+	fieldPermissionMode = "permissionMode"
+)
+
+// prepare checks what can be checked before any file is touched: the
+// offered tools, the rules and the flags.
+func (s *session) prepare() error {
+	o := s.opts
+	if o.Tools == nil {
+		s.tools = s.e.Tools
+	} else {
+		for _, name := range o.Tools {
+			t := s.engineTool(name)
+			if t == nil {
+				return Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %q", name)
+			}
+			s.tools = append(s.tools, t)
+		}
+	}
+	if o.PermissionMode != "" && !ValidMode(o.PermissionMode) {
+		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %q", o.PermissionMode)
+	}
+	if m := o.Settings.Permissions.DefaultMode; m != "" && !ValidMode(m) {
+		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %q in the settings", m)
+	}
+	switch o.OnAsk {
+	case "":
+		o.OnAsk = OnAskDeny
+	case OnAskDeny, OnAskPause:
+	default:
+		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %q", o.OnAsk)
+	}
+	if !o.Resume && (o.Approve != "" || o.Deny != "") {
+		return Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
+	}
+	p, err := BuildPermissions(ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
+	if err != nil {
+		return err
+	}
+	s.perms = p
+	return nil
+}
+
+func (s *session) engineTool(name string) Tool {
+	for _, t := range s.e.Tools {
+		if t.Schema().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *session) engineToolNames() []string {
+	names := make([]string, 0, len(s.e.Tools))
+	for _, t := range s.e.Tools {
+		names = append(names, t.Schema().Name)
+	}
+	return names
+}
+
+// opened finishes the setup once the record is known: the mode (flag, then
+// the session's stored mode, then settings, then default), the session's
+// allowed tools, and the hook runner.
+func (s *session) opened() {
+	o := s.opts
+	mode := o.PermissionMode
+	if mode == "" {
+		if raw, ok := s.rec.Fields.Get(fieldPermissionMode); ok {
+			var stored string
+			if json.Unmarshal(raw, &stored) == nil && ValidMode(stored) {
+				mode = stored
+			}
+		}
+	}
+	if mode == "" {
+		mode = o.Settings.Permissions.DefaultMode
+	}
+	if mode == "" {
+		mode = ModeDefault
+	}
+	s.perms.Mode = mode
+	// Tools resolve paths against the session's cwd, so rules match there too.
+	s.perms.Cwd = s.rec.Cwd
+	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
+		_ = json.Unmarshal(raw, &s.sessionAllowed)
+	}
+	s.hooks = &HookRunner{
+		Hooks:          o.Settings.Hooks,
+		SessionID:      s.rec.ID,
+		TranscriptPath: s.e.Store.RecordPath(s.rec.ID),
+		Cwd:            s.rec.Cwd,
+		PermissionMode: mode,
+		Env:            s.toolEnv(),
+		OnRun: func(r HookRun) {
+			s.logEvent("hook_run", hookRunFields(s.execID, r)...)
+		},
+		OnMessage: func(msg string) {
+			s.obs.Event(StepEvent{Kind: EvNotice, Text: msg})
+		},
+	}
+}
+
+// runHooks runs the hooks of one event. Compaction calls it with
+// PreCompactInput/PostCompactInput.
+func (s *session) runHooks(ctx context.Context, event string, in HookInput) HookOutcome {
+	return s.hooks.Run(ctx, event, in)
+}
+
+// sessionAllows reports whether the person allowed tool for the rest of the session.
+func (s *session) sessionAllows(tool string) bool {
+	for _, t := range s.sessionAllowed {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *session) allowForSession(tool string) {
+	if !s.sessionAllows(tool) {
+		s.sessionAllowed = append(s.sessionAllowed, tool)
+		sort.Strings(s.sessionAllowed)
+	}
+}
+
+// saveApprovalState writes the permission fields into the record.
+func (s *session) saveApprovalState() error {
+	f := &s.rec.Fields
+	if len(s.sessionAllowed) > 0 {
+		if err := f.Set(fieldSessionAllowed, s.sessionAllowed); err != nil {
+			return err
+		}
+	}
+	if len(s.pending) > 0 {
+		if err := f.Set(fieldPending, s.pending); err != nil {
+			return err
+		}
+	} else {
+		f.Delete(fieldPending)
+	}
+	if s.perms != nil {
+		return f.Set(fieldPermissionMode, s.perms.Mode)
+	}
+	return nil
+}

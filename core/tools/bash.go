@@ -1,0 +1,176 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"trail/core"
+)
+
+// Bash timeouts in milliseconds (Robota's Shell tool).
+const (
+	bashDefaultTimeoutMS = 120000
+	bashMaxTimeoutMS     = 600000
+)
+
+// bashWaitDelay bounds how long a finished command's leftover background
+// processes may hold its output pipes open before trail stops reading them.
+const bashWaitDelay = 2 * time.Second
+
+// Bash runs a command with bash -c in its own process group.
+type Bash struct {
+	// Shell is the shell to run (default "bash"); tests may point elsewhere.
+	Shell string
+}
+
+func (b Bash) Schema() core.ToolSchema {
+	return schema("Bash", bashDescription(),
+		param{name: "command", typ: "string", desc: "The shell command to execute", required: true},
+		param{name: "timeout", typ: "number", desc: "Optional timeout in milliseconds (max 600000). Default is 120000 (2 minutes)"},
+		param{name: "workingDirectory", typ: "string", desc: "Working directory for the command. Defaults to the current working directory"},
+	)
+}
+
+func bashDescription() string {
+	return strings.Join([]string{
+		"Executes a command in the host shell and returns its output.",
+		"",
+		"Active shell: bash on " + runtime.GOOS + ". " + posixHint(),
+		"",
+		"Each command starts in the session's working directory; shell state (cd, variables) does not persist between commands.",
+		"",
+		"IMPORTANT: Avoid using this tool to run `find`, `grep`, `cat`, `head`, `tail`, `sed`, `awk`, or `echo` commands. Instead, use the appropriate dedicated tool:",
+		" - File search: Use Glob (NOT find or ls)",
+		" - Content search: Use Grep (NOT grep or rg)",
+		" - Read files: Use Read (NOT cat/head/tail)",
+		" - Edit files: Use Edit (NOT sed/awk)",
+		"",
+		"For simple commands, keep the description brief (5-10 words). For complex commands, include enough context to clarify what the command does.",
+		"",
+		"Output is limited to 30,000 characters. Longer output will be middle-truncated.",
+	}, "\n")
+}
+
+func posixHint() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "Host OS: macOS (POSIX, BSD userland). Use BSD-flavored utilities: `sed -i \"\"` needs an empty backup arg, `date`/`grep`/`stat` flags differ from GNU. Prefer portable POSIX flags; avoid Linux/GNU-only options."
+	case "linux":
+		return "Host OS: Linux (POSIX, usually GNU coreutils, but distro/user setup varies). Prefer portable POSIX flags; do not assume a specific distro, and probe with `command -v` before relying on a non-standard tool."
+	}
+	return "Host OS: " + runtime.GOOS + "; active shell family: POSIX sh/bash. Write portable POSIX syntax and avoid host-specific flags."
+}
+
+type bashArgs struct {
+	Command          string   `json:"command"`
+	Timeout          *float64 `json:"timeout"`
+	WorkingDirectory string   `json:"workingDirectory"`
+}
+
+func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+	var a bashArgs
+	if r := decodeArgs("Bash", raw, &a); r != nil {
+		return *r
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return missing("Bash", "command")
+	}
+	timeoutMS := bashDefaultTimeoutMS
+	if a.Timeout != nil && *a.Timeout > 0 {
+		timeoutMS = min(int(*a.Timeout), bashMaxTimeoutMS)
+	}
+	dir := env.Cwd
+	if a.WorkingDirectory != "" {
+		dir = a.WorkingDirectory
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(env.Cwd, dir)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fail("Working directory not found: %s", a.WorkingDirectory)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fail("Aborted before start")
+	}
+	shell := b.Shell
+	if shell == "" {
+		shell = "bash"
+	}
+	cmd := exec.Command(shell, "-c", a.Command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env.Env...)
+	var stdout, stderr capBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = bashWaitDelay
+	if err := cmd.Start(); err != nil {
+		return fail("%s", err.Error())
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timer := time.NewTimer(time.Duration(timeoutMS) * time.Millisecond)
+	defer timer.Stop()
+	var waitErr error
+	var why string
+	select {
+	case waitErr = <-done:
+	case <-timer.C:
+		why = fmt.Sprintf("Command timed out after %dms", timeoutMS)
+	case <-ctx.Done():
+		why = "Aborted"
+	}
+	if why != "" {
+		killGroup(cmd.Process.Pid)
+		<-done
+		out, total := stdout.text()
+		return core.ToolResult{Success: false, Output: truncateTotal(out, total), Error: why}
+	}
+	out, total := combined(&stdout, &stderr)
+	code := exitCode(cmd.ProcessState, waitErr)
+	r := core.ToolResult{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
+	if waitErr != nil && cmd.ProcessState == nil {
+		r.Success, r.Error = false, waitErr.Error()
+	}
+	return r
+}
+
+// combined is Robota's output: stdout, then "\nstderr:\n" and stderr when
+// the command wrote any.
+func combined(stdout, stderr *capBuffer) (string, int) {
+	out, n := stdout.text()
+	errText, en := stderr.text()
+	if errText == "" {
+		return out, n
+	}
+	const sep = "\nstderr:\n"
+	return out + sep + errText, n + len(sep) + en
+}
+
+func exitCode(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return ps.ExitCode()
+}
+
+// killGroup kills the command and everything it started: the shell's
+// children share its process group.
+func killGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}

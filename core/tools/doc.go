@@ -1,0 +1,15 @@
+// Package tools holds trail's built-in tools (SPEC 5.2): Read, Write, Edit,
+// Bash, Glob and Grep, with Robota's names, parameters and descriptions.
+//
+// Invariants:
+//   - A tool never panics and never returns a Go error: every failure is a
+//     result with success false, so a bad call never aborts the step.
+//   - Paths are resolved against the session's working directory, and the file
+//     tools refuse paths whose canonical form (symlinks resolved) leaves it.
+//     Bash is not contained: a command can cd anywhere, so a check on its
+//     working directory would only look like a boundary. Its boundary is the
+//     permission check that runs before it.
+//   - Output over 30,000 characters keeps its first and last 15,000 (the
+//     model sees both ends of a long build log).
+//   - Permission decisions are not made here: core decides before Run.
+package tools

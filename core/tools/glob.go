@@ -1,0 +1,147 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"trail/core"
+)
+
+const globDefaultLimit = 1000
+
+const globDescription = "Fast file pattern matching tool that works with any codebase size.\n\nSupports glob patterns like '**/*.js' or 'src/**/*.ts'. Returns matching file paths sorted by modification time.\n\nUse this tool when you need to find files by name patterns.\n\nDefault limit is 1000 results. Use the limit parameter if you need fewer results to save context space."
+
+// Glob lists files matching a pattern, newest first.
+type Glob struct{}
+
+func (Glob) Schema() core.ToolSchema {
+	return schema("Glob", globDescription,
+		param{name: "pattern", typ: "string", desc: `The glob pattern to match files against (e.g. "**/*.ts", "src/**/*.tsx")`, required: true},
+		param{name: "path", typ: "string", desc: "The directory to search in. Defaults to the current working directory. Must be a valid directory path if provided"},
+		param{name: "limit", typ: "number", desc: "Maximum number of results to return (default: 1000). Use a smaller limit to save context space"},
+	)
+}
+
+type globArgs struct {
+	Pattern string   `json:"pattern"`
+	Path    string   `json:"path"`
+	Limit   *float64 `json:"limit"`
+}
+
+type globHit struct {
+	rel   string // relative to cwd, for the model
+	mtime int64
+}
+
+func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+	var a globArgs
+	if r := decodeArgs("Glob", raw, &a); r != nil {
+		return *r
+	}
+	if a.Pattern == "" {
+		return missing("Glob", "pattern")
+	}
+	root, r := searchRoot(env.Cwd, a.Path)
+	if r != nil {
+		return *r
+	}
+	pattern := filepath.ToSlash(a.Pattern)
+	if filepath.IsAbs(a.Pattern) {
+		rel, err := filepath.Rel(root, a.Pattern)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fail("Access denied: %q is outside the search directory", a.Pattern)
+		}
+		pattern = filepath.ToSlash(rel)
+	}
+	for _, seg := range strings.Split(pattern, "/") {
+		if seg == ".." {
+			return fail("Access denied: %q leaves the search directory", a.Pattern)
+		}
+	}
+	g, err := parseGlob(pattern)
+	if err != nil {
+		return fail("Invalid glob pattern: %s", a.Pattern)
+	}
+	start := filepath.Join(root, filepath.FromSlash(g.staticPrefix()))
+	var hits []globHit
+	err = walkFiles(start, func(rel string) bool {
+		return ctx.Err() == nil && g.mayContain(relTo(root, start, rel))
+	}, func(abs, rel string, d fs.DirEntry) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !g.match(relTo(root, start, rel)) {
+			return nil
+		}
+		var mtime int64
+		if fi, err := d.Info(); err == nil {
+			mtime = fi.ModTime().UnixNano()
+		}
+		hits = append(hits, globHit{rel: display(env.Cwd, abs), mtime: mtime})
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if ctx.Err() != nil {
+			return fail("Aborted")
+		}
+		return fail("%s", err.Error())
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].mtime != hits[j].mtime {
+			return hits[i].mtime > hits[j].mtime
+		}
+		return hits[i].rel < hits[j].rel
+	})
+	limit := globDefaultLimit
+	if a.Limit != nil && *a.Limit > 0 {
+		limit = int(*a.Limit)
+	}
+	total := len(hits)
+	if total > limit {
+		hits = hits[:limit]
+	}
+	lines := make([]string, len(hits))
+	for i, h := range hits {
+		lines[i] = h.rel
+	}
+	out := strings.Join(lines, "\n")
+	if total == 0 {
+		out = "(no matches)"
+	}
+	if total > limit {
+		out += fmt.Sprintf("\n\n[Showing %d of %d matches. Use limit parameter to see more.]", limit, total)
+	}
+	return ok(out)
+}
+
+// relTo turns a path relative to the walk's start into one relative to root.
+func relTo(root, start, rel string) string {
+	if start == root {
+		return rel
+	}
+	prefix, _ := filepath.Rel(root, start)
+	return filepath.ToSlash(prefix) + "/" + rel
+}
+
+// searchRoot resolves the folder a search starts in: cwd, or p inside it.
+func searchRoot(cwd, p string) (string, *core.ToolResult) {
+	if p == "" {
+		return cwd, nil
+	}
+	root, denied := resolvePath(cwd, p)
+	if denied != nil {
+		return "", denied
+	}
+	if _, err := os.Stat(root); err != nil {
+		r := fail("Path not found: %s", p)
+		return "", &r
+	}
+	return root, nil
+}

@@ -1,0 +1,187 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+
+	"trail/core"
+)
+
+const grepDescription = "A powerful search tool built on regex matching.\n\nSupports full regex syntax (e.g., 'log.*Error', 'function\\\\s+\\\\w+'). Filter files with glob parameter (e.g., '*.js', '**/*.tsx').\n\nOutput modes: 'content' shows matching lines with context, 'files_with_matches' shows only file paths (default), 'count' shows per-file match counts.\n\nPrefer this tool over running grep or rg through the Bash tool — it returns structured results directly.\n\nUse headLimit to control result size and save context space."
+
+// Grep searches file contents with a regular expression (RE2 syntax).
+type Grep struct{}
+
+func (Grep) Schema() core.ToolSchema {
+	return schema("Grep", grepDescription,
+		param{name: "pattern", typ: "string", desc: "The regular expression pattern to search for in file contents", required: true},
+		param{name: "path", typ: "string", desc: "File or directory to search in. Defaults to the current working directory"},
+		param{name: "glob", typ: "string", desc: `Glob pattern to filter files (e.g. "*.ts", "*.{ts,tsx}"). Only files matching this pattern will be searched`},
+		param{name: "contextLines", typ: "number", desc: `Number of context lines to show before and after each match. Only applies when outputMode is "content". Default: 0`},
+		param{name: "outputMode", typ: "string", enum: []string{"files_with_matches", "content", "count"}, desc: `Output mode: "files_with_matches" shows only file paths (default), "content" shows matching lines with context, "count" shows per-file match counts`},
+		param{name: "headLimit", typ: "number", desc: "Maximum number of result lines (file paths, content lines, or count rows) to return. Excess results are truncated with a marker line"},
+	)
+}
+
+type grepArgs struct {
+	Pattern      string   `json:"pattern"`
+	Path         string   `json:"path"`
+	Glob         string   `json:"glob"`
+	ContextLines *float64 `json:"contextLines"`
+	OutputMode   string   `json:"outputMode"`
+	HeadLimit    *float64 `json:"headLimit"`
+}
+
+// grepMaxFileSize skips files too large to be source: a search must not
+// read a multi-gigabyte dump into memory.
+const grepMaxFileSize = 16 << 20
+
+func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+	var a grepArgs
+	if r := decodeArgs("Grep", raw, &a); r != nil {
+		return *r
+	}
+	if a.Pattern == "" {
+		return missing("Grep", "pattern")
+	}
+	mode := a.OutputMode
+	switch mode {
+	case "":
+		mode = "files_with_matches"
+	case "files_with_matches", "content", "count":
+	default:
+		return fail("Invalid outputMode: %s (use files_with_matches, content or count)", a.OutputMode)
+	}
+	re, err := regexp.Compile(a.Pattern)
+	if err != nil {
+		return fail("Invalid regex pattern: %s", a.Pattern)
+	}
+	var filter *globPattern
+	if a.Glob != "" {
+		if filter, err = parseGlob(a.Glob); err != nil {
+			return fail("Invalid glob pattern: %s", a.Glob)
+		}
+	}
+	root, r := searchRoot(env.Cwd, a.Path)
+	if r != nil {
+		return *r
+	}
+	ctxLines := 0
+	if a.ContextLines != nil && *a.ContextLines > 0 {
+		ctxLines = int(*a.ContextLines)
+	}
+	var out []string
+	search := func(abs, rel string) {
+		data, err := os.ReadFile(abs)
+		if err != nil || isBinary(data) {
+			return
+		}
+		out = append(out, searchFile(string(data), display(env.Cwd, abs), re, ctxLines, mode)...)
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return fail("Path not found: %s", a.Path)
+	}
+	if fi.Mode().IsRegular() {
+		search(root, "")
+	} else {
+		err = walkFiles(root, nil, func(abs, rel string, d fs.DirEntry) error {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if filter != nil && !filter.matchName(rel) {
+				return nil
+			}
+			info, err := os.Stat(abs) // follows a symlinked file
+			if err != nil || !info.Mode().IsRegular() || info.Size() > grepMaxFileSize {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 && !within(env.Cwd, abs) {
+				return nil
+			}
+			search(abs, rel)
+			return nil
+		})
+		if err != nil && ctx.Err() != nil {
+			return fail("Aborted")
+		}
+	}
+	if a.HeadLimit != nil && *a.HeadLimit >= 1 && len(out) > int(*a.HeadLimit) {
+		n := int(*a.HeadLimit)
+		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
+	}
+	if len(out) == 0 {
+		return ok("(no matches)")
+	}
+	return ok(strings.Join(out, "\n"))
+}
+
+// matchName applies a Grep file filter: a pattern without "/" matches the
+// file's name in any folder ("*.go"); one with "/" matches its path.
+func (g *globPattern) matchName(rel string) bool {
+	for _, a := range g.alts {
+		if len(a) == 1 {
+			name := rel[strings.LastIndexByte(rel, '/')+1:]
+			if matchSegs(a, []string{name}) {
+				return true
+			}
+			continue
+		}
+		if matchSegs(a, splitSegments(rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// searchFile is Robota's per-file search: "path" for files_with_matches,
+// "path:N" for count, "path:line:text" (":" on matches, "-" on context, "--"
+// between groups) for content.
+func searchFile(content, name string, re *regexp.Regexp, ctxLines int, mode string) []string {
+	lines := strings.Split(content, "\n")
+	var hits []int
+	for i, l := range lines {
+		if re.MatchString(l) {
+			hits = append(hits, i)
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	switch mode {
+	case "files_with_matches":
+		return []string{name}
+	case "count":
+		return []string{fmt.Sprintf("%s:%d", name, len(hits))}
+	}
+	isHit := make(map[int]bool, len(hits))
+	include := map[int]bool{}
+	for _, h := range hits {
+		isHit[h] = true
+		for c := max(0, h-ctxLines); c <= min(len(lines)-1, h+ctxLines); c++ {
+			include[c] = true
+		}
+	}
+	var out []string
+	prev := -1
+	for i := range lines {
+		if !include[i] {
+			continue
+		}
+		if prev >= 0 && i > prev+1 {
+			out = append(out, "--")
+		}
+		marker := "-"
+		if isHit[i] {
+			marker = ":"
+		}
+		out = append(out, fmt.Sprintf("%s:%d%s%s", name, i+1, marker, lines[i]))
+		prev = i
+	}
+	return out
+}

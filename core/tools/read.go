@@ -1,0 +1,100 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"trail/core"
+)
+
+const readDefaultLimit = 2000
+
+const readDescription = "Reads a file from the local filesystem.\n\nBy default, reads up to 2000 lines from the beginning of the file. You can optionally specify offset and limit for partial reads.\n\nResults are returned using cat -n format, with line numbers starting at 1.\n\nThe file_path parameter must be an absolute path, not a relative path."
+
+// Read returns a file with line numbers (cat -n style).
+type Read struct{}
+
+func (Read) Schema() core.ToolSchema {
+	return schema("Read", readDescription,
+		param{name: "filePath", typ: "string", desc: "The absolute path to the file to read", required: true},
+		param{name: "offset", typ: "number", desc: "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
+		param{name: "limit", typ: "number", desc: fmt.Sprintf("The number of lines to read (default: %d). Only provide if the file is too large to read at once", readDefaultLimit)},
+	)
+}
+
+type readArgs struct {
+	FilePath string   `json:"filePath"`
+	Offset   *float64 `json:"offset"`
+	Limit    *float64 `json:"limit"`
+}
+
+func (Read) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+	var a readArgs
+	if r := decodeArgs("Read", raw, &a); r != nil {
+		return *r
+	}
+	if a.FilePath == "" {
+		return missing("Read", "filePath")
+	}
+	path, denied := resolvePath(env.Cwd, a.FilePath)
+	if denied != nil {
+		return *denied
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fail("File not found: %s", a.FilePath)
+	}
+	if !fi.Mode().IsRegular() {
+		return fail("Path is not a file: %s", a.FilePath)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fail("%s", err.Error())
+	}
+	if isBinary(data) {
+		return fail("Binary file not supported: %s", a.FilePath)
+	}
+	start := 1
+	if a.Offset != nil && *a.Offset > 0 {
+		start = int(*a.Offset)
+	}
+	limit := readDefaultLimit
+	if a.Limit != nil && *a.Limit > 0 {
+		limit = int(*a.Limit)
+	}
+	return ok(formatRead(a.FilePath, string(data), start, limit))
+}
+
+// isBinary: a NUL byte in the first 8 KiB (Robota's heuristic).
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0
+}
+
+func formatRead(name, content string, start, limit int) string {
+	lines := strings.Split(content, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	total := len(lines)
+	from := min(start-1, total)
+	to := min(from+limit, total)
+	sel := lines[from:to]
+	var b strings.Builder
+	if len(sel) < total {
+		fmt.Fprintf(&b, "[File: %s (lines %d-%d of %d)]\n", name, start, start+len(sel)-1, total)
+	} else {
+		fmt.Fprintf(&b, "[File: %s (%d lines)]\n", name, total)
+	}
+	width := len(fmt.Sprint(start + len(sel) - 1))
+	for i, line := range sel {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%*d\t%s", width, start+i, line)
+	}
+	return b.String()
+}

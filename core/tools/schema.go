@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"encoding/json"
+
+	"trail/core"
+	"trail/logfmt"
+)
+
+// param is one property of a tool's JSON schema, in the order the model sees it.
+type param struct {
+	name, typ, desc string
+	required        bool
+	enum            []string
+}
+
+// schema builds Robota's zod-derived JSON schema: {type: "object",
+// properties, required}, each property {type, description} (+enum).
+func schema(name, desc string, params ...param) core.ToolSchema {
+	props := make(logfmt.Object, 0, len(params))
+	required := []string{}
+	for _, p := range params {
+		prop := logfmt.Object{logfmt.F("type", p.typ)}
+		if len(p.enum) > 0 {
+			prop = append(prop, logfmt.F("enum", p.enum))
+		}
+		prop = append(prop, logfmt.F("description", p.desc))
+		props = append(props, logfmt.F(p.name, prop))
+		if p.required {
+			required = append(required, p.name)
+		}
+	}
+	raw, err := logfmt.Marshal(logfmt.Object{
+		logfmt.F("type", "object"),
+		logfmt.F("properties", props),
+		logfmt.F("required", required),
+	})
+	if err != nil {
+		// Only literal strings go in; encoding cannot fail.
+		raw = []byte(`{"type":"object","properties":{}}`)
+	}
+	return core.ToolSchema{Name: name, Description: desc, Parameters: json.RawMessage(raw)}
+}

@@ -1,0 +1,389 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trail/core"
+)
+
+// world is a temp working directory with files.
+func world(t *testing.T, files map[string]string) core.ToolEnv {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return core.ToolEnv{Cwd: dir}
+}
+
+func call(t *testing.T, tool core.Tool, env core.ToolEnv, args string) core.ToolResult {
+	t.Helper()
+	return tool.Run(context.Background(), json.RawMessage(args), env)
+}
+
+func TestSchemasUseRobotaParameterNames(t *testing.T) {
+	want := map[string][]string{
+		"Read":  {"filePath", "offset", "limit"},
+		"Write": {"filePath", "content"},
+		"Edit":  {"filePath", "oldString", "newString", "replaceAll"},
+		"Bash":  {"command", "timeout", "workingDirectory"},
+		"Glob":  {"pattern", "path", "limit"},
+		"Grep":  {"pattern", "path", "glob", "contextLines", "outputMode", "headLimit"},
+	}
+	for _, tool := range All() {
+		s := tool.Schema()
+		var sch struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal(s.Parameters, &sch); err != nil {
+			t.Fatalf("%s schema: %v", s.Name, err)
+		}
+		names := want[s.Name]
+		if sch.Type != "object" || len(sch.Properties) != len(names) || len(sch.Required) == 0 {
+			t.Errorf("%s schema = %s", s.Name, s.Parameters)
+		}
+		for _, n := range names {
+			if _, ok := sch.Properties[n]; !ok {
+				t.Errorf("%s schema lacks %s", s.Name, n)
+			}
+		}
+		if s.Description == "" {
+			t.Errorf("%s has no description", s.Name)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	env := world(t, map[string]string{"a.txt": "one\ntwo\nthree\n", "bin": "x\x00y", "sub/b.txt": "b"})
+	tests := []struct {
+		name, args  string
+		wantSuccess bool
+		want        string // output, or error when failing
+	}{
+		{"a whole file is numbered cat -n style", `{"filePath":"a.txt"}`, true, "[File: a.txt (3 lines)]\n1\tone\n2\ttwo\n3\tthree"},
+		{"offset and limit select lines", `{"filePath":"a.txt","offset":2,"limit":1}`, true, "[File: a.txt (lines 2-2 of 3)]\n2\ttwo"},
+		{"an absolute path inside cwd works", `{"filePath":"` + filepath.Join(env.Cwd, "sub/b.txt") + `"}`, true, "1\tb"},
+		{"a missing file fails", `{"filePath":"nope"}`, false, "File not found: nope"},
+		{"a binary file is refused", `{"filePath":"bin"}`, false, "Binary file not supported: bin"},
+		{"a folder is not a file", `{"filePath":"sub"}`, false, "Path is not a file: sub"},
+		{"a path outside cwd is refused", `{"filePath":"../x"}`, false, "outside the working directory"},
+		{"filePath is required", `{}`, false, "filePath is required"},
+		{"a wrong type is explained", `{"filePath":3}`, false, "filePath must be a string"},
+		{"arguments sent as a JSON string are read", `"{\"filePath\":\"sub/b.txt\"}"`, true, "1\tb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Read{}, env, tt.args)
+			if r.Success != tt.wantSuccess {
+				t.Fatalf("success = %v, result %+v", r.Success, r)
+			}
+			got := r.Output
+			if !r.Success {
+				got = r.Error
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadRefusesSymlinkOutOfCwd(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("s3cret"), 0o600)
+	env := world(t, nil)
+	if err := os.Symlink(outside, filepath.Join(env.Cwd, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, Read{}, env, `{"filePath":"link/secret"}`)
+	if r.Success || strings.Contains(r.Output, "s3cret") {
+		t.Fatalf("read through a symlink out of cwd: %+v", r)
+	}
+}
+
+func TestWriteCreatesFoldersAndReplacesAtomically(t *testing.T) {
+	env := world(t, map[string]string{"old.txt": "old"})
+	os.Chmod(filepath.Join(env.Cwd, "old.txt"), 0o600)
+	r := call(t, Write{}, env, `{"filePath":"deep/new/f.txt","content":"héllo"}`)
+	if !r.Success || r.Output != "Written 6 bytes to deep/new/f.txt" {
+		t.Fatalf("%+v", r)
+	}
+	if b, _ := os.ReadFile(filepath.Join(env.Cwd, "deep/new/f.txt")); string(b) != "héllo" {
+		t.Fatalf("file = %q", b)
+	}
+	if r := call(t, Write{}, env, `{"filePath":"old.txt","content":""}`); !r.Success {
+		t.Fatalf("%+v", r)
+	}
+	fi, _ := os.Stat(filepath.Join(env.Cwd, "old.txt"))
+	if fi.Size() != 0 || fi.Mode().Perm() != 0o600 {
+		t.Errorf("replaced file: size %d mode %v, want 0 and 0600 kept", fi.Size(), fi.Mode().Perm())
+	}
+	if r := call(t, Write{}, env, `{"filePath":"x"}`); r.Success || !strings.Contains(r.Error, "content is required") {
+		t.Errorf("missing content: %+v", r)
+	}
+	if r := call(t, Write{}, env, `{"filePath":"/etc/trail-test","content":"x"}`); r.Success {
+		t.Errorf("wrote outside cwd: %+v", r)
+	}
+	ents, _ := os.ReadDir(filepath.Join(env.Cwd, "deep/new"))
+	if len(ents) != 1 {
+		t.Errorf("temp files left behind: %v", ents)
+	}
+}
+
+func TestEdit(t *testing.T) {
+	tests := []struct {
+		name, file, args string
+		wantSuccess      bool
+		wantFile, want   string
+	}{
+		{"a unique string is replaced", "a\nfoo\nb\n", `{"filePath":"f","oldString":"foo","newString":"bar"}`, true, "a\nbar\nb\n", "Replaced 1 occurrence(s) in f"},
+		{"a repeated string needs replaceAll", "foo foo", `{"filePath":"f","oldString":"foo","newString":"bar"}`, false, "foo foo", "found 2 occurrences"},
+		{"replaceAll replaces every one", "foo foo", `{"filePath":"f","oldString":"foo","newString":"bar","replaceAll":true}`, true, "bar bar", "Replaced 2 occurrence(s)"},
+		{"a missing string fails", "abc", `{"filePath":"f","oldString":"zzz","newString":"y"}`, false, "abc", "oldString not found in file: f"},
+		{"an empty oldString fails", "abc", `{"filePath":"f","oldString":"","newString":"y"}`, false, "abc", "must not be empty"},
+		{"the same text fails", "abc", `{"filePath":"f","oldString":"a","newString":"a"}`, false, "abc", "must be different"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := world(t, map[string]string{"f": tt.file})
+			r := call(t, Edit{}, env, tt.args)
+			if r.Success != tt.wantSuccess {
+				t.Fatalf("%+v", r)
+			}
+			got := r.Output + r.Error
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			b, _ := os.ReadFile(filepath.Join(env.Cwd, "f"))
+			if string(b) != tt.wantFile {
+				t.Errorf("file = %q, want %q", b, tt.wantFile)
+			}
+		})
+	}
+	env := world(t, map[string]string{"f": "x\ny\nfoo\n"})
+	r := call(t, Edit{}, env, `{"filePath":"f","oldString":"foo","newString":"bar"}`)
+	if len(r.Extra) != 1 || r.Extra[0].Key != "startLine" || r.Extra[0].Value != 3 {
+		t.Errorf("startLine = %+v, want 3", r.Extra)
+	}
+}
+
+func TestBash(t *testing.T) {
+	env := world(t, map[string]string{"sub/x": ""})
+	env.Env = []string{"TRAIL_TEST_VAR=from-settings"}
+	tests := []struct {
+		name, args  string
+		wantSuccess bool
+		wantOutput  string
+		wantCode    int
+	}{
+		{"stdout is the output", `{"command":"echo hi"}`, true, "hi\n", 0},
+		{"stderr follows under a marker", `{"command":"echo out; echo err >&2"}`, true, "out\n\nstderr:\nerr\n", 0},
+		{"a failing command is a result with its exit code", `{"command":"exit 3"}`, true, "", 3},
+		{"it runs in the session cwd", `{"command":"ls"}`, true, "sub\n", 0},
+		{"workingDirectory is relative to cwd", `{"command":"ls","workingDirectory":"sub"}`, true, "x\n", 0},
+		{"settings env is exported", `{"command":"echo $TRAIL_TEST_VAR"}`, true, "from-settings\n", 0},
+		{"it is bash, not sh", `{"command":"echo ${BASH_VERSION:+bash}"}`, true, "bash\n", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Bash{}, env, tt.args)
+			if r.Success != tt.wantSuccess || r.Output != tt.wantOutput {
+				t.Fatalf("got %+v, want output %q", r, tt.wantOutput)
+			}
+			if r.ExitCode == nil || *r.ExitCode != tt.wantCode {
+				t.Errorf("exit code = %v, want %d", r.ExitCode, tt.wantCode)
+			}
+		})
+	}
+	if r := call(t, Bash{}, env, `{"command":"ls","workingDirectory":"nope"}`); r.Success {
+		t.Errorf("missing working directory: %+v", r)
+	}
+}
+
+func TestBashTimeoutKillsTheProcessGroup(t *testing.T) {
+	env := world(t, nil)
+	pidFile := filepath.Join(env.Cwd, "pid")
+	start := time.Now()
+	// The grandchild would outlive a kill of the shell alone.
+	r := call(t, Bash{}, env, `{"command":"echo started; (sleep 30; echo late) & echo $! > pid; wait","timeout":300}`)
+	if r.Success || r.Error != "Command timed out after 300ms" || !strings.Contains(r.Output, "started") {
+		t.Fatalf("%+v", r)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	assertDead(t, pidFile)
+}
+
+func TestBashCancelKillsTheProcessGroup(t *testing.T) {
+	env := world(t, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+	}()
+	r := Bash{}.Run(ctx, json.RawMessage(`{"command":"(sleep 30) & echo $! > pid; wait"}`), env)
+	if r.Success || r.Error != "Aborted" {
+		t.Fatalf("%+v", r)
+	}
+	assertDead(t, filepath.Join(env.Cwd, "pid"))
+}
+
+func assertDead(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := strings.TrimSpace(string(b))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			return // gone, or a zombie waiting for its reaper
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %s still running after the kill", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestBashHugeOutputIsBoundedAndTruncated(t *testing.T) {
+	env := world(t, nil)
+	r := call(t, Bash{}, env, `{"command":"head -c 5000000 /dev/zero | tr '\\0' a; echo END"}`)
+	if !r.Success {
+		t.Fatalf("%+v", r)
+	}
+	if !strings.Contains(r.Output, "[... output truncated: 5,000,004 chars total, showing first and last 15,000 chars ...]") {
+		t.Fatalf("marker missing or wrong total: %q", r.Output[14990:15120])
+	}
+	if !strings.HasSuffix(r.Output, "END\n") || len(r.Output) > 31000 {
+		t.Errorf("output len %d, tail %q", len(r.Output), r.Output[len(r.Output)-10:])
+	}
+}
+
+func TestGlob(t *testing.T) {
+	env := world(t, map[string]string{
+		"a.go": "", "b.txt": "", "sub/c.go": "", "sub/deep/d.go": "", ".hidden/e.go": "",
+		"node_modules/m.go": "", ".git/g.go": "",
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(env.Cwd, "sub/deep/d.go"), old, old)
+	same := time.Now().Add(-time.Minute)
+	for _, f := range []string{"a.go", "b.txt"} {
+		os.Chtimes(filepath.Join(env.Cwd, f), same, same)
+	}
+	tests := []struct{ name, args, want string }{
+		{"** matches any depth, newest first, ignored folders skipped", `{"pattern":"**/*.go"}`, ".hidden/e.go\na.go\nsub/c.go\nsub/deep/d.go"},
+		{"* stays in one folder", `{"pattern":"*.go"}`, "a.go"},
+		{"a static prefix narrows the walk", `{"pattern":"sub/**/*.go"}`, "sub/c.go\nsub/deep/d.go"},
+		{"path sets the search folder; results stay relative to cwd", `{"pattern":"*.go","path":"sub"}`, "sub/c.go"},
+		{"braces give alternatives", `{"pattern":"*.{go,txt}"}`, "a.go\nb.txt"},
+		{"no match says so", `{"pattern":"*.rs"}`, "(no matches)"},
+		{"limit caps the list", `{"pattern":"**/*.go","limit":1}`, ".hidden/e.go\n\n[Showing 1 of 4 matches. Use limit parameter to see more.]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Glob{}, env, tt.args)
+			if !r.Success {
+				t.Fatalf("%+v", r)
+			}
+			if tt.name == "** matches any depth, newest first, ignored folders skipped" {
+				// Files written in the same instant tie on mtime; compare as sets except the old one.
+				lines := strings.Split(r.Output, "\n")
+				if len(lines) != 4 || lines[3] != "sub/deep/d.go" {
+					t.Fatalf("got %q", r.Output)
+				}
+				return
+			}
+			if tt.name == "limit caps the list" {
+				if !strings.HasSuffix(r.Output, "[Showing 1 of 4 matches. Use limit parameter to see more.]") {
+					t.Fatalf("got %q", r.Output)
+				}
+				return
+			}
+			if r.Output != tt.want {
+				t.Errorf("got %q, want %q", r.Output, tt.want)
+			}
+		})
+	}
+	for _, bad := range []string{`{"pattern":"../*"}`, `{"pattern":"*","path":".."}`, `{"pattern":"[x"}`} {
+		if r := call(t, Glob{}, env, bad); r.Success {
+			t.Errorf("%s: %+v", bad, r)
+		}
+	}
+}
+
+func TestGrep(t *testing.T) {
+	env := world(t, map[string]string{
+		"a.go":     "package a\nfunc Foo() {}\n// end\n",
+		"b.txt":    "Foo bar\nno\nFoo again\n",
+		"sub/c.go": "nothing here\n",
+		"bin":      "Foo\x00",
+	})
+	tests := []struct{ name, args, want string }{
+		{"files_with_matches is the default", `{"pattern":"Foo"}`, "a.go\nb.txt"},
+		{"count gives per-file counts", `{"pattern":"Foo","outputMode":"count"}`, "a.go:1\nb.txt:2"},
+		{"content shows lines with numbers", `{"pattern":"again","outputMode":"content"}`, "b.txt:3:Foo again"},
+		{"context lines use - and groups split with --", `{"pattern":"^Foo","outputMode":"content","contextLines":0,"path":"b.txt"}`, "b.txt:1:Foo bar\n--\nb.txt:3:Foo again"},
+		{"contextLines include neighbours", `{"pattern":"func","outputMode":"content","contextLines":1,"glob":"*.go"}`, "a.go:1-package a\na.go:2:func Foo() {}\na.go:3-// end"},
+		{"glob filters by name in any folder", `{"pattern":"nothing","glob":"*.go"}`, "sub/c.go"},
+		{"headLimit truncates with a marker", `{"pattern":"Foo","outputMode":"content","headLimit":1}`, "a.go:2:func Foo() {}\n(+3 more results truncated by headLimit)"},
+		{"no match says so", `{"pattern":"zzz"}`, "(no matches)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Grep{}, env, tt.args)
+			if !r.Success || r.Output != tt.want {
+				t.Errorf("got %+v, want %q", r, tt.want)
+			}
+		})
+	}
+	for _, bad := range []string{`{"pattern":"("}`, `{"pattern":"x","outputMode":"lines"}`, `{"pattern":"x","path":"/etc"}`} {
+		if r := call(t, Grep{}, env, bad); r.Success {
+			t.Errorf("%s: %+v", bad, r)
+		}
+	}
+}
+
+func TestTruncateOutput(t *testing.T) {
+	short := strings.Repeat("x", 30000)
+	if TruncateOutput(short) != short {
+		t.Error("30,000 characters were truncated")
+	}
+	long := strings.Repeat("a", 15000) + strings.Repeat("m", 20000) + strings.Repeat("z", 15000)
+	got := TruncateOutput(long)
+	want := strings.Repeat("a", 15000) + "\n\n[... output truncated: 50,000 chars total, showing first and last 15,000 chars ...]\n\n" + strings.Repeat("z", 15000)
+	if got != want {
+		t.Errorf("truncated output differs (len %d)", len(got))
+	}
+	// characters, not bytes: 40,000 two-byte runes keep 15,000 runes a side
+	runes := strings.Repeat("é", 40000)
+	got = TruncateOutput(runes)
+	if !strings.HasPrefix(got, strings.Repeat("é", 15000)+"\n\n[... output truncated: 40,000 chars") || !strings.HasSuffix(got, "]\n\n"+strings.Repeat("é", 15000)) {
+		t.Error("rune truncation wrong")
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

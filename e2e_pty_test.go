@@ -1,0 +1,206 @@
+package main_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// pty is a pseudo-terminal pair built with the standard library only.
+type pty struct {
+	master, slave *os.File
+}
+
+func openPTY(t *testing.T) *pty {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		m.Close()
+		t.Fatalf("unlock pty: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		m.Close()
+		t.Fatalf("pty number: %v", e)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Fatalf("open pty slave: %v", err)
+	}
+	p := &pty{master: m, slave: s}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return p
+}
+
+// terminalRun is trail running on a pseudo-terminal.
+type terminalRun struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	out    chan []byte
+	seen   bytes.Buffer
+	master *os.File
+}
+
+// startOnTerminal starts trail with the pty as its stdin, stdout and stderr
+// and as its controlling terminal.
+func (e *env) startOnTerminal(args ...string) *terminalRun {
+	e.t.Helper()
+	p := openPTY(e.t)
+	c := e.cmd(args...)
+	c.Stdin, c.Stdout, c.Stderr = p.slave, p.slave, p.slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := c.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	p.slave.Close()
+	tr := &terminalRun{t: e.t, cmd: c, out: make(chan []byte, 64), master: p.master}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := p.master.Read(buf)
+			if n > 0 {
+				tr.out <- append([]byte(nil), buf[:n]...)
+			}
+			if err != nil { // EIO once trail exits and the slave closes
+				close(tr.out)
+				return
+			}
+		}
+	}()
+	return tr
+}
+
+// expect reads the terminal until text appears.
+func (tr *terminalRun) expect(text string) {
+	tr.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !strings.Contains(tr.seen.String(), text) {
+		select {
+		case b, ok := <-tr.out:
+			if !ok {
+				tr.t.Fatalf("trail ended before %q appeared:\n%s", text, tr.seen.String())
+			}
+			tr.seen.Write(b)
+		case <-deadline:
+			tr.t.Fatalf("%q did not appear within 10s:\n%s", text, tr.seen.String())
+		}
+	}
+}
+
+func (tr *terminalRun) send(s string) {
+	tr.t.Helper()
+	if _, err := tr.master.Write([]byte(s)); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+// wait reads to the end and returns the exit code and everything shown.
+func (tr *terminalRun) wait() (int, string) {
+	tr.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case b, ok := <-tr.out:
+			if !ok {
+				open = false
+				break
+			}
+			tr.seen.Write(b)
+		case <-timeout:
+			tr.cmd.Process.Kill()
+			tr.t.Fatalf("trail did not finish:\n%s", tr.seen.String())
+		}
+	}
+	err := tr.cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tr.t.Fatal(err)
+	}
+	return code, tr.seen.String()
+}
+
+func TestTerminalPromptYRunsTheTool(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	tr.expect("allow Bash(touch made)?")
+	tr.expect("[y/a/N]")
+	if e.exists("made") {
+		t.Fatal("the tool ran before the answer")
+	}
+	tr.send("y\r")
+	code, shown := tr.wait()
+	if code != 0 || !e.exists("made") {
+		t.Fatalf("exit %d, made exists %v:\n%s", code, e.exists("made"), shown)
+	}
+	t.Logf("terminal:\n%s", shown)
+	if !strings.Contains(shown, "✓ Bash(touch made)") || !strings.Contains(shown, "done") {
+		t.Errorf("terminal shows:\n%s", shown)
+	}
+	d := e.events(e.onlySession(), "permission_decision")[0]
+	if d["decision"] != "allow" || d["source"] != "prompt" {
+		t.Errorf("permission_decision = %v", d)
+	}
+}
+
+func TestTerminalPromptNDenies(t *testing.T) {
+	for _, answer := range []string{"n\r", "\r"} { // n, and Enter for the default
+		e := newEnv(t)
+		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), map[string]any{"text": "ok"})
+		tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+		tr.expect("[y/a/N]")
+		tr.send(answer)
+		code, shown := tr.wait()
+		if code != 0 || e.exists("a.txt") {
+			t.Fatalf("answer %q: exit %d, a.txt exists %v:\n%s", answer, code, e.exists("a.txt"), shown)
+		}
+		if !strings.Contains(shown, "✗ Write(a.txt) denied") {
+			t.Errorf("terminal shows:\n%s", shown)
+		}
+		if got := e.toolResults(e.onlySession())["call_0_0"]["error"]; got != "Permission denied. The user did not approve this action." {
+			t.Errorf("result = %v", got)
+		}
+	}
+}
+
+func TestTerminalPromptAIsRememberedByTheNextResume(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(
+		calls(call("Bash", map[string]any{"command": "touch one"})), answer("first"),
+		calls(call("Bash", map[string]any{"command": "touch two"})), answer("second"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	tr.expect("[y/a/N]")
+	tr.send("a\r")
+	if code, shown := tr.wait(); code != 0 || !e.exists("one") {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+	id := e.onlySession()
+	if got := fmt.Sprint(e.record(id)["sessionAllowedTools"]); got != "[Bash]" {
+		t.Fatalf("sessionAllowedTools = %s", got)
+	}
+	// piped now: no one could be asked, yet Bash is allowed for this session
+	r := e.must("", "resume", id, "again")
+	if r.stdout != "second\n" || !e.exists("two") {
+		t.Fatalf("%s", r)
+	}
+	var sources []string
+	for _, d := range e.events(id, "permission_decision") {
+		sources = append(sources, d["source"].(string))
+	}
+	if strings.Join(sources, ",") != "prompt,session" {
+		t.Errorf("sources = %v", sources)
+	}
+}

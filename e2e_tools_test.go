@@ -1,0 +1,318 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestPipedDefaultModeDeniesChangesAndAllowsReads(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile("notes.txt", "hello world\nsecond line\n")
+	s := e.script(calls(
+		call("Write", map[string]any{"filePath": "new.txt", "content": "x"}),
+		call("Edit", map[string]any{"filePath": "notes.txt", "oldString": "hello", "newString": "bye"}),
+		call("Bash", map[string]any{"command": "touch made-by-bash"}),
+		call("Read", map[string]any{"filePath": "notes.txt"}),
+		call("Glob", map[string]any{"pattern": "*.txt"}),
+		call("Grep", map[string]any{"pattern": "second", "outputMode": "content", "glob": "*.txt"}),
+	), answer("done"))
+	r := e.run("", "run", "--provider", "script", "--script", s, "-o", "json", "go")
+	if r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	if e.exists("new.txt") || e.exists("made-by-bash") || e.read("notes.txt") != "hello world\nsecond line\n" {
+		t.Fatal("a denied tool changed the disk")
+	}
+	if r.stderr != "" {
+		t.Errorf("piped stderr = %q, want nothing", r.stderr)
+	}
+	res := jsonResult(t, r)
+	denials, _ := res["permission_denials"].([]any)
+	var denied []string
+	for _, d := range denials {
+		m := d.(map[string]any)
+		denied = append(denied, m["tool_name"].(string)+":"+m["tool_use_id"].(string))
+		if m["tool_input"] == nil {
+			t.Errorf("denial without tool_input: %v", m)
+		}
+	}
+	if strings.Join(denied, ",") != "Write:call_0_0,Edit:call_0_1,Bash:call_0_2" {
+		t.Fatalf("permission_denials = %v", denials)
+	}
+	id := e.onlySession()
+	results := e.toolResults(id)
+	for _, c := range []string{"call_0_0", "call_0_1", "call_0_2"} {
+		if results[c]["success"] != false || !strings.Contains(results[c]["error"].(string), "not approved") {
+			t.Errorf("%s result = %v", c, results[c])
+		}
+	}
+	if out := results["call_0_3"]["output"]; out != "[File: notes.txt (2 lines)]\n1\thello world\n2\tsecond line" {
+		t.Errorf("Read output = %q", out)
+	}
+	if out := results["call_0_4"]["output"]; out != "notes.txt" {
+		t.Errorf("Glob output = %q", out)
+	}
+	if out := results["call_0_5"]["output"]; out != "notes.txt:2:second line" {
+		t.Errorf("Grep output = %q", out)
+	}
+	sources := map[string]string{}
+	for _, l := range e.events(id, "permission_decision") {
+		sources[l["toolCallId"].(string)] = l["decision"].(string) + "/" + l["source"].(string)
+	}
+	want := map[string]string{"call_0_0": "deny/no_terminal", "call_0_1": "deny/no_terminal", "call_0_2": "deny/no_terminal",
+		"call_0_3": "allow/mode", "call_0_4": "allow/mode", "call_0_5": "allow/mode"}
+	for k, v := range want {
+		if sources[k] != v {
+			t.Errorf("permission_decision %s = %q, want %q", k, sources[k], v)
+		}
+	}
+}
+
+func TestAllowToolRuleRunsEchoButNotRm(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile("keep.txt", "keep")
+	s := e.script(calls(
+		call("Bash", map[string]any{"command": "echo hi > out.txt"}),
+		call("Bash", map[string]any{"command": "rm keep.txt"}),
+		call("Bash", map[string]any{"command": "echo sneaky; rm keep.txt"}),
+	), answer("done"))
+	r := e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash(echo *)", "-v", "go")
+	if e.read("out.txt") != "hi\n" {
+		t.Fatalf("echo did not run: %s", r)
+	}
+	if !e.exists("keep.txt") {
+		t.Fatal("rm ran: an allow rule for echo let it through")
+	}
+	for _, line := range []string{"✓ Bash(echo hi > out.txt)", "✗ Bash(rm keep.txt) denied", "✗ Bash(echo sneaky; rm keep.txt) denied"} {
+		if !strings.Contains(r.stderr, line) {
+			t.Errorf("--verbose stderr lacks %q:\n%s", line, r.stderr)
+		}
+	}
+	l := e.events(e.onlySession(), "permission_decision")[0]
+	if l["source"] != "rule" || l["rule"] != "Bash(echo *)" {
+		t.Errorf("permission_decision = %v", l)
+	}
+}
+
+func TestDenyRuleBeatsBypassPermissions(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile("keep.txt", "keep")
+	s := e.script(calls(
+		call("Bash", map[string]any{"command": "rm keep.txt"}),
+		call("Bash", map[string]any{"command": "touch made"}),
+	), answer("done"))
+	r := e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "--deny-tool", "Bash(rm *)", "-o", "json", "go")
+	if !e.exists("keep.txt") || !e.exists("made") {
+		t.Fatalf("keep.txt exists %v, made exists %v", e.exists("keep.txt"), e.exists("made"))
+	}
+	if d := jsonResult(t, r)["permission_denials"].([]any); len(d) != 1 {
+		t.Errorf("permission_denials = %v", d)
+	}
+	if got := e.toolResults(e.onlySession())["call_0_0"]["error"]; got != "Permission denied by rule Bash(rm *)." {
+		t.Errorf("denied result = %v", got)
+	}
+}
+
+func TestModesDecideWriteAndEdit(t *testing.T) {
+	t.Run("plan denies Write", func(t *testing.T) {
+		e := newEnv(t)
+		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "plan", "go")
+		if e.exists("a.txt") {
+			t.Fatal("plan mode wrote a file")
+		}
+		l := e.events(e.onlySession(), "permission_decision")[0]
+		if l["decision"] != "deny" || l["source"] != "mode" {
+			t.Errorf("permission_decision = %v", l)
+		}
+	})
+	t.Run("acceptEdits allows Edit and still asks for Bash", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("a.txt", "old")
+		s := e.script(calls(
+			call("Edit", map[string]any{"filePath": "a.txt", "oldString": "old", "newString": "new"}),
+			call("Bash", map[string]any{"command": "touch made"}),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits", "go")
+		if e.read("a.txt") != "new" || e.exists("made") {
+			t.Fatalf("a.txt = %q, made exists %v", e.read("a.txt"), e.exists("made"))
+		}
+	})
+	t.Run("settings defaultMode applies and the flag overrides it", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile(".trail/settings.json", `{"permissions":{"defaultMode":"acceptEdits"}}`)
+		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), answer("done"),
+			calls(call("Write", map[string]any{"filePath": "b.txt", "content": "x"})), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "go")
+		id := e.onlySession()
+		if !e.exists("a.txt") {
+			t.Fatal("defaultMode acceptEdits did not allow Write")
+		}
+		e.must("", "resume", id, "--permission-mode", "plan", "again")
+		if e.exists("b.txt") {
+			t.Fatal("--permission-mode plan did not override the settings")
+		}
+		if rec := e.record(id); rec["permissionMode"] != "plan" {
+			t.Errorf("record permissionMode = %v", rec["permissionMode"])
+		}
+	})
+}
+
+func TestClaudeSettingsRulesAreHonoured(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"deny":["Read(secret.txt)"]}}`)
+	e.writeFile("secret.txt", "s3cret")
+	s := e.script(calls(
+		call("Bash", map[string]any{"command": "touch made"}),
+		call("Read", map[string]any{"filePath": "secret.txt"}),
+	), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "go")
+	if !e.exists("made") {
+		t.Fatal("the allow rule of .claude/settings.json was not honoured")
+	}
+	res := e.toolResults(e.onlySession())["call_0_1"]
+	if res["success"] != false || strings.Contains(res["output"].(string), "s3cret") {
+		t.Fatalf("the deny rule of .claude/settings.json was not honoured: %v", res)
+	}
+}
+
+func TestInvalidRulesAreUsageErrorsNamingThem(t *testing.T) {
+	e := newEnv(t)
+	r := e.run("", "run", "--provider", "echo", "--allow-tool", "Bash(ls", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `"Bash(ls"`) || !strings.Contains(r.stderr, "--allow-tool") {
+		t.Fatalf("%s", r)
+	}
+	settings := e.writeFile(".claude/settings.local.json", `{"permissions":{"deny":["Read()"]}}`)
+	r = e.run("", "run", "--provider", "echo", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `"Read()"`) || !strings.Contains(r.stderr, settings) {
+		t.Fatalf("%s", r)
+	}
+	if len(e.sessionIDs()) != 0 {
+		t.Error("a session was created despite the bad rule")
+	}
+	for _, args := range [][]string{
+		{"--permission-mode", "yolo", "yolo"}, {"--on-ask", "maybe", "maybe"}, {"--tools", "Read,Nope", `"Nope"`},
+	} {
+		r := e.run("", "run", "--provider", "echo", args[0], args[1], "hi")
+		if r.code != 2 || !strings.Contains(r.stderr, args[2]) {
+			t.Errorf("%v: %s", args, r)
+		}
+	}
+}
+
+func TestToolsFlagChoosesTheOfferedTools(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--tools", "Read, Grep", "--permission-mode", "bypassPermissions", "go")
+	id := e.onlySession()
+	schemas, _ := e.record(id)["toolSchemas"].([]any)
+	var names []string
+	for _, sc := range schemas {
+		names = append(names, sc.(map[string]any)["name"].(string))
+	}
+	if strings.Join(names, ",") != "Read,Grep" {
+		t.Fatalf("toolSchemas = %v", names)
+	}
+	res := e.toolResults(id)["call_0_0"]
+	if res["errorCode"] != "unknown_tool" || e.exists("made") {
+		t.Fatalf("a tool not offered ran: %v", res)
+	}
+	e2 := newEnv(t)
+	e2.must("", "run", "--provider", "echo", "--tools", "none", "hi")
+	if _, ok := e2.record(e2.onlySession())["toolSchemas"]; ok {
+		t.Error("--tools none still offered tools")
+	}
+	e3 := newEnv(t)
+	e3.must("", "run", "--provider", "echo", "hi")
+	if n := len(e3.record(e3.onlySession())["toolSchemas"].([]any)); n != 6 {
+		t.Errorf("default offers %d tools, want 6", n)
+	}
+}
+
+func TestBashUsesSettingsEnvAndTheSessionCwd(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile(".trail/settings.json", `{"env":{"GREETING":"from settings"}}`)
+	s := e.script(calls(call("Bash", map[string]any{"command": "echo \"$GREETING\" in \"$(basename \"$PWD\")\""})), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	res := e.toolResults(e.onlySession())["call_0_0"]
+	if res["output"] != "from settings in work\n" || res["exitCode"] != float64(0) {
+		t.Fatalf("Bash result = %v", res)
+	}
+}
+
+func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(
+		calls(call("Bash", map[string]any{"command": "echo first"})),
+		calls(call("Bash", map[string]any{"command": "echo $$ > pid; touch started; sleep 30"})),
+		answer("never"))
+	c := e.cmd("run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
+			var pid int
+			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		}
+	}()
+	waitFor(t, func() bool { return e.exists("started") })
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	id := e.onlySession()
+	msgs := e.messages(id) // fails the test when the record does not parse
+	last := msgs[len(msgs)-1]
+	if last["role"] != "tool" || last["toolCallId"] != "call_0_0" {
+		t.Fatalf("last message = %v, want the first round's tool result", last)
+	}
+	if len(msgs) != 4 {
+		t.Fatalf("%d messages, want system, user, assistant, tool", len(msgs))
+	}
+	var res map[string]any
+	json.Unmarshal([]byte(last["content"].(string)), &res)
+	if res["output"] != "first\n" {
+		t.Errorf("first round result = %v", res)
+	}
+	_ = time.Second
+}
+
+func TestInterruptKillsARunningToolsProcessGroup(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "(sleep 30; touch late) & echo $! > pid; touch started; wait"})), answer("never"))
+	c := e.cmd("run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
+	done := make(chan result, 1)
+	go func() { done <- e.wait(c) }()
+	waitFor(t, func() bool { return e.exists("started") })
+	c.Process.Signal(syscall.SIGINT)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("trail did not stop after SIGINT")
+	}
+	if r.code != 130 {
+		t.Fatalf("%s", r)
+	}
+	id := e.onlySession()
+	res := e.toolResults(id)["call_0_0"]
+	if res["success"] != false || res["error"] != "Aborted" {
+		t.Fatalf("interrupted tool result = %v", res)
+	}
+	waitFor(t, func() bool {
+		st, err := os.ReadFile("/proc/" + strings.TrimSpace(e.read("pid")) + "/stat")
+		return err != nil || strings.Contains(string(st), ") Z ")
+	})
+	if e.exists("late") {
+		t.Fatal("the tool's background process outlived the interrupt")
+	}
+	if rec := e.record(id); rec["stopReason"] != "interrupted" {
+		t.Errorf("stopReason = %v", rec["stopReason"])
+	}
+}
