@@ -66,6 +66,7 @@ func newApp(d *Deps) *cli.App {
 	app.Commands = []*cli.Command{
 		newRunCmd(d, runRun),
 		newResumeCmd(d, runRun),
+		newCompactCmd(d, runCompact),
 		newListCmd(d, runList),
 		newDeleteCmd(d, runDelete),
 	}

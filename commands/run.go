@@ -56,6 +56,8 @@ func stepFlags() []cli.Flag {
 		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
 		&cli.GenericFlag{Name: "deny-tool", Value: &ruleFlag{}, Usage: "deny tool calls matching `RULE`, repeatable (beats every allow and mode)"},
 		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer: a comma-separated `LIST`, or none (default: all)"},
+		&cli.StringFlag{Name: "auto-compact", Usage: "compact first when the context is this full: a fraction `X` in (0,1], or off (default 0.835)"},
+		&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS` (overrides the known models table)"},
 		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
 }
@@ -191,6 +193,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		Cwd:        cwd,
 	}
 	if err := permissionOptions(c, &opts.Step); err != nil {
+		return nil, err
+	}
+	if err := contextOptions(c, &opts.Step); err != nil {
 		return nil, err
 	}
 	return opts, nil

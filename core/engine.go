@@ -45,6 +45,12 @@ type StepOptions struct {
 	AllowRules     []string // --allow-tool
 	DenyRules      []string // --deny-tool
 	OnAsk          string   // --on-ask: deny (default) or pause
+
+	// AutoCompact is the auto-compaction threshold in (0,1]; 0 means the
+	// settings' autoCompactThreshold, else DefaultAutoCompact.
+	AutoCompact    float64
+	AutoCompactOff bool     // --auto-compact off
+	ContextWindow  int64    // --context-window: overrides the model table
 	Tools          []string // --tools: the tools offered; nil = every built-in tool
 
 	NoLog    bool

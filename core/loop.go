@@ -224,11 +224,19 @@ func historyStructure(msgs []Message) []byte {
 }
 
 func (s *session) contextWindow() int64 {
+	if s.opts.ContextWindow > 0 {
+		return s.opts.ContextWindow
+	}
 	return ContextWindowFor(s.pcfg.Model)
 }
 
+// contextState is the conversation's use of the context window now.
+func (s *session) contextState() ContextState {
+	return NewContextState(EstimateTokens(s.messages), s.contextWindow())
+}
+
 func (s *session) logContext() {
-	st := NewContextState(EstimateTokens(s.messages), s.contextWindow())
+	st := s.contextState()
 	s.logEvent("context",
 		logfmt.F("maxTokens", st.MaxTokens),
 		logfmt.F("usedTokens", st.UsedTokens),

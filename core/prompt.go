@@ -66,6 +66,7 @@ func (s *session) continuePaused(ctx context.Context) (string, error) {
 // context before it) and runs the loop. A blocking hook refuses the prompt:
 // nothing is appended.
 func (s *session) submit(ctx context.Context, prompt string) (string, error) {
+	s.autoCompact(ctx)
 	s.logEvent("user", logfmt.F("content", prompt))
 	out := s.runHooks(ctx, HookUserPromptSubmit, userPromptSubmitInput(prompt))
 	if out.Blocked {

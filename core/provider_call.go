@@ -11,15 +11,33 @@ import (
 	"trail/logfmt"
 )
 
-// callProvider sends one round to the provider. It returns the answer, or
-// the error and whatever text had streamed (committed only on interrupt).
-// Either way the request is paired in the log with a native payload and the
-// raw and normalized response events, so every log trail writes validates.
+// providerCall is one request: a round of the conversation, or a side call
+// such as compaction's summary, which has its own execution id and does not
+// stream to the user as an answer.
+type providerCall struct {
+	execID   string
+	round    int
+	messages []Message
+	tools    []ToolSchema
+	quiet    bool // no text_delta lines, no observer text: not the answer
+	purpose  string
+}
+
+// callProvider sends one round of the conversation.
 func (s *session) callProvider(ctx context.Context, round int) (*Response, string, error) {
+	return s.send(ctx, providerCall{execID: s.execID, round: round, messages: s.requestMessages(), tools: s.toolSchemas()})
+}
+
+// send makes one provider call. It returns the answer, or the error and
+// whatever text had streamed (committed only on interrupt). Either way the
+// request is paired in the log with a native payload and the raw and
+// normalized response events, so every log trail writes validates.
+func (s *session) send(ctx context.Context, pc providerCall) (*Response, string, error) {
+	round := pc.round
 	req := &Request{
 		Model:     s.pcfg.Model,
-		Messages:  s.requestMessages(),
-		Tools:     s.toolSchemas(),
+		Messages:  pc.messages,
+		Tools:     pc.tools,
 		MaxTokens: s.opts.MaxTokens,
 		CallIndex: s.providerCalls,
 	}
@@ -31,17 +49,24 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 		}
 		msgs[i] = raw
 	}
-	s.logEvent("provider_request",
-		logfmt.F("executionId", s.execID),
+	fields := []logfmt.Field{
+		logfmt.F("executionId", pc.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("model", s.pcfg.Model),
 		logfmt.F("messages", msgs),
-		logfmt.F("tools", req.Tools))
+		logfmt.F("tools", req.Tools),
+	}
+	if pc.purpose != "" {
+		fields = append(fields, logfmt.F("purpose", pc.purpose))
+	}
+	s.logEvent("provider_request", fields...)
 	s.providerCalls++
-	sink := &roundSink{s: s, round: round}
-	s.obs.Event(StepEvent{Kind: EvProviderWaiting, Round: round})
+	sink := &roundSink{s: s, round: round, execID: pc.execID, quiet: pc.quiet}
+	if !pc.quiet {
+		s.obs.Event(StepEvent{Kind: EvProviderWaiting, Round: round})
+	}
 	t0 := time.Now()
 	resp, err := s.provider.Call(ctx, req, sink)
 	s.apiTime += time.Since(t0)
@@ -51,10 +76,10 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 	if err != nil {
 		if ctx.Err() != nil {
 			partial := sink.text.String()
-			s.logResponse(round, &Response{Text: partial}, sink, "interrupted")
+			s.logResponse(sink, &Response{Text: partial}, "interrupted")
 			return nil, partial, err
 		}
-		s.logFailure(round, err, sink)
+		s.logFailure(sink, err)
 		var pe *ProviderError
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
 			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
@@ -66,7 +91,7 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 	if streamed := sink.text.String(); strings.HasPrefix(resp.Text, streamed) && len(resp.Text) > len(streamed) {
 		sink.TextDelta(resp.Text[len(streamed):])
 	}
-	s.logResponse(round, resp, sink, "")
+	s.logResponse(sink, resp, "")
 	return resp, "", nil
 }
 
@@ -98,13 +123,14 @@ func (s *session) requestMessages() []Message {
 	return out
 }
 
-func (s *session) logResponse(round int, resp *Response, sink *roundSink, note string) {
+func (s *session) logResponse(sink *roundSink, resp *Response, note string) {
+	round := sink.round
 	if !sink.native {
 		sink.RawPayload("response", responsePayload(resp))
 	}
 	norm := normalized(resp)
 	rawFields := []logfmt.Field{
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", sink.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("response", norm),
@@ -115,14 +141,15 @@ func (s *session) logResponse(round int, resp *Response, sink *roundSink, note s
 	}
 	s.logEvent("provider_response_raw", rawFields...)
 	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", sink.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("response", norm),
 		logfmt.F("toolCallsCount", len(resp.ToolCalls)))
 }
 
-func (s *session) logFailure(round int, err error, sink *roundSink) {
+func (s *session) logFailure(sink *roundSink, err error) {
+	round := sink.round
 	var pe *ProviderError
 	errObj := logfmt.Object{logfmt.F("message", err.Error())}
 	if errors.As(err, &pe) && pe.Status != 0 {
@@ -132,13 +159,13 @@ func (s *session) logFailure(round int, err error, sink *roundSink) {
 		sink.RawPayload("response", logfmt.Object{logfmt.F("error", errObj)})
 	}
 	s.logEvent("provider_response_raw",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", sink.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("response", logfmt.Object{logfmt.F("error", errObj)}),
 		logfmt.F("responseKind", "error"))
 	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", sink.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("response", nil),
@@ -181,6 +208,8 @@ func responsePayload(resp *Response) logfmt.Object {
 type roundSink struct {
 	s      *session
 	round  int
+	execID string
+	quiet  bool
 	text   strings.Builder
 	seqRaw int // provider_native_raw_payload sequence
 	seqTxt int // provider_stream_raw_delta sequence
@@ -195,21 +224,30 @@ func (k *roundSink) TextDelta(text string) {
 	s := k.s
 	k.text.WriteString(text)
 	s.logEvent("provider_stream_raw_delta",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", k.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", k.round),
 		logfmt.F("sequence", k.seqTxt),
 		logfmt.F("delta", text))
 	k.seqTxt++
+	if k.quiet {
+		return
+	}
 	s.logEvent("text_delta", logfmt.F("delta", text))
 	s.obs.Event(StepEvent{Kind: EvTextDelta, Round: k.round, Text: text})
 }
 
 func (k *roundSink) ThinkingDelta(text string) {
+	if k.quiet {
+		return
+	}
 	k.s.obs.Event(StepEvent{Kind: EvThinkingDelta, Round: k.round, Text: text})
 }
 
 func (k *roundSink) ToolCallStarted(index int, id, name string) {
+	if k.quiet {
+		return
+	}
 	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &ToolCall{ID: id, Name: name}})
 }
 
@@ -219,7 +257,7 @@ func (k *roundSink) RawPayload(kind string, payload any) {
 		k.native = true
 	}
 	s.logEvent("provider_native_raw_payload",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", k.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", k.round),
 		logfmt.F("provider", s.pcfg.Name),
@@ -237,7 +275,7 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 		msg = reason.Error()
 	}
 	s.logEvent("provider_retry",
-		logfmt.F("executionId", s.execID),
+		logfmt.F("executionId", k.execID),
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", k.round),
 		logfmt.F("provider", s.pcfg.Name),

@@ -1,0 +1,147 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/logfmt"
+	"trail/store"
+)
+
+// CompactOptions is trail compact after flag parsing.
+type CompactOptions struct {
+	IO      *IOStreams
+	Deps    *Deps
+	Globals globals
+	Output  string
+	Compact core.CompactOptions
+}
+
+func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "compact",
+		Usage:     "summarise a session's conversation to shrink its context",
+		ArgsUsage: "[ID]",
+		Description: "Replaces the conversation with [system prompt, \"[Context Summary]\" + a summary]\n" +
+			"written by the provider, plus the last --keep-last messages. The log keeps everything.\n" +
+			"Prints the summary.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "instructions", Usage: "what the summary should focus on"},
+			&cli.IntFlag{Name: "keep-last", Usage: "keep the last `N` messages after the summary (a tool call is never split from its results)"},
+			&cli.StringFlag{Name: "output-format", Aliases: []string{"o"}, Value: outText, Usage: "text (the summary) or json"},
+			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
+			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
+			&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo or script (default: the session's)"},
+			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (default: the session's)"},
+			&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
+			&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
+			&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout"},
+			&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
+			&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS`"},
+			&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log"},
+			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
+		},
+		Action: func(c *cli.Context) error {
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			cwd, err := d.Getwd()
+			if err != nil {
+				return fmt.Errorf("current directory: %w", err)
+			}
+			o := &CompactOptions{IO: d.IO, Deps: d, Globals: g, Output: c.String("output-format")}
+			if o.Output != outText && o.Output != outJSON {
+				return core.Usagef("use text or json", "unknown output format %q", o.Output)
+			}
+			ref := core.SessionRef{Cwd: cwd, Last: c.Bool("last"), AnyDir: c.Bool("any-dir")}
+			args := c.Args().Slice()
+			switch {
+			case ref.AnyDir && !ref.Last:
+				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+			case ref.Last && len(args) > 0, len(args) > 1:
+				return core.Usagef("trail compact ID, or trail compact --last", "unexpected argument %q", args[len(args)-1])
+			case !ref.Last && len(args) == 0:
+				return core.Usagef("trail compact ID, or trail compact --last", "no session given")
+			case !ref.Last:
+				ref.Ref = args[0]
+			}
+			if c.Int("keep-last") < 0 {
+				return core.Usagef("give 0 or more", "--keep-last must not be negative")
+			}
+			script := c.String("script")
+			step := core.StepOptions{
+				Ref: ref,
+				Provider: core.ProviderFlags{Name: c.String("provider"), Model: c.String("model"),
+					BaseURL: c.String("base-url"), Script: absFrom(cwd, script)},
+				Timeout:    c.Duration("timeout"),
+				MaxRetries: c.Int("max-retries"),
+				NoLog:      c.Bool("no-log"),
+				Wait:       c.Duration("wait"),
+				Cwd:        cwd,
+			}
+			if err := contextOptions(c, &step); err != nil {
+				return err
+			}
+			o.Compact = core.CompactOptions{Step: step, Instructions: c.String("instructions"), KeepLast: c.Int("keep-last")}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+func runCompact(ctx context.Context, o *CompactOptions) error {
+	relaxGC()
+	settings, err := loadSettings(o.Deps, o.Globals, o.Compact.Step.Cwd)
+	if err != nil {
+		return err
+	}
+	o.Compact.Step.Settings = settings
+	o.Compact.Step.Observer = core.ObserverFunc(func(e core.StepEvent) {
+		switch e.Kind {
+		case core.EvWarning, core.EvNotice:
+			fmt.Fprintf(o.IO.ErrOut, "trail: %s\n", e.Text)
+		}
+	})
+	res, err := newEngine(o.Deps, store.New(o.Globals.Home)).Compact(ctx, o.Compact)
+	if errors.Is(err, core.ErrNothingToCompact) {
+		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if o.Output == outJSON {
+		b, err := logfmt.Marshal(logfmt.Object{
+			logfmt.F("session_id", res.SessionID),
+			logfmt.F("summary", res.Summary),
+			logfmt.F("before", res.Before),
+			logfmt.F("after", res.After),
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.IO.Out, "%s\n", b)
+		return nil
+	}
+	summary := res.Summary
+	if !strings.HasSuffix(summary, "\n") {
+		summary += "\n"
+	}
+	fmt.Fprint(o.IO.Out, summary)
+	return nil
+}
+
+// absFrom makes a path given on the command line absolute against cwd.
+func absFrom(cwd, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(cwd, p)
+}

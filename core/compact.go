@@ -1,0 +1,248 @@
+package core
+
+// Compaction (SPEC 5.6): the conversation is summarised through the
+// provider and the message list becomes [system, assistant "[Context
+// Summary]\n<summary>"] plus an optional tail. The log keeps everything: a
+// replace_all history_mutation carries the new list, and replay's transcript
+// view still shows what was replaced. A compaction that fails or is blocked
+// leaves the record as it was.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"trail/logfmt"
+)
+
+// DefaultAutoCompact is the share of the context window at which a prompt
+// compacts first (Robota's default).
+const DefaultAutoCompact = 0.835
+
+// Compaction triggers, as hooks and the log name them.
+const (
+	TriggerManual = "manual"
+	TriggerAuto   = "auto"
+)
+
+// SummaryPrefix starts the assistant message that replaces the conversation.
+const SummaryPrefix = "[Context Summary]\n"
+
+// ErrNothingToCompact: the conversation has no message a summary would replace.
+var ErrNothingToCompact = errors.New("nothing to compact")
+
+// CompactOptions is trail compact after flag parsing.
+type CompactOptions struct {
+	Step         StepOptions // the session reference, provider and settings
+	Instructions string
+	KeepLast     int
+}
+
+// CompactResult is what a manual compaction did.
+type CompactResult struct {
+	SessionID string
+	Summary   string
+	Before    ContextState
+	After     ContextState
+}
+
+// Compact summarises a stored session's conversation to shrink its context.
+func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResult, error) {
+	o := opts.Step
+	o.Resume = true
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
+	}
+	if o.Settings == nil {
+		o.Settings = &Settings{}
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = defaultMaxTokens
+	}
+	if opts.KeepLast < 0 {
+		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
+	}
+	s, err := e.open(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	if len(s.pending) > 0 {
+		return nil, &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+	}
+	res := &CompactResult{SessionID: s.rec.ID}
+	res.Before = s.contextState()
+	summary, err := s.compact(ctx, TriggerManual, opts.Instructions, opts.KeepLast)
+	if err != nil {
+		s.logEvent("session_shutdown", logfmt.F("reason", "other"))
+		s.syncLog()
+		return nil, err
+	}
+	res.Summary, res.After = summary, s.contextState()
+	s.addUsageTotals()
+	saveErr := s.save(StatusIdle, s.rec.StopReason)
+	s.logEvent("session_shutdown", logfmt.F("reason", "other"))
+	hookCtx := context.WithoutCancel(ctx)
+	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput("other"))
+	s.syncLog()
+	return res, saveErr
+}
+
+// autoCompact compacts before the user message when the context is nearly
+// full. A failed auto-compaction is a warning: the prompt still runs.
+func (s *session) autoCompact(ctx context.Context) {
+	threshold, on := s.autoCompactThreshold()
+	if !on {
+		return
+	}
+	st := s.contextState()
+	if st.UsedPercentage < threshold*100 {
+		return
+	}
+	if _, err := s.compact(ctx, TriggerAuto, "", 0); err != nil && !errors.Is(err, ErrNothingToCompact) {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: "auto-compaction failed, continuing without it: " + err.Error()})
+	}
+}
+
+func (s *session) autoCompactThreshold() (float64, bool) {
+	o := s.opts
+	switch {
+	case o.AutoCompactOff:
+		return 0, false
+	case o.AutoCompact > 0:
+		return o.AutoCompact, true
+	case o.Settings.AutoCompactOff:
+		return 0, false
+	case o.Settings.AutoCompactThreshold != nil:
+		return *o.Settings.AutoCompactThreshold, true
+	}
+	return DefaultAutoCompact, true
+}
+
+// compact replaces the conversation with a summary and the kept tail. On any
+// failure the session's messages are untouched.
+func (s *session) compact(ctx context.Context, trigger, instructions string, keepLast int) (string, error) {
+	system, dropped, tail := splitForCompaction(s.messages, keepLast)
+	if len(dropped) == 0 {
+		return "", ErrNothingToCompact
+	}
+	before := s.contextState()
+	pre := s.runHooks(ctx, HookPreCompact, PreCompactInput(trigger, instructions))
+	if pre.Blocked {
+		return "", &HookBlockedError{Event: HookPreCompact, Reason: pre.Reason}
+	}
+	execID, err := s.newID()
+	if err != nil {
+		return "", err
+	}
+	prompt, err := s.newMessage(RoleUser, CompactionPrompt(dropped, instructions))
+	if err != nil {
+		return "", err
+	}
+	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []Message{prompt}, quiet: true, purpose: "compaction"})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ErrInterrupted
+		}
+		return "", err
+	}
+	summary := strings.TrimSpace(resp.Text)
+	if summary == "" {
+		return "", &ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
+	}
+	if resp.HasUsage {
+		s.usage.InputTokens += resp.Usage.InputTokens
+		s.usage.OutputTokens += resp.Usage.OutputTokens
+	}
+	note, err := s.newMessage(RoleAssistant, SummaryPrefix+summary)
+	if err != nil {
+		return "", err
+	}
+	next := make([]Message, 0, len(system)+1+len(tail))
+	next = append(append(append(next, system...), note), tail...)
+	s.messages = next
+	after := s.contextState()
+	all := make([]any, len(next))
+	for i := range next {
+		all[i] = next[i]
+	}
+	s.logEvent("context_compact",
+		logfmt.F("executionId", execID),
+		logfmt.F("trigger", trigger),
+		logfmt.F("before", before),
+		logfmt.F("after", after))
+	s.logEvent("history_mutation",
+		logfmt.F("executionId", execID),
+		logfmt.F("conversationId", conversationID),
+		logfmt.F("mutation", "replace_all"),
+		logfmt.F("messages", all))
+	s.eventEntry("compaction", logfmt.Object{
+		logfmt.F("trigger", trigger),
+		logfmt.F("summary", summary),
+		logfmt.F("replacedMessages", len(dropped)),
+		logfmt.F("keptMessages", len(tail)),
+		logfmt.F("before", before),
+		logfmt.F("after", after),
+	})
+	s.history = append(s.history, chatEntry(note))
+	s.runHooks(context.WithoutCancel(ctx), HookPostCompact, PostCompactInput(trigger, summary))
+	start := s.runHooks(ctx, HookSessionStart, sessionStartInput("compact"))
+	s.startContext = append(s.startContext, start.Context...)
+	s.obs.Event(StepEvent{Kind: EvCompacted, Text: summary})
+	return summary, nil
+}
+
+// splitForCompaction cuts the conversation into the system messages at its
+// head (kept), the messages the summary replaces, and the last keepLast
+// messages (kept). The tail never starts with a tool result whose call would
+// be summarised away: it grows back to the assistant message that made it.
+func splitForCompaction(msgs []Message, keepLast int) (system, dropped, tail []Message) {
+	head := 0
+	for head < len(msgs) && msgs[head].Role == RoleSystem {
+		head++
+	}
+	cut := len(msgs)
+	if keepLast > 0 {
+		cut = max(len(msgs)-keepLast, head)
+		for cut > head && msgs[cut].Role == RoleTool {
+			cut--
+		}
+	}
+	return msgs[:head], msgs[head:cut], msgs[cut:]
+}
+
+// CompactionPrompt is SPEC 5.6's summarise prompt, byte for byte.
+func CompactionPrompt(msgs []Message, instructions string) string {
+	var b strings.Builder
+	b.WriteString("Summarize the following conversation concisely, preserving:\n")
+	b.WriteString("- User's original requests and goals\n")
+	b.WriteString("- Key decisions and conclusions\n")
+	b.WriteString("- Important code changes and file paths\n")
+	b.WriteString("- Current task status and next steps\n")
+	// The instructions section is a line of its own, empty when none are given.
+	if instructions != "" {
+		fmt.Fprintf(&b, "\nAdditional focus:\n%s\n", instructions)
+	}
+	b.WriteString("\nDrop verbose tool outputs, debugging steps, and exploratory work that didn't lead to results.\n")
+	b.WriteString("\nConversation:\n")
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		content := m.Content
+		if m.ContentNull {
+			content = "null" // as JSON.stringify has it
+		}
+		fmt.Fprintf(&b, "%s: %s", m.Role, content)
+	}
+	return b.String()
+}
+
+func (s *session) syncLog() {
+	if s.log != nil {
+		if err := s.log.Sync(); err != nil && s.logErr == nil {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
+		}
+	}
+}

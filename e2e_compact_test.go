@@ -1,0 +1,228 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// compactionPrompt returns what the provider was asked to summarise: the
+// content of the log's compaction request.
+func (e *env) compactionPrompts(id string) []string {
+	e.t.Helper()
+	var out []string
+	for _, l := range e.events(id, "provider_request") {
+		if l["purpose"] != "compaction" {
+			continue
+		}
+		msgs := l["messages"].([]any)
+		if len(msgs) != 1 {
+			e.t.Fatalf("compaction request has %d messages, want 1", len(msgs))
+		}
+		out = append(out, msgs[0].(map[string]any)["content"].(string))
+	}
+	return out
+}
+
+// golden compares got with testdata/golden/name (UPDATE_GOLDEN=1 rewrites it).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with UPDATE_GOLDEN=1 to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestCompactReplacesTheConversationWithASummary(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer("Paris."), answer("About 2.1 million."), answer("The user asked about Paris: capital of France, 2.1M people."), answer("It is on the Seine."))
+	e.must("", "run", "--provider", "script", "--script", s, "What is the capital of France?")
+	id := e.onlySession()
+	e.must("", "resume", id, "How many people live there?")
+	r := e.must("", "compact", id)
+	if r.stdout != "The user asked about Paris: capital of France, 2.1M people.\n" {
+		t.Fatalf("compact prints the summary: %s", r)
+	}
+	msgs := e.messages(id)
+	if len(msgs) != 2 || msgs[0]["role"] != "system" || msgs[1]["role"] != "assistant" ||
+		msgs[1]["content"] != "[Context Summary]\nThe user asked about Paris: capital of France, 2.1M people." {
+		t.Fatalf("messages after compact = %v", msgs)
+	}
+	prompts := e.compactionPrompts(id)
+	if len(prompts) != 1 {
+		t.Fatalf("%d compaction requests", len(prompts))
+	}
+	golden(t, "compact_prompt.txt", prompts[0])
+	if strings.Contains(prompts[0], "Additional focus") {
+		t.Fatal("no instructions were given, yet the prompt has an Additional focus section")
+	}
+	cc := e.events(id, "context_compact")
+	if len(cc) != 1 || cc[0]["trigger"] != "manual" || cc[0]["before"] == nil || cc[0]["after"] == nil {
+		t.Fatalf("context_compact = %v", cc)
+	}
+	var replaced bool
+	for _, l := range e.events(id, "history_mutation") {
+		if l["mutation"] == "replace_all" && len(l["messages"].([]any)) == 2 {
+			replaced = true
+		}
+	}
+	if !replaced {
+		t.Fatal("no replace_all history_mutation with the new list")
+	}
+	var entry bool
+	for _, h := range e.record(id)["history"].([]any) {
+		if m := h.(map[string]any); m["category"] == "event" && m["type"] == "compaction" {
+			entry = true
+		}
+	}
+	if !entry {
+		t.Fatal("no compaction history entry")
+	}
+	r = e.must("", "resume", id, "Which river?")
+	if r.stdout != "It is on the Seine.\n" || len(e.messages(id)) != 4 {
+		t.Fatalf("resume after compact: %s", r)
+	}
+}
+
+func TestCompactInstructionsAndJSON(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer("done"), answer("summary with focus"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "focus-1", "refactor the parser")
+	r := e.must("", "compact", "focus-1", "--instructions", "keep the file names", "-o", "json")
+	res := jsonResult(t, r)
+	if res["session_id"] != "focus-1" || res["summary"] != "summary with focus" {
+		t.Fatalf("json = %v", res)
+	}
+	before, after := res["before"].(map[string]any), res["after"].(map[string]any)
+	if before["usedTokens"] == nil || after["maxTokens"] == nil {
+		t.Fatalf("before/after context states missing: %v", res)
+	}
+	golden(t, "compact_prompt_instructions.txt", e.compactionPrompts("focus-1")[0])
+}
+
+func TestCompactKeepLastNeverOrphansAToolResult(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile("notes.txt", "hello")
+	s := e.script(calls(call("Read", map[string]any{"filePath": "notes.txt"})), answer("The file says hello."), answer("short summary"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "keep-1", "read notes.txt")
+	// [system, user, assistant(call), tool, assistant]: the last 2 would start
+	// with the tool result, so the assistant call that made it is kept too.
+	e.must("", "compact", "keep-1", "--keep-last", "2")
+	msgs := e.messages("keep-1")
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m["role"].(string))
+	}
+	if got := strings.Join(roles, ","); got != "system,assistant,assistant,tool,assistant" {
+		t.Fatalf("roles after --keep-last 2: %s", got)
+	}
+	calls := map[string]bool{}
+	for _, m := range msgs {
+		if tcs, ok := m["toolCalls"].([]any); ok {
+			for _, tc := range tcs {
+				calls[tc.(map[string]any)["id"].(string)] = true
+			}
+		}
+		if m["role"] == "tool" && !calls[m["toolCallId"].(string)] {
+			t.Fatalf("tool result %v has no call before it", m["toolCallId"])
+		}
+	}
+	if p := e.compactionPrompts("keep-1")[0]; !strings.HasSuffix(p, "Conversation:\nuser: read notes.txt") {
+		t.Fatalf("only the replaced messages are summarised:\n%s", p)
+	}
+}
+
+func TestAutoCompactionBeforeThePrompt(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer(strings.Repeat("long answer ", 100)), answer("auto summary"), answer("fresh answer"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "auto-1", "first")
+	r := e.must("", "resume", "auto-1", "second", "--context-window", "500")
+	if r.stdout != "fresh answer\n" {
+		t.Fatalf("resume after auto-compaction: %s", r)
+	}
+	cc := e.events("auto-1", "context_compact")
+	if len(cc) != 1 || cc[0]["trigger"] != "auto" {
+		t.Fatalf("context_compact = %v", cc)
+	}
+	msgs := e.messages("auto-1")
+	if len(msgs) != 4 || msgs[1]["content"] != "[Context Summary]\nauto summary" || msgs[2]["content"] != "second" {
+		t.Fatalf("messages = %v", msgs)
+	}
+
+	off := newEnv(t)
+	s = off.script(answer(strings.Repeat("long answer ", 100)), answer("plain answer"))
+	off.must("", "run", "--provider", "script", "--script", s, "--session-id", "auto-2", "first")
+	r = off.must("", "resume", "auto-2", "second", "--context-window", "500", "--auto-compact", "off")
+	if r.stdout != "plain answer\n" || len(off.events("auto-2", "context_compact")) != 0 {
+		t.Fatalf("--auto-compact off compacted: %s", r)
+	}
+	// a threshold from the settings file
+	set := newEnv(t)
+	set.writeFile(".trail/settings.json", `{"autoCompactThreshold": false}`)
+	s = set.script(answer(strings.Repeat("long answer ", 100)), answer("plain answer"))
+	set.must("", "run", "--provider", "script", "--script", s, "--session-id", "auto-3", "first")
+	set.must("", "resume", "auto-3", "second", "--context-window", "500")
+	if len(set.events("auto-3", "context_compact")) != 0 {
+		t.Fatal("autoCompactThreshold false in settings did not turn auto-compaction off")
+	}
+}
+
+func TestPreCompactHookBlocksAndLeavesTheRecord(t *testing.T) {
+	e := newEnv(t)
+	e.withHooks(map[string][]map[string]any{"PreCompact": {hook(t, "manual", "block.sh")}})
+	s := e.script(answer("one"), answer("never used"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "pre-1", "hello")
+	before, _ := os.ReadFile(e.recordPath("pre-1"))
+	r := e.run("", "compact", "pre-1")
+	if r.code != 1 || !strings.Contains(r.stderr, "rm is not allowed here") {
+		t.Fatalf("blocked compact: %s", r)
+	}
+	after, _ := os.ReadFile(e.recordPath("pre-1"))
+	if !bytes.Equal(before, after) {
+		t.Fatal("a blocked compaction changed the record")
+	}
+}
+
+func TestFailedCompactionLeavesTheRecord(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 529, "message": "overloaded"}})
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fail-1", "hello")
+	before, _ := os.ReadFile(e.recordPath("fail-1"))
+	r := e.run("", "compact", "fail-1")
+	if r.code != 6 || !strings.Contains(r.stderr, "overloaded") {
+		t.Fatalf("failed compact: %s", r)
+	}
+	after, _ := os.ReadFile(e.recordPath("fail-1"))
+	if !bytes.Equal(before, after) {
+		t.Fatal("a failed compaction changed the record")
+	}
+}
+
+func TestPostCompactAndSessionStartHooksSeeTheCompaction(t *testing.T) {
+	e := newEnv(t)
+	e.withHooks(map[string][]map[string]any{
+		"PostCompact":  {hook(t, "", "capture.sh", "post")},
+		"SessionStart": {hook(t, "compact", "capture.sh", "start")},
+	})
+	s := e.script(answer("one"), answer("the summary"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "post-1", "hello")
+	e.must("", "compact", "post-1")
+	post := e.read("captured-post.json")
+	if !strings.Contains(post, `"compact_summary":"the summary"`) || !strings.Contains(post, `"trigger":"manual"`) {
+		t.Fatalf("PostCompact input = %s", post)
+	}
+	if start := e.read("captured-start.json"); !strings.Contains(start, `"source":"compact"`) {
+		t.Fatalf("SessionStart input = %s", start)
+	}
+}
