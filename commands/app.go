@@ -78,7 +78,7 @@ func newApp(d *Deps) *cli.App {
 
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "home", Usage: "trail's folder (sessions, logs, settings)", EnvVars: []string{"TRAIL_HOME"}, DefaultText: "~/.trail"},
+		&cli.StringFlag{Name: "home", Usage: "trail's folder (sessions, logs, settings; env TRAIL_HOME)", DefaultText: "~/.trail"},
 		&cli.StringFlag{Name: "settings", Usage: "an extra settings `FILE`, highest precedence"},
 		&cli.BoolFlag{Name: "no-color", Usage: "no color on stderr (also NO_COLOR)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -134,6 +134,9 @@ type globals struct {
 
 func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	g := globals{Home: c.String("home"), Settings: c.String("settings"), Quiet: c.Bool("quiet"), Verbose: c.Bool("verbose")}
+	if g.Home == "" {
+		g.Home = d.Env("TRAIL_HOME")
+	}
 	if g.Home == "" {
 		home, err := d.UserHome()
 		if err != nil || home == "" {

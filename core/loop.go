@@ -2,8 +2,11 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
+	"unicode/utf8"
 
 	"trail/logfmt"
 	"trail/store"
@@ -166,29 +169,45 @@ func (s *session) addUsageTotals() {
 }
 
 func (s *session) logAssistantSummary() {
-	structure := make([]any, len(s.messages))
-	for i := range s.messages {
-		m := &s.messages[i]
-		names := make([]string, len(m.ToolCalls))
-		for j, tc := range m.ToolCalls {
-			names[j] = tc.Name
-		}
-		o := logfmt.Object{
-			logfmt.F("role", m.Role),
-			logfmt.F("contentLength", len([]rune(m.Content))),
-			logfmt.F("hasToolCalls", len(m.ToolCalls) > 0),
-			logfmt.F("toolCallNames", names),
-		}
-		if len(m.Metadata) > 0 {
-			o = append(o, logfmt.F("metadata", m.Metadata))
-		}
-		structure[i] = o
-	}
 	s.logEvent("assistant",
 		logfmt.F("content", s.final),
 		logfmt.F("historyLength", len(s.messages)),
 		logfmt.F("estimatedChars", SerializedLength(s.messages)),
-		logfmt.F("historyStructure", structure))
+		logfmt.F("historyStructure", json.RawMessage(historyStructure(s.messages))))
+}
+
+// historyStructure is Robota's per-message outline for the assistant event.
+// It is appended by hand: a long session has thousands of entries, and an
+// Object per entry would cost more than the rest of the step.
+func historyStructure(msgs []Message) []byte {
+	b := make([]byte, 0, 96*len(msgs)+2)
+	b = append(b, '[')
+	for i := range msgs {
+		m := &msgs[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"role":`...)
+		b, _ = logfmt.AppendJSON(b, m.Role)
+		b = append(b, `,"contentLength":`...)
+		b = strconv.AppendInt(b, int64(utf8.RuneCountInString(m.Content)), 10)
+		b = append(b, `,"hasToolCalls":`...)
+		b = strconv.AppendBool(b, len(m.ToolCalls) > 0)
+		b = append(b, `,"toolCallNames":[`...)
+		for j, tc := range m.ToolCalls {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b, _ = logfmt.AppendJSON(b, tc.Name)
+		}
+		b = append(b, ']')
+		if len(m.Metadata) > 0 {
+			b = append(b, `,"metadata":`...)
+			b = append(b, compactBytes(m.Metadata)...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 func (s *session) contextWindow() int64 {

@@ -49,36 +49,47 @@ type Message struct {
 	Metadata    json.RawMessage // object or nil
 	Extra       logfmt.Object   // unknown keys, values as json.RawMessage
 
-	raw        json.RawMessage
-	compactLen int // cached length of raw without insignificant whitespace
+	raw     json.RawMessage // the bytes it was loaded from, as the record had them
+	compact json.RawMessage // cached compact encoding, for the log and the estimator
 }
 
 // Raw returns the bytes the message was decoded from, or nil once built or changed.
 func (m *Message) Raw() json.RawMessage { return m.raw }
 
 // Touch forgets the loaded bytes after a change so the message is re-encoded.
-func (m *Message) Touch() { m.raw, m.compactLen = nil, 0 }
+func (m *Message) Touch() { m.raw, m.compact = nil, nil }
 
 // CompactLen is the length of the message's compact JSON (what
 // JSON.stringify would give), used by the context estimator.
 func (m *Message) CompactLen() int {
-	if m.compactLen == 0 {
-		raw, err := m.Encoded()
+	if m.compact == nil {
+		c, err := m.compactJSON()
 		if err != nil {
 			return 0
 		}
-		m.compactLen = compactLength(raw)
+		m.compact = c
 	}
-	return m.compactLen
+	return len(m.compact)
 }
 
-// compactLength counts the bytes of data outside insignificant whitespace.
-func compactLength(data []byte) int {
-	n, inStr, esc := 0, false, false
+// compactJSON encodes the message without insignificant whitespace.
+func (m *Message) compactJSON() (json.RawMessage, error) {
+	if m.compact != nil {
+		return m.compact, nil
+	}
+	if m.raw != nil {
+		return compactBytes(m.raw), nil
+	}
+	return logfmt.Marshal(m.object())
+}
+
+// compactBytes drops the whitespace outside strings of valid JSON.
+func compactBytes(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	inStr, esc := false, false
 	for _, c := range data {
 		switch {
 		case inStr:
-			n++
 			if esc {
 				esc = false
 			} else if c == '\\' {
@@ -87,14 +98,13 @@ func compactLength(data []byte) int {
 				inStr = false
 			}
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-		default:
-			n++
-			if c == '"' {
-				inStr = true
-			}
+			continue
+		case c == '"':
+			inStr = true
 		}
+		out = append(out, c)
 	}
-	return n
+	return out
 }
 
 // DecodeMessage reads a message from JSON, keeping unknown keys.
@@ -158,14 +168,21 @@ func DecodeMessage(raw json.RawMessage) (Message, error) {
 	return m, nil
 }
 
-// MarshalJSON writes the loaded bytes when unchanged, else the message with
-// Robota's key order: id, role, content, state, timestamp, toolCalls,
-// toolCallId, name, metadata, then unknown keys.
+// MarshalJSON writes the message compact, with Robota's key order: id,
+// role, content, state, timestamp, toolCalls, toolCallId, name, metadata,
+// then unknown keys. A loaded, unchanged message keeps its exact values.
 func (m Message) MarshalJSON() ([]byte, error) {
+	return m.compactJSON()
+}
+
+// RecordJSON is the message as the record stores it: the loaded bytes when
+// unchanged (so a save rewrites nothing it did not change), else compact
+// JSON for the store to indent.
+func (m *Message) RecordJSON() (json.RawMessage, error) {
 	if m.raw != nil {
 		return m.raw, nil
 	}
-	return logfmt.Marshal(m.object())
+	return m.compactJSON()
 }
 
 func (m Message) object() logfmt.Object {
@@ -211,14 +228,6 @@ func (m Message) hasExtra(key string) bool {
 		}
 	}
 	return false
-}
-
-// Encoded returns the message's JSON, panicking never: a message that cannot
-// be encoded (it can only hold strings and raw JSON validated on the way in)
-// yields an error the caller reports.
-func (m Message) Encoded() (json.RawMessage, error) {
-	b, err := m.MarshalJSON()
-	return json.RawMessage(b), err
 }
 
 // MessageUsage is the provider usage stored in an assistant message's metadata.

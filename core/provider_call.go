@@ -2,7 +2,9 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -21,9 +23,13 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 		MaxTokens: s.opts.MaxTokens,
 		CallIndex: s.providerCalls,
 	}
-	msgs := make([]any, len(req.Messages))
+	msgs := make([]json.RawMessage, len(req.Messages))
 	for i := range req.Messages {
-		msgs[i] = req.Messages[i]
+		raw, err := req.Messages[i].compactJSON()
+		if err != nil {
+			return nil, "", fmt.Errorf("encode message %d: %w", i, err)
+		}
+		msgs[i] = raw
 	}
 	s.logEvent("provider_request",
 		logfmt.F("executionId", s.execID),
@@ -65,8 +71,22 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 }
 
 // requestMessages is what is sent: the conversation, with the interrupted
-// note on interrupted assistant messages (SPEC 3.3).
+// note on interrupted assistant messages (SPEC 3.3). The session's own
+// messages are shared (providers only read them) unless a note is needed.
 func (s *session) requestMessages() []Message {
+	for i := range s.messages {
+		s.messages[i].CompactLen() // cache the encoding the log and estimator share
+	}
+	interrupted := false
+	for i := range s.messages {
+		if s.messages[i].Role == RoleAssistant && s.messages[i].State == StateInterrupted {
+			interrupted = true
+			break
+		}
+	}
+	if !interrupted {
+		return s.messages[:len(s.messages):len(s.messages)]
+	}
 	out := make([]Message, len(s.messages))
 	copy(out, s.messages)
 	for i := range out {

@@ -137,7 +137,7 @@ func (s *session) save(status, stopReason string) error {
 	r.MessageCount = len(s.messages)
 	r.Messages = make([]json.RawMessage, len(s.messages))
 	for i := range s.messages {
-		raw, err := s.messages[i].Encoded()
+		raw, err := s.messages[i].RecordJSON()
 		if err != nil {
 			return fmt.Errorf("encode message %d: %w", i, err)
 		}

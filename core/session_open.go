@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"trail/logfmt"
 	"trail/store"
@@ -209,7 +210,7 @@ func (s *session) openLog(resumed bool) error {
 	sp := s.currentSystemPrompt()
 	fields := []logfmt.Field{
 		logfmt.F("cwd", s.rec.Cwd),
-		logfmt.F("systemPromptLength", len([]rune(sp))),
+		logfmt.F("systemPromptLength", utf8.RuneCountInString(sp)),
 		logfmt.F("systemPrompt", sp),
 		logfmt.F("toolSchemas", s.toolSchemas()),
 		logfmt.F("model", s.pcfg.Model),

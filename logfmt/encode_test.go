@@ -19,7 +19,9 @@ type point struct {
 
 type upper string
 
-func (u upper) MarshalJSON() ([]byte, error) { return []byte(`"` + strings.ToUpper(string(u)) + `"`), nil }
+func (u upper) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + strings.ToUpper(string(u)) + `"`), nil
+}
 
 type ptrMarshaler struct{ s string }
 

@@ -163,6 +163,9 @@ func TestOpenWriterRecoversTheTail(t *testing.T) {
 			if !ok || string(kept) != tt.wantKept {
 				t.Fatalf("file before the new line:\n got %q\nwant %q", kept, tt.wantKept)
 			}
+			if !gjson.ValidBytes(last) {
+				t.Fatalf("new line is not valid JSON: %q", last)
+			}
 			if s := gjson.GetBytes(last, "seq").Int(); s != tt.wantSeq {
 				t.Fatalf("new line seq = %d, want %d", s, tt.wantSeq)
 			}

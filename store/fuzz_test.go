@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -24,6 +25,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
+		checkAgainstEncodingJSON(t, data, r)
 		out, err := r.Encode()
 		if err != nil {
 			t.Fatalf("decoded record does not encode: %v\ninput %q", err, data)
@@ -69,4 +71,34 @@ func otherFields(r *Record) string {
 		}
 	}
 	return string(b)
+}
+
+// checkAgainstEncodingJSON holds the hand-written walkers to what
+// encoding/json sees in the same bytes (it too lets the last duplicate win).
+func checkAgainstEncodingJSON(t *testing.T, data []byte, r *Record) {
+	var m map[string]json.RawMessage
+	if !utf8.Valid(data) || json.Unmarshal(data, &m) != nil {
+		return // encoding/json rewrites invalid UTF-8 and stops at depth 10,000
+	}
+	for _, f := range r.Fields {
+		if compactString(f.Value) != compactString(m[f.Key]) {
+			t.Fatalf("%q: %s, encoding/json says %s", f.Key, f.Value, m[f.Key])
+		}
+	}
+	for key, elems := range map[string][]json.RawMessage{"messages": r.Messages, "history": r.History} {
+		var want []json.RawMessage
+		if raw, ok := m[key]; ok {
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+		}
+		if len(want) != len(elems) {
+			t.Fatalf("%s: %d elements, encoding/json says %d", key, len(elems), len(want))
+		}
+		for i := range want {
+			if compactString(want[i]) != compactString(elems[i]) {
+				t.Fatalf("%s[%d]: %s, encoding/json says %s", key, i, elems[i], want[i])
+			}
+		}
+	}
 }

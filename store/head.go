@@ -188,47 +188,46 @@ func (h Head) fromFile(f *os.File) Head {
 }
 
 func (h *Head) fromRecord(data []byte) error {
-	if off := tooDeep(data); off >= 0 {
-		return &CorruptError{Path: h.Path, Offset: off, Err: errors.New("nesting too deep")}
+	if err := checkRecord(data, h.Path); err != nil {
+		return err
 	}
-	if !gjson.ValidBytes(data) {
-		return syntaxError(data, h.Path)
-	}
-	root := gjson.Parse(string(data))
-	if !root.IsObject() {
-		return &CorruptError{Path: h.Path, Offset: int64(root.Index), Err: errors.New("record is not a JSON object")}
+	start := skipSpace(data, 0)
+	if data[start] != '{' {
+		return &CorruptError{Path: h.Path, Offset: int64(start), Err: errors.New("record is not a JSON object")}
 	}
 	var cerr error
-	var messages gjson.Result
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "messages", "history":
-			if !v.IsArray() {
-				cerr = &CorruptError{Path: h.Path, Offset: int64(v.Index), Err: fmt.Errorf("%q is not an array", k.Str)}
-				return false
+	n, lookForPrompt := -1, true
+	walkObject(data, start, func(key string, off int) (int, bool) {
+		if key == "messages" || key == "history" {
+			if data[off] != '[' {
+				cerr = &CorruptError{Path: h.Path, Offset: int64(off), Err: fmt.Errorf("%q is not an array", key)}
+				return 0, false
 			}
-			if k.Str == "messages" {
-				messages = v
+			if key == "history" {
+				return endOfValue(data, off), true
 			}
-		default:
-			h.set(k.Str, v)
+			n = 0
+			return walkArray(data, off, func(m []byte) {
+				if lookForPrompt && gjson.GetBytes(m, "role").String() == "user" {
+					h.FirstPrompt, lookForPrompt = promptText(gjson.GetBytes(m, "content")), false
+				}
+				n++
+			}), true
 		}
-		return true
+		end := endOfValue(data, off)
+		if isHeaderKey(key) {
+			h.set(key, gjson.ParseBytes(data[off:end]))
+		}
+		return end, true
 	})
 	if cerr != nil {
 		return cerr
 	}
-	if messages.Exists() {
-		n := 0
-		lookForPrompt := h.Title == ""
-		messages.ForEach(func(_, m gjson.Result) bool {
-			if lookForPrompt && m.Get("role").String() == "user" {
-				h.FirstPrompt, lookForPrompt = promptText(m.Get("content")), false
-			}
-			n++
-			return true
-		})
+	if n >= 0 {
 		h.MessageCount = n
+	}
+	if h.Title != "" {
+		h.FirstPrompt = ""
 	}
 	return nil
 }

@@ -8,7 +8,9 @@ import (
 
 // appendIndent appends src, a JSON value, to dst in the layout Encode uses
 // everywhere: two-space indent, "key": value, empty containers as {} and [].
-// depth is the indent level of the line the value starts on.
+// depth is the indent level of the line the value starts on. trusted says
+// src came out of Decode, so gjson has validated it and string bodies need
+// only their end found, not every byte checked.
 //
 // Why not json.Indent: it runs the encoding/json scanner over every byte,
 // which made Save of a 10,000-message record too slow, and it refuses
@@ -16,7 +18,7 @@ import (
 // bulk, validates as it goes (so a bad SetRaw value cannot produce a broken
 // record), uses no recursion, and stops indenting past maxIndent levels so
 // the output of a deeply nested value cannot blow up quadratically.
-func appendIndent(dst, src []byte, depth int) ([]byte, error) {
+func appendIndent(dst, src []byte, depth int, trusted bool) ([]byte, error) {
 	var stack []byte // open containers, '{' or '['
 	i := 0
 	var err error
@@ -28,6 +30,8 @@ func appendIndent(dst, src []byte, depth int) ([]byte, error) {
 		}
 		switch c := src[i]; c {
 		case '{', '[':
+			in := depth + len(stack) + 1 // the level of its content
+			ind := indentOf(in, in)
 			j := skipSpace(src, i+1)
 			if j < len(src) && src[j] == c+2 { // '{'+2 is '}', '['+2 is ']'
 				dst = append(dst, c, c+2)
@@ -36,16 +40,16 @@ func appendIndent(dst, src []byte, depth int) ([]byte, error) {
 			}
 			stack = append(stack, c)
 			dst = append(dst, c)
-			dst = newline(dst, depth+len(stack), depth+len(stack))
+			dst = append(dst, ind...)
 			i = j
 			if c == '{' {
-				if dst, i, err = appendKey(dst, src, i); err != nil {
+				if dst, i, err = appendKey(dst, src, i, trusted); err != nil {
 					return dst, err
 				}
 			}
 			continue
 		case '"':
-			j, err := scanString(src, i)
+			j, err := endString(src, i, trusted)
 			if err != nil {
 				return dst, err
 			}
@@ -68,19 +72,20 @@ func appendIndent(dst, src []byte, depth int) ([]byte, error) {
 		}
 		// After a value: close containers until a comma opens the next one.
 		for {
-			i = skipSpace(src, i)
 			if len(stack) == 0 {
-				if i != len(src) {
+				if i = skipSpace(src, i); i != len(src) {
 					return dst, syntaxAt(i)
 				}
 				return dst, nil
 			}
-			if i >= len(src) {
+			in := depth + len(stack)
+			closing := indentOf(in-1, in)
+			if i = skipSpace(src, i); i >= len(src) {
 				return dst, errEnd
 			}
 			top := stack[len(stack)-1]
 			if src[i] == top+2 {
-				dst = newline(dst, depth+len(stack)-1, depth+len(stack))
+				dst = append(dst, closing...)
 				dst = append(dst, src[i])
 				stack = stack[:len(stack)-1]
 				i++
@@ -89,11 +94,12 @@ func appendIndent(dst, src []byte, depth int) ([]byte, error) {
 			if src[i] != ',' {
 				return dst, syntaxAt(i)
 			}
+			ind := indentOf(in, in)
 			dst = append(dst, ',')
-			dst = newline(dst, depth+len(stack), depth+len(stack))
-			i++
+			dst = append(dst, ind...)
+			i = skipSpace(src, i+1)
 			if top == '{' {
-				if dst, i, err = appendKey(dst, src, i); err != nil {
+				if dst, i, err = appendKey(dst, src, i, trusted); err != nil {
 					return dst, err
 				}
 			}
@@ -106,16 +112,15 @@ func appendIndent(dst, src []byte, depth int) ([]byte, error) {
 // content is written on one line.
 const maxIndent = 32
 
-var spaces = strings.Repeat("  ", maxIndent)
+var newlineSpaces = "\n" + strings.Repeat("  ", maxIndent)
 
-// newline starts a line indented to level, unless the content level of the
-// container being written is past maxIndent.
-func newline(dst []byte, level, content int) []byte {
+// indentOf is the line break and indentation before a line at level inside
+// a container whose content is at level content: none past maxIndent.
+func indentOf(level, content int) string {
 	if content > maxIndent {
-		return dst
+		return ""
 	}
-	dst = append(dst, '\n')
-	return append(dst, spaces[:2*level]...)
+	return newlineSpaces[:1+2*level]
 }
 
 var errEnd = errors.New("unexpected end of JSON value")
@@ -123,23 +128,20 @@ var errEnd = errors.New("unexpected end of JSON value")
 func syntaxAt(i int) error { return fmt.Errorf("invalid JSON value at byte %d", i) }
 
 func skipSpace(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\n', '\t', '\r':
-			i++
-		default:
-			return i
-		}
+	for i < len(src) && isSpace[src[i]] {
+		i++
 	}
 	return i
 }
 
-func appendKey(dst, src []byte, i int) ([]byte, int, error) {
+var isSpace = [256]bool{' ': true, '\n': true, '\t': true, '\r': true}
+
+func appendKey(dst, src []byte, i int, trusted bool) ([]byte, int, error) {
 	i = skipSpace(src, i)
 	if i >= len(src) || src[i] != '"' {
 		return dst, i, syntaxAt(i)
 	}
-	j, err := scanString(src, i)
+	j, err := endString(src, i, trusted)
 	if err != nil {
 		return dst, i, err
 	}
@@ -149,6 +151,13 @@ func appendKey(dst, src []byte, i int) ([]byte, int, error) {
 		return dst, i, syntaxAt(i)
 	}
 	return append(dst, ':', ' '), i + 1, nil
+}
+
+func endString(src []byte, i int, trusted bool) (int, error) {
+	if trusted {
+		return endOfString(src, i), nil
+	}
+	return scanString(src, i)
 }
 
 // scanString returns the index just past the string starting at src[i]

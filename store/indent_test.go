@@ -30,19 +30,21 @@ func checkIndent(t *testing.T, src []byte, depth int) {
 	if err := json.Indent(&want, src, strings.Repeat("  ", depth), "  "); err != nil {
 		t.Fatalf("json.Indent(%q): %v", src, err)
 	}
-	got, err := appendIndent([]byte("prefix"), src, depth)
-	if err != nil {
-		t.Fatalf("appendIndent(%q): %v", src, err)
-	}
-	// json.Indent keeps trailing space; the record never has any.
-	if w := "prefix" + strings.TrimRight(want.String(), " \t\r\n"); string(got) != w {
-		t.Errorf("appendIndent(%q, %d):\n%s\nwant\n%s", src, depth, got, w)
+	for _, trusted := range []bool{false, true} {
+		got, err := appendIndent([]byte("prefix"), src, depth, trusted)
+		if err != nil {
+			t.Fatalf("appendIndent(%q): %v", src, err)
+		}
+		// json.Indent keeps trailing space; the record never has any.
+		if w := "prefix" + strings.TrimRight(want.String(), " \t\r\n"); string(got) != w {
+			t.Errorf("appendIndent(%q, %d, %v):\n%s\nwant\n%s", src, depth, trusted, got, w)
+		}
 	}
 }
 
 func TestAppendIndentStopsIndentingDeepValues(t *testing.T) {
 	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
-	out, err := appendIndent(nil, []byte(deep), 1)
+	out, err := appendIndent(nil, []byte(deep), 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func FuzzAppendIndent(f *testing.F) {
 	f.Add([]byte(`{"a":[1,2,`))
 	f.Add([]byte(`"\u12"`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		got, err := appendIndent(nil, src, 1)
+		got, err := appendIndent(nil, src, 1, false)
 		valid := json.Valid(src)
 		if (err == nil) != valid {
 			t.Fatalf("appendIndent err=%v but json.Valid=%v for %q", err, valid, src)
@@ -75,6 +77,9 @@ func FuzzAppendIndent(f *testing.F) {
 		}
 		if compactString(src) != compactString(got) {
 			t.Fatalf("value changed: %q -> %q", src, got)
+		}
+		if fast, err := appendIndent(nil, src, 1, true); err != nil || string(fast) != string(got) {
+			t.Fatalf("trusted path differs: %q, %v", fast, err)
 		}
 	})
 }

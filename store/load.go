@@ -22,7 +22,11 @@ func (s *FS) Load(id string) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	r, err := Decode(data, path)
+	// data is ours: decode in place rather than through Decode's copy.
+	if err := checkRecord(data, path); err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	r, err := decodeValid(data, path)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}

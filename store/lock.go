@@ -84,14 +84,19 @@ func tryLock(path string) (*os.File, error) {
 			}
 			return nil, err
 		}
-		fst, ferr := f.Stat()
-		pst, perr := os.Stat(path)
-		if ferr == nil && perr == nil && os.SameFile(fst, pst) {
+		if stillAt(f, path) {
 			return f, nil
 		}
 		_ = f.Close()
 	}
 	return nil, nil
+}
+
+// stillAt reports whether path still names the open file f.
+func stillAt(f *os.File, path string) bool {
+	fst, ferr := f.Stat()
+	pst, perr := os.Stat(path)
+	return ferr == nil && perr == nil && os.SameFile(fst, pst)
 }
 
 func flockNB(f *os.File) error {

@@ -24,12 +24,18 @@ type Record struct {
 	ParentSessionID                     string
 	Usage                               *Usage
 	Fields                              Fields            // the rest, in file order
-	Messages                            []json.RawMessage // each element's raw bytes
+	Messages                            []json.RawMessage // each element's raw bytes; replace, do not edit in place
 	History                             []json.RawMessage
 
 	// hadMessageCount keeps "messageCount": N on the record once it had it,
 	// even if a caller later sets MessageCount to 0.
 	hadMessageCount bool
+	// decoded holds the element slices Decode produced. An element that is
+	// still the very same slice was validated by gjson when it was read, so
+	// Encode re-indents it without checking every byte again: half the cost
+	// of saving a long session. Callers replace elements, never edit their
+	// bytes in place.
+	decodedMessages, decodedHistory []json.RawMessage
 }
 
 // ProviderRef names the provider a session talks to. It is never an API key.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,45 +37,61 @@ const maxNesting = 100_000
 // Decode parses a session record. It returns a *CorruptError for input that
 // is not a JSON object, and never panics. The Record does not alias data.
 func Decode(data []byte, path string) (*Record, error) {
+	if err := checkRecord(data, path); err != nil {
+		return nil, err
+	}
+	return decodeValid(bytes.Clone(data), path)
+}
+
+// checkRecord refuses what must not reach the walkers: input nested too
+// deep for gjson's recursive validator, or that is not JSON.
+func checkRecord(data []byte, path string) error {
 	if off := tooDeep(data); off >= 0 {
-		return nil, &CorruptError{Path: path, Offset: off, Err: errors.New("nesting too deep")}
+		return &CorruptError{Path: path, Offset: off, Err: errors.New("nesting too deep")}
 	}
 	if !gjson.ValidBytes(data) {
-		return nil, syntaxError(data, path)
+		return syntaxError(data, path)
 	}
-	// One private copy that the raw values slice into (no per-message
-	// allocation), and one string for gjson to walk.
-	buf := bytes.Clone(data)
-	root := gjson.Parse(string(buf))
-	if !root.IsObject() {
-		return nil, &CorruptError{Path: path, Offset: int64(root.Index), Err: errors.New("record is not a JSON object")}
+	return nil
+}
+
+// decodeValid decodes data that checkRecord accepted. The raw values slice
+// into data, so the caller hands it over.
+func decodeValid(data []byte, path string) (*Record, error) {
+	start := skipSpace(data, 0)
+	if data[start] != '{' {
+		return nil, &CorruptError{Path: path, Offset: int64(start), Err: errors.New("record is not a JSON object")}
 	}
 	r := &Record{}
 	var cerr error
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "messages", "history":
-			if !v.IsArray() {
-				cerr = &CorruptError{Path: path, Offset: int64(v.Index), Err: fmt.Errorf("%q is not an array", k.Str)}
-				return false
+	walkObject(data, start, func(key string, off int) (int, bool) {
+		if key == "messages" || key == "history" {
+			if data[off] != '[' {
+				cerr = &CorruptError{Path: path, Offset: int64(off), Err: fmt.Errorf("%q is not an array", key)}
+				return 0, false
 			}
-			elems := rawElems(buf, v)
-			if k.Str == "messages" {
+			elems := []json.RawMessage{}
+			end := walkArray(data, off, func(e []byte) { elems = append(elems, e) })
+			if key == "messages" {
 				r.Messages = elems
 			} else {
 				r.History = elems
 			}
-		default:
-			raw := rawOf(buf, v)
-			if !r.decodeHeader(k.Str, v, raw) {
-				r.Fields.SetRaw(strings.Clone(k.Str), raw)
-			}
+			return end, true
 		}
-		return true
+		end := endOfValue(data, off)
+		raw := data[off:end:end]
+		if isHeaderKey(key) {
+			r.decodeHeader(key, gjson.ParseBytes(raw), raw)
+		} else {
+			r.Fields.SetRaw(key, raw)
+		}
+		return end, true
 	})
 	if cerr != nil {
 		return nil, cerr
 	}
+	r.decodedMessages, r.decodedHistory = slices.Clone(r.Messages), slices.Clone(r.History)
 	return r, nil
 }
 
@@ -120,25 +137,6 @@ func tooDeep(data []byte) int64 {
 		}
 	}
 	return -1
-}
-
-// rawOf returns v's bytes inside buf, capped so that appending to one value
-// cannot overwrite the next.
-func rawOf(buf []byte, v gjson.Result) json.RawMessage {
-	end := v.Index + len(v.Raw)
-	if v.Index <= 0 || end > len(buf) || string(buf[v.Index:end]) != v.Raw {
-		return json.RawMessage(v.Raw) // gjson did not know the offset: copy
-	}
-	return buf[v.Index:end:end]
-}
-
-func rawElems(buf []byte, arr gjson.Result) []json.RawMessage {
-	out := []json.RawMessage{}
-	arr.ForEach(func(_, e gjson.Result) bool {
-		out = append(out, rawOf(buf, e))
-		return true
-	})
-	return out
 }
 
 // decodeHeader stores a header member in its typed field, or, when the

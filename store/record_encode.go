@@ -41,10 +41,10 @@ func (r *Record) Encode() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if err := e.array("messages", r.Messages); err != nil {
+	if err := e.array("messages", r.Messages, r.decodedMessages); err != nil {
 		return nil, err
 	}
-	if err := e.array("history", r.History); err != nil {
+	if err := e.array("history", r.History, r.decodedHistory); err != nil {
 		return nil, err
 	}
 	e.b = append(e.b, "\n}\n"...)
@@ -139,13 +139,13 @@ func (e *encoder) key(k string) {
 func (e *encoder) raw(k string, v json.RawMessage) error {
 	e.key(k)
 	var err error
-	if e.b, err = appendIndent(e.b, v, 1); err != nil {
+	if e.b, err = appendIndent(e.b, v, 1, false); err != nil {
 		return fmt.Errorf("encode %q: %w", k, err)
 	}
 	return nil
 }
 
-func (e *encoder) array(k string, elems []json.RawMessage) error {
+func (e *encoder) array(k string, elems, decoded []json.RawMessage) error {
 	e.key(k)
 	if len(elems) == 0 {
 		e.b = append(e.b, "[]"...)
@@ -158,12 +158,18 @@ func (e *encoder) array(k string, elems []json.RawMessage) error {
 		}
 		e.b = append(e.b, "\n    "...)
 		var err error
-		if e.b, err = appendIndent(e.b, v, 2); err != nil {
+		trusted := i < len(decoded) && sameBytes(v, decoded[i])
+		if e.b, err = appendIndent(e.b, v, 2, trusted); err != nil {
 			return fmt.Errorf("encode %s[%d]: %w", k, i, err)
 		}
 	}
 	e.b = append(e.b, "\n  ]"...)
 	return nil
+}
+
+// sameBytes reports whether a and b are the same slice of the same array.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 const hexDigits = "0123456789abcdef"

@@ -1,0 +1,88 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// The CLI benchmarks run the built binary, so each op is one whole process:
+// exec, start-up, the step, exit. SPEC 9 targets: --version under 5 ms,
+// run with the echo provider (record and log written) under 15 ms.
+
+func BenchmarkVersion(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if out, err := exec.Command(trailBin, "--version").Output(); err != nil || len(out) == 0 {
+			b.Fatalf("trail --version: %v", err)
+		}
+	}
+}
+
+func BenchmarkRunEcho(b *testing.B) {
+	home := b.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TRAIL_HOME=" + filepath.Join(home, "trail")}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c := exec.Command(trailBin, "run", "--provider", "echo", "--no-stdin", "hi "+strconv.Itoa(i))
+		c.Env = env
+		if err := c.Run(); err != nil {
+			b.Fatalf("trail run: %v", err)
+		}
+	}
+}
+
+func BenchmarkResumeEcho(b *testing.B) {
+	home := b.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TRAIL_HOME=" + filepath.Join(home, "trail")}
+	c := exec.Command(trailBin, "run", "--provider", "echo", "--no-stdin", "--session-id", "bench-resume", "start")
+	c.Env = env
+	if err := c.Run(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c := exec.Command(trailBin, "resume", "bench-resume", "--no-stdin", "again")
+		c.Env = env
+		if err := c.Run(); err != nil {
+			b.Fatalf("trail resume: %v", err)
+		}
+	}
+}
+
+// BenchmarkResume10kMessages: SPEC 9, a resume of a 10,000-message session
+// under 50 ms beyond the provider's time (echo answers at once).
+func BenchmarkResume10kMessages(b *testing.B) {
+	home := b.TempDir()
+	th := filepath.Join(home, "trail")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TRAIL_HOME=" + th}
+	if err := os.MkdirAll(filepath.Join(th, "sessions"), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(th, "sessions", "big.json"), bigRecord("big", 10_000), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c := exec.Command(trailBin, "resume", "big", "--provider", "echo", "--no-stdin", "one more")
+		c.Env = env
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("trail resume: %v\n%s", err, out)
+		}
+	}
+}
+
+// bigRecord is a record of n alternating user/assistant messages (~200 bytes each).
+func bigRecord(id string, n int) []byte {
+	buf := []byte(`{"id":"` + id + `","cwd":"/tmp","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z","messages":[`)
+	buf = append(buf, `{"id":"sys","role":"system","content":"be brief","state":"complete","timestamp":"2026-01-01T00:00:00.000Z"}`...)
+	for i := 0; i < n; i++ {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		buf = append(buf, `,{"id":"m`+strconv.Itoa(i)+`","role":"`+role+`","content":"message number `+strconv.Itoa(i)+` with some ordinary words to give it a realistic length of text","state":"complete","timestamp":"2026-01-01T00:00:00.000Z"}`...)
+	}
+	return append(buf, `],"history":[]}`...)
+}

@@ -1,0 +1,73 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"trail/core"
+	"trail/store"
+)
+
+// The exit-code table of SPEC 1.1 is frozen: each row is a promise to scripts.
+func TestExitCodeTable(t *testing.T) {
+	wrap := func(err error) error { return fmt.Errorf("load session x: %w", err) }
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"success", nil, 0},
+		{"an I/O error is a failure", errors.New("write record: no space left on device"), 1},
+		{"a hook blocking the prompt is a failure", &core.HookBlockedError{Event: "UserPromptSubmit", Reason: "no"}, 1},
+		{"a usage error", core.Usagef("", "no prompt"), 2},
+		{"an invalid id", wrap(store.ErrInvalidID), 2},
+		{"an unknown session", &core.NotFoundError{What: "session x not found"}, 3},
+		{"an ambiguous prefix", &core.AmbiguousError{Ref: "abcd", Candidates: []string{"abcd1", "abcd2"}}, 3},
+		{"a record gone between lookup and load", wrap(store.ErrNotFound), 3},
+		{"a paused session", &core.RequiresActionError{SessionID: "x"}, 4},
+		{"a busy session", wrap(&store.BusyError{ID: "x"}), 5},
+		{"a provider failure", wrap(&core.ProviderError{Provider: "anthropic", Status: 529, Message: "overloaded"}), 6},
+		{"a corrupt record", wrap(&store.CorruptError{Path: "/h/sessions/x.json", Offset: 10, Err: errors.New("eof")}), 7},
+		{"a settings file that does not parse", &core.InvalidDataError{Path: "s.json", Err: errors.New("bad")}, 7},
+		{"an interrupt", wrap(core.ErrInterrupted), 130},
+		{"an already reported failure keeps its code", &exitError{code: 7}, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ExitCode(tt.err); got != tt.want {
+				t.Fatalf("ExitCode(%v) = %d, want %d", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReportErrorIsOneLineAndAHint(t *testing.T) {
+	var buf bytes.Buffer
+	reportError(&buf, &core.UsageError{Msg: "no prompt\nsecond line", Fix: "give one"})
+	if got, want := buf.String(), "trail: no prompt second line\nhint: give one\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	buf.Reset()
+	reportError(&buf, fmt.Errorf("resume: %w", &store.CorruptError{Path: "/h/sessions/abc.json", Offset: 3, Err: errors.New("unexpected end")}))
+	if !bytes.Contains(buf.Bytes(), []byte("hint: the record was left untouched; rebuild it from the log with: trail replay abc --write-record")) {
+		t.Fatalf("corrupt record hint missing: %q", buf.String())
+	}
+}
+
+func TestMainMapsUsageErrorsToTwoWithoutHelpOnStdout(t *testing.T) {
+	ios, _, out, errOut := TestIO()
+	d := testDeps(t, ios)
+	code := Main(context.Background(), []string{"trail", "list", "--frob"}, d)
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want 2; stderr %q", code, errOut)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("usage error wrote to stdout: %q", out)
+	}
+	if errOut.String() != "trail: unknown option --frob\nhint: see trail list --help\n" {
+		t.Fatalf("stderr = %q", errOut)
+	}
+}

@@ -1,0 +1,101 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trail/core"
+)
+
+type sink struct{ text strings.Builder }
+
+func (s *sink) TextDelta(t string)                  { s.text.WriteString(t) }
+func (s *sink) ThinkingDelta(string)                {}
+func (s *sink) ToolCallStarted(int, string, string) {}
+func (s *sink) RawPayload(string, any)              {}
+func (s *sink) Retry(int, time.Duration, error)     {}
+
+func load(t *testing.T, body string) *Provider {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
+}
+
+func TestScriptAnswersTheKthCall(t *testing.T) {
+	for name, body := range map[string]string{
+		"array": `[{"text":"zero"},{"text":"one","usage":{"input_tokens":3,"output_tokens":2}},{"toolCalls":[{"name":"Bash","arguments":{"command":"ls"}},{"id":"mine","name":"Read","arguments":"{\"filePath\":\"a\"}"}]}]`,
+		"jsonl": "{\"text\":\"zero\"}\n\n{\"text\":\"one\",\"usage\":{\"inputTokens\":3,\"outputTokens\":2}}\n{\"toolCalls\":[{\"name\":\"Bash\",\"arguments\":{\"command\":\"ls\"}},{\"id\":\"mine\",\"name\":\"Read\",\"arguments\":\"{\\\"filePath\\\":\\\"a\\\"}\"}]}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := load(t, body)
+			var s sink
+			r, err := p.Call(context.Background(), &core.Request{CallIndex: 1}, &s)
+			if err != nil || r.Text != "one" || s.text.String() != "one" || !r.HasUsage || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 2 {
+				t.Fatalf("call 1: %+v %v", r, err)
+			}
+			r, err = p.Call(context.Background(), &core.Request{CallIndex: 2}, &s)
+			if err != nil || len(r.ToolCalls) != 2 {
+				t.Fatalf("call 2: %+v %v", r, err)
+			}
+			if tc := r.ToolCalls[0]; tc.ID != "call_2_0" || tc.Name != "Bash" || tc.Arguments != `{"command":"ls"}` {
+				t.Errorf("tool call 0 = %+v", tc)
+			}
+			if tc := r.ToolCalls[1]; tc.ID != "mine" || tc.Arguments != `{"filePath":"a"}` {
+				t.Errorf("tool call 1 = %+v", tc)
+			}
+			_, err = p.Call(context.Background(), &core.Request{CallIndex: 3}, &s)
+			var pe *core.ProviderError
+			if !errors.As(err, &pe) || !strings.Contains(pe.Message, "no response #4") {
+				t.Fatalf("exhausted: %v", err)
+			}
+		})
+	}
+}
+
+func TestScriptErrorsAndBadFiles(t *testing.T) {
+	p := load(t, `[{"text":"partial ","error":{"status":529,"message":"overloaded"}}]`)
+	var s sink
+	_, err := p.Call(context.Background(), &core.Request{}, &s)
+	var pe *core.ProviderError
+	if !errors.As(err, &pe) || pe.Status != 529 || pe.Error() != "script: 529 overloaded" {
+		t.Fatalf("err = %v", err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`[{"text": }]`), 0o644)
+	var inv *core.InvalidDataError
+	if _, err := Load(bad); !errors.As(err, &inv) {
+		t.Fatalf("a broken script must be invalid data: %v", err)
+	}
+	var usage *core.UsageError
+	if _, err := Load(filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
+		t.Fatalf("a missing script must be a usage error: %v", err)
+	}
+}
+
+func TestScriptDelayStreamsWordsAndStopsOnCancel(t *testing.T) {
+	p := load(t, `[{"text":"one two three four five six seven eight","delayMs":400}]`)
+	ctx, cancel := context.WithTimeout(context.Background(), 170*time.Millisecond)
+	defer cancel()
+	var s sink
+	_, err := p.Call(ctx, &core.Request{}, &s)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	got := s.text.String()
+	if got == "" || got == "one two three four five six seven eight" || !strings.HasPrefix("one two three four five six seven eight", got) {
+		t.Fatalf("partial text = %q, want a proper prefix", got)
+	}
+}

@@ -1,0 +1,81 @@
+package core
+
+import (
+	"errors"
+	"testing"
+
+	"trail/store"
+)
+
+func TestResolveProviderPrecedence(t *testing.T) {
+	envOf := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	stored := &store.ProviderRef{Name: "openai", Model: "stored-model", BaseURL: "http://stored"}
+	tests := []struct {
+		name      string
+		flags     ProviderFlags
+		env       map[string]string
+		settings  Settings
+		stored    *store.ProviderRef
+		wantName  string
+		wantModel string
+		wantBase  string
+		wantUsage bool
+	}{
+		{name: "nothing configured is a usage error naming the variables", wantUsage: true},
+		{name: "an anthropic key selects anthropic", env: map[string]string{"ANTHROPIC_API_KEY": "k"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
+		{name: "an auth token selects anthropic too", env: map[string]string{"ANTHROPIC_AUTH_TOKEN": "t"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
+		{name: "an openai base url without a key selects openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, wantName: "openai", wantModel: "gpt-4o", wantBase: "http://localhost:11434/v1"},
+		{name: "anthropic wins over openai", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "o"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
+		{name: "settings name the provider", settings: Settings{Provider: "echo", Model: "m"}, wantName: "echo", wantModel: "m"},
+		{name: "env beats settings", env: map[string]string{"TRAIL_PROVIDER": "echo", "TRAIL_MODEL": "e"}, settings: Settings{Provider: "script", Model: "m"}, wantName: "echo", wantModel: "e"},
+		{name: "flags beat env", flags: ProviderFlags{Name: "echo", Model: "f"}, env: map[string]string{"TRAIL_PROVIDER": "openai", "TRAIL_MODEL": "e"}, wantName: "echo", wantModel: "f"},
+		{name: "a stored session keeps its provider over env", env: map[string]string{"TRAIL_PROVIDER": "echo", "OPENAI_API_KEY": "o"}, stored: stored, wantName: "openai", wantModel: "stored-model", wantBase: "http://stored"},
+		{name: "a flag overrides the stored provider, and its model", flags: ProviderFlags{Name: "echo"}, stored: stored, wantName: "echo", wantModel: "echo"},
+		{name: "openai without key or base url is a usage error", flags: ProviderFlags{Name: "openai"}, wantUsage: true},
+		{name: "anthropic without a key is a usage error", flags: ProviderFlags{Name: "anthropic"}, wantUsage: true},
+		{name: "an unknown provider is a usage error", flags: ProviderFlags{Name: "llama"}, wantUsage: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.settings
+			c, err := ResolveProvider(tt.flags, envOf(tt.env), &s, tt.stored, "/work")
+			var usage *UsageError
+			if tt.wantUsage {
+				if !errors.As(err, &usage) || usage.Hint() == "" {
+					t.Fatalf("want a usage error with a hint, got %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Name != tt.wantName || c.Model != tt.wantModel || c.BaseURL != tt.wantBase {
+				t.Fatalf("got %s/%s/%s, want %s/%s/%s", c.Name, c.Model, c.BaseURL, tt.wantName, tt.wantModel, tt.wantBase)
+			}
+		})
+	}
+}
+
+func TestResolveProviderKeysComeOnlyFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"ANTHROPIC_AUTH_TOKEN": "tok-123456789"}
+	c, err := ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, nil, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.APIKey != "tok-123456789" || !c.BearerAuth {
+		t.Fatalf("auth token not used as bearer: %+v", c)
+	}
+	if ref := c.Ref(); ref.Name != "anthropic" || ref.Model == "" {
+		t.Fatalf("ref = %+v", ref)
+	}
+	if got := Secrets(func(k string) string { return env[k] }); len(got) != 1 || got[0] != "tok-123456789" {
+		t.Fatalf("secrets = %v", got)
+	}
+}
+
+func TestScriptPathIsRelativeToCwd(t *testing.T) {
+	c, err := ResolveProvider(ProviderFlags{Name: "script", Script: "s.json"}, func(string) string { return "" }, &Settings{}, nil, "/work")
+	if err != nil || c.Script != "/work/s.json" {
+		t.Fatalf("script = %q, err %v", c.Script, err)
+	}
+}

@@ -1,0 +1,71 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"trail/store"
+)
+
+func writeRecord(t *testing.T, st *store.FS, id, name, cwd, updated string) {
+	t.Helper()
+	if err := st.EnsureLayout(); err != nil {
+		t.Fatal(err)
+	}
+	body := fmt.Sprintf(`{"id":%q,"name":%q,"cwd":%q,"createdAt":%q,"updatedAt":%q,"messages":[],"history":[]}`, id, name, cwd, updated, updated)
+	if err := os.WriteFile(st.RecordPath(id), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestResolveSession(t *testing.T) {
+	st := store.New(filepath.Join(t.TempDir(), "home"))
+	writeRecord(t, st, "0193aaaa-1", "alpha", "/a", "2026-01-01T00:00:01.000Z")
+	writeRecord(t, st, "0193aaab-2", "beta", "/b", "2026-01-01T00:00:03.000Z")
+	writeRecord(t, st, "0193bbbb-3", "twin", "/a", "2026-01-01T00:00:02.000Z")
+	writeRecord(t, st, "0193cccc-4", "twin", "/a", "2026-01-01T00:00:00.000Z")
+	tests := []struct {
+		name    string
+		ref     SessionRef
+		want    string
+		wantErr any
+	}{
+		{"a full id", SessionRef{Ref: "0193bbbb-3"}, "0193bbbb-3", nil},
+		{"a unique prefix", SessionRef{Ref: "0193b"}, "0193bbbb-3", nil},
+		{"an ambiguous prefix", SessionRef{Ref: "0193aa"}, "", &AmbiguousError{}},
+		{"a prefix under 4 characters is not a prefix", SessionRef{Ref: "019"}, "", &NotFoundError{}},
+		{"a name", SessionRef{Ref: "beta"}, "0193aaab-2", nil},
+		{"a name two sessions share", SessionRef{Ref: "twin"}, "", &AmbiguousError{}},
+		{"a name with spaces is looked up", SessionRef{Ref: "no such name"}, "", &NotFoundError{}},
+		{"a path is refused", SessionRef{Ref: "../../etc/passwd"}, "", &UsageError{}},
+		{"--last of a directory", SessionRef{Last: true, Cwd: "/a"}, "0193bbbb-3", nil},
+		{"--last --any-dir", SessionRef{Last: true, AnyDir: true, Cwd: "/a"}, "0193aaab-2", nil},
+		{"--last of an empty directory", SessionRef{Last: true, Cwd: "/none"}, "", &NotFoundError{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ResolveSession(st, tt.ref)
+			switch want := tt.wantErr.(type) {
+			case nil:
+				if err != nil || got != tt.want {
+					t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+				}
+			case *AmbiguousError:
+				if !errors.As(err, &want) || len(want.Candidates) != 2 {
+					t.Fatalf("want ambiguous with 2 candidates, got %v", err)
+				}
+			case *NotFoundError:
+				if !errors.As(err, &want) {
+					t.Fatalf("want not found, got %q, %v", got, err)
+				}
+			case *UsageError:
+				if !errors.As(err, &want) {
+					t.Fatalf("want usage error, got %v", err)
+				}
+			}
+		})
+	}
+}

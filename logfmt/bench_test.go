@@ -1,0 +1,100 @@
+package logfmt
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// SPEC 9: appending 100,000 log events takes under a second. The events
+// here are the common ones: a streamed text delta and a committed message.
+
+// historyMessage is a ~300-byte message with nothing to redact: the copy path.
+var historyMessage = json.RawMessage(`{"id":"msg_01HZX3","role":"assistant","content":[{"type":"text","text":"Here is the plan: read the file, change the function, then run the tests again to confirm."}],"state":"complete","timestamp":"2025-03-04T05:06:07.890Z","metadata":{"model":"claude-sonnet-4","stopReason":"end_turn"}}`)
+
+// usageMessage mentions tokens, so it is walked key by key: the slow path.
+var usageMessage = json.RawMessage(`{"id":"msg_01HZX4","role":"assistant","content":[{"type":"text","text":"Done: the tests pass now."}],"state":"complete","metadata":{"model":"claude-sonnet-4","usage":{"inputTokens":1234,"outputTokens":56}}}`)
+
+var benchSecrets = []string{"sk-ant-api03-0123456789abcdefghijklmnopqrstuvwxyz"}
+
+func benchWriter(b *testing.B) *Writer {
+	b.Helper()
+	w, err := OpenWriter(filepath.Join(b.TempDir(), "s.jsonl"), Options{SessionID: "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", Secrets: benchSecrets})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = w.Close() })
+	return w
+}
+
+func logTextDelta(w *Writer) error {
+	return w.Log("text_delta", F("delta", "the quick brown fox "))
+}
+
+func logHistoryMutation(w *Writer, msg json.RawMessage, i int) error {
+	return w.Log("history_mutation",
+		F("executionId", "exec_01HZX3"), F("conversationId", "conv_01HZX3"), F("round", 1),
+		F("mutation", "append_message"), F("index", i), F("message", msg))
+}
+
+func BenchmarkLogTextDelta(b *testing.B) {
+	w := benchWriter(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := logTextDelta(w); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLogHistoryMutation(b *testing.B) {
+	w := benchWriter(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := logHistoryMutation(w, historyMessage, i); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkLogHistoryMutationWalked(b *testing.B) {
+	w := benchWriter(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := logHistoryMutation(w, usageMessage, i); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkAppend100k is the SPEC 9 figure itself: one op opens a fresh log
+// and appends 100,000 events (text deltas, one history mutation in ten).
+func BenchmarkAppend100k(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		w, err := OpenWriter(filepath.Join(b.TempDir(), "s.jsonl"), Options{SessionID: "0193a1b2", Secrets: benchSecrets})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 100_000 {
+			if i%10 == 9 {
+				err = logHistoryMutation(w, historyMessage, i)
+			} else {
+				err = logTextDelta(w)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

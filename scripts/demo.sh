@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# demo.sh: a scripted trail session, offline, in a temporary home.
+# Usage: scripts/demo.sh [path/to/trail]
+set -euo pipefail
+
+trail=${1:-bin/trail}
+trail=$(cd "$(dirname "$trail")" && pwd)/$(basename "$trail")
+home=$(mktemp -d)
+work=$(mktemp -d)
+trap 'rm -rf "$home" "$work"' EXIT
+export TRAIL_HOME=$home HOME=$work
+cd "$work"
+
+# The script provider answers each provider call of a session in turn.
+cat > answers.json <<'JSON'
+[
+  {"text": "A session is one conversation, saved as a JSON record with a JSONL event log.", "usage": {"inputTokens": 120, "outputTokens": 18}},
+  {"text": "Resume it from any process: trail resume --last \"next question\".", "usage": {"inputTokens": 160, "outputTokens": 14}},
+  {"text": "Every step appended to the log, so replay rebuilds what the model saw.", "usage": {"inputTokens": 190, "outputTokens": 15}}
+]
+JSON
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+
+step "$trail" run --provider script --script answers.json --name demo "What is a trail session?"
+step "$trail" resume demo "How do I continue it?"
+step "$trail" resume --last -o json "And the log?"
+step "$trail" list
+id=$("$trail" list --jsonl | head -n1 | sed 's/.*"id":"\([^"]*\)".*/\1/')
+if "$trail" replay --help >/dev/null 2>&1; then
+  step "$trail" replay "$id" --format text
+fi
+if "$trail" validate-log --help >/dev/null 2>&1; then
+  step "$trail" validate-log "$id"
+fi
+printf '\nThe session %s lives in a temporary home, removed on exit.\n' "$id"

@@ -1,0 +1,169 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSaveThenLoad(t *testing.T) {
+	s := newStore(t)
+	r := mustDecode(t, fixture(t, "robota.json"))
+	if err := s.Save(r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(mustEncode(t, got)) != string(mustEncode(t, r)) {
+		t.Errorf("loaded record differs from the saved one")
+	}
+	if ok, err := s.Exists(r.ID); !ok || err != nil {
+		t.Errorf("Exists = %v, %v", ok, err)
+	}
+}
+
+func TestSaveModesAndNoTempLeft(t *testing.T) {
+	s := newStore(t)
+	if err := s.Save(&Record{ID: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{
+		s.Home: 0o700 | os.ModeDir, s.SessionsDir(): 0o700 | os.ModeDir, s.LogsDir(): 0o700 | os.ModeDir,
+		s.RecordPath("a"): 0o600,
+	} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, st.Mode(), want)
+		}
+	}
+	assertOnlyFiles(t, s.SessionsDir(), "a.json")
+}
+
+func TestEnsureLayoutLeavesExistingFoldersAlone(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Chmod(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := New(home)
+	if err := s.EnsureLayout(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(home); st.Mode().Perm() != 0o755 {
+		t.Errorf("existing home chmod-ed to %v", st.Mode().Perm())
+	}
+	if st, _ := os.Stat(s.SessionsDir()); st.Mode().Perm() != 0o700 {
+		t.Errorf("new sessions folder is %v", st.Mode().Perm())
+	}
+}
+
+func TestSaveFailureLeavesOldRecordAndNoTemp(t *testing.T) {
+	s := newStore(t)
+	old := &Record{ID: "a", Name: "old"}
+	if err := s.Save(old); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(s.RecordPath("a"))
+	// A value that does not encode fails before any file is touched.
+	bad := &Record{ID: "a", Name: "new"}
+	bad.Fields.SetRaw("x", json.RawMessage(`{`))
+	if err := s.Save(bad); err == nil {
+		t.Fatal("saved a record with an invalid raw value")
+	}
+	// A rename that fails (the target is a non-empty folder) removes the temp file.
+	if err := s.Save(&Record{ID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(s.RecordPath("b"))
+	if err := os.MkdirAll(filepath.Join(s.RecordPath("b"), "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(&Record{ID: "b"}); err == nil || !strings.Contains(err.Error(), "save session b: rename ") {
+		t.Fatalf("save over a folder: %v", err)
+	}
+	after, _ := os.ReadFile(s.RecordPath("a"))
+	if string(before) != string(after) {
+		t.Errorf("old record changed")
+	}
+	assertOnlyFiles(t, s.SessionsDir(), "a.json", "b.json")
+}
+
+func assertOnlyFiles(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("%s holds %v, want %v", dir, got, want)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Load("nope"); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("missing record: %v", err)
+	}
+	path := writeRecord(t, s, "bad", fixture(t, "truncated.json"))
+	before, _ := os.ReadFile(path)
+	_, err := s.Load("bad")
+	var ce *CorruptError
+	if !errors.As(err, &ce) || ce.Path != path || ce.Offset != int64(len(before)) {
+		t.Fatalf("corrupt record: %v", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Errorf("Load changed a corrupt record")
+	}
+}
+
+func TestEveryIDMethodValidatesFirst(t *testing.T) {
+	s := New(t.TempDir())
+	bad := "../escape"
+	checks := map[string]error{}
+	_, checks["Load"] = s.Load(bad)
+	checks["Save"] = s.Save(&Record{ID: bad})
+	_, checks["Exists"] = s.Exists(bad)
+	_, checks["Lock"] = s.Lock(t.Context(), bad, 0)
+	_, checks["ReadHead"] = s.ReadHead(bad)
+	checks["Delete"] = s.Delete(bad)
+	for name, err := range checks {
+		if !errors.Is(err, ErrInvalidID) || !strings.Contains(err.Error(), `"../escape"`) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	assertOnlyFiles(t, s.Home) // nothing created
+}
+
+func TestValidateID(t *testing.T) {
+	for id, ok := range map[string]bool{
+		"0193a5b0-7e1f-7cc0-8a4e-3f2b1c0d9e8f": true,
+		"a":                                    true,
+		"A.b_c-9":                              true,
+		strings.Repeat("x", 128):               true,
+		strings.Repeat("x", 129):               false,
+		"":                                     false,
+		".hidden":                              false,
+		"-flag":                                false,
+		"_x":                                   false,
+		"..":                                   false,
+		"a/b":                                  false,
+		"a b":                                  false,
+		"é":                                    false,
+		"a\x00":                                false,
+	} {
+		if err := ValidateID(id); (err == nil) != ok {
+			t.Errorf("ValidateID(%q) = %v", id, err)
+		}
+	}
+}
