@@ -30,6 +30,8 @@ const (
 	EvWarning
 	// EvCompacted: the conversation was compacted (Text = summary).
 	EvCompacted
+	// EvToolResult: a tool result message was appended (Round, Message).
+	EvToolResult
 )
 
 // StepEvent is one observed event; which fields are set depends on Kind.
