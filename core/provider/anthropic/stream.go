@@ -44,9 +44,12 @@ type assembler struct {
 func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, error) {
 	a := &assembler{sink: sink, st: st, blocks: map[int64]*contentBlock{}}
 	a.resp.Model = model
-	for !a.done {
+	for events := 0; !a.done; events++ {
 		ev, err := st.Next()
 		if errors.Is(err, io.EOF) {
+			if events == 0 {
+				return nil, st.Fail("the server answered without any stream event: is --base-url an Anthropic Messages API?")
+			}
 			return nil, st.Fail("the stream ended before message_stop: the connection was closed early")
 		}
 		if err != nil {

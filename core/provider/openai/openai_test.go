@@ -206,6 +206,12 @@ func TestFaults(t *testing.T) {
 			wantErr: "openai: the stream ended before [DONE]: the connection was closed early",
 		},
 		{
+			name:    "a page that is not an event stream",
+			steps:   []wiretest.Step{wiretest.Replay([]string{"<html>hello</html>"})},
+			retries: 4, wantCalls: 1,
+			wantErr: "openai: the server answered without any stream event: is --base-url an OpenAI-compatible API (usually ending in /v1)?",
+		},
+		{
 			name:    "a malformed SSE line",
 			steps:   []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "openai/malformed.sse"))},
 			retries: 4, wantCalls: 1,

@@ -40,11 +40,14 @@ type assembler struct {
 func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, error) {
 	a := &assembler{sink: sink, st: st, calls: map[int64]*call{}}
 	a.resp.Model = model
-	for {
+	for events := 0; ; events++ {
 		ev, err := st.Next()
 		if errors.Is(err, io.EOF) {
 			if a.finished {
 				return a.finish(), nil
+			}
+			if events == 0 {
+				return nil, st.Fail("the server answered without any stream event: is --base-url an OpenAI-compatible API (usually ending in /v1)?")
 			}
 			return nil, st.Fail("the stream ended before [DONE]: the connection was closed early")
 		}

@@ -253,15 +253,16 @@ type Stream struct {
 }
 
 // Next returns the next event and refreshes the idle timer. At the end it
-// returns io.EOF (clean end), the caller's context error, or a
-// *core.ProviderError (timeout, connection lost mid-stream).
+// returns io.EOF (the response ended, perhaps inside an event, which is
+// then lost: the provider knows whether the answer was whole), the caller's
+// context error, or a *core.ProviderError (timeout, connection lost).
 func (s *Stream) Next() (Event, error) {
 	ev, err := s.sse.Next()
 	if err == nil {
 		s.timer.Reset(s.idle)
 		return ev, nil
 	}
-	if err == io.EOF {
+	if err == io.EOF || errors.Is(err, ErrIncomplete) {
 		return ev, io.EOF
 	}
 	if s.ctx.Err() != nil {

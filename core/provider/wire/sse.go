@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -11,8 +12,12 @@ import (
 // comment; "field: value" loses one leading space of the value; data lines
 // are joined with LF; a blank line dispatches the event, unless it had no
 // data field. A stream that ends inside an event loses that event (the spec
-// says so) and is reported as io.ErrUnexpectedEOF so callers can tell a cut
-// connection from a clean end.
+// says so) and is reported as ErrIncomplete so callers can tell a cut
+// stream from a clean end.
+
+// ErrIncomplete is returned when the source ended cleanly inside an event:
+// the event is lost. It matches io.ErrUnexpectedEOF.
+var ErrIncomplete = fmt.Errorf("the stream ended inside an event: %w", io.ErrUnexpectedEOF)
 
 // Event is one dispatched server-sent event.
 type Event struct {
@@ -63,14 +68,14 @@ func (r *Reader) Prime() error {
 }
 
 // Next returns the next event, io.EOF at a clean end of the stream,
-// io.ErrUnexpectedEOF when the stream ends inside an event, or the source's
-// read error.
+// ErrIncomplete when the stream ends inside an event, or the source's read
+// error.
 func (r *Reader) Next() (Event, error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
 			if err == io.EOF && (r.pending || r.hasData) {
-				err = io.ErrUnexpectedEOF
+				err = ErrIncomplete
 			}
 			return Event{}, err
 		}
@@ -153,7 +158,7 @@ func (r *Reader) readLine() ([]byte, error) {
 				// an unterminated last line: the stream was cut
 				r.start, r.scanned = r.end, 0
 				if r.err == io.EOF {
-					return nil, io.ErrUnexpectedEOF
+					return nil, ErrIncomplete
 				}
 			}
 			return nil, r.err
