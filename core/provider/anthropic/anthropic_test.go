@@ -293,3 +293,21 @@ func TestCancelReturnsPromptlyWithTheDeltasSoFar(t *testing.T) {
 		t.Errorf("deltas = %q, want the one streamed before the cancel", sink.Text)
 	}
 }
+
+func TestToolInputSentWholeAtTheStart(t *testing.T) {
+	events := []string{
+		"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"x\",\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n",
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"Read\",\"input\":{\"filePath\":\"a.go\"}}}\n\n",
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":9}}\n\n",
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+	}
+	srv := wiretest.NewServer(t, wiretest.Replay(events))
+	resp, err := newProvider(srv.URL, 0).Call(context.Background(), hello(), &wiretest.Sink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Arguments != `{"filePath":"a.go"}` {
+		t.Fatalf("tool calls = %+v", resp.ToolCalls)
+	}
+}

@@ -21,11 +21,12 @@ import (
 
 // contentBlock is one block being assembled, by its index in the message.
 type contentBlock struct {
-	kind string // text, tool_use, thinking, ...
-	id   string
-	name string
-	json strings.Builder
-	call int // index among the message's tool calls
+	kind  string // text, tool_use, thinking, ...
+	id    string
+	name  string
+	input string // a tool_use block's input as it started ({} when streamed)
+	json  strings.Builder
+	call  int // index among the message's tool calls
 }
 
 type assembler struct {
@@ -139,7 +140,7 @@ func (a *assembler) start(index int64, cb gjson.Result) {
 	case "thinking":
 		a.thinkingDelta(cb.Get("thinking").String())
 	case "tool_use":
-		b.id, b.name = cb.Get("id").String(), cb.Get("name").String()
+		b.id, b.name, b.input = cb.Get("id").String(), cb.Get("name").String(), cb.Get("input").Raw
 		b.call = len(a.calls)
 		a.calls = append(a.calls, b)
 		a.sink.ToolCallStarted(b.call, b.id, b.name)
@@ -181,6 +182,10 @@ func (a *assembler) finish() *core.Response {
 	a.resp.Thinking = a.thinking.String()
 	for _, b := range a.calls {
 		args := strings.TrimSpace(b.json.String())
+		if args == "" {
+			// Gateways that do not stream tool input send it whole at the start.
+			args = b.input
+		}
 		if args == "" {
 			args = "{}"
 		}
