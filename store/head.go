@@ -20,7 +20,7 @@ type Head struct {
 	Usage                                                                           *Usage
 	FirstPrompt                                                                     string // first user message's text, only when Title is empty
 	Corrupt                                                                         bool
-	Err                                                                             error // why Corrupt
+	Err                                                                             error // why Corrupt: a *CorruptError, or the I/O error that stopped the read
 	Path                                                                            string
 	Size                                                                            int64
 }
@@ -38,8 +38,9 @@ const (
 
 // readHead reads the head of the record at path; gone reports that the file
 // does not exist. Head.ID is the file's id, the name callers can Load by,
-// even if the record says otherwise inside.
-func readHead(path, id string) (h Head, gone bool) {
+// even if the record says otherwise inside. win is scratch space of
+// headWindow+tailWindow bytes, reused across calls by one goroutine.
+func readHead(path, id string, win []byte) (h Head, gone bool) {
 	h = Head{ID: id, Path: path}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -57,7 +58,6 @@ func readHead(path, id string) (h Head, gone bool) {
 	if h.Size <= headWindow {
 		return h.fromFile(f), false
 	}
-	win := make([]byte, headWindow+tailWindow)
 	if _, err := f.ReadAt(win[:headWindow], 0); err != nil {
 		return h.corrupt(err), false
 	}
@@ -75,12 +75,13 @@ func readHead(path, id string) (h Head, gone bool) {
 	default:
 		closed = bytes.HasSuffix(tail, []byte("}"))
 	}
+	base := h
 	if closed && h.fromWindow(head) {
 		return h, false
 	}
 	// Not trail's layout, or damaged: the whole file decides, and gives a
 	// corrupt record its exact error offset.
-	return h.fromFile(f), false
+	return base.fromFile(f), false
 }
 
 func (h Head) corrupt(err error) Head {
@@ -99,6 +100,7 @@ func (h *Head) fromWindow(win []byte) bool {
 		return false
 	}
 	complete := false
+	end := -1 // where the last member gjson gave us ends
 	var seen uint
 	root.ForEach(func(k, v gjson.Result) bool {
 		if !isHeaderKey(k.Str) {
@@ -106,10 +108,33 @@ func (h *Head) fromWindow(win []byte) bool {
 			return false
 		}
 		seen |= h.set(k.Str, v)
+		end = v.Index + len(v.Raw)
 		return true
 	})
+	// gjson parses a member's value before it shows us the key, so when the
+	// member after the header is a string cut off by the window (a long
+	// systemPrompt, say) it stops without a word. The key is all we need.
+	if !complete && end > 0 {
+		complete = nextKeyNotHeader(win, end)
+	}
 	const need = seenID | seenUpdatedAt | seenMessageCount | seenTitle
 	return complete && seen&need == need
+}
+
+// nextKeyNotHeader reports whether win[i:] is `, "key"` with a key that is
+// not a header key. The window is not validated, so this checks every step.
+func nextKeyNotHeader(win []byte, i int) bool {
+	if i = skipSpace(win, i); i >= len(win) || win[i] != ',' {
+		return false
+	}
+	if i = skipSpace(win, i+1); i >= len(win) || win[i] != '"' {
+		return false
+	}
+	j, err := scanString(win, i)
+	if err != nil {
+		return false
+	}
+	return !isHeaderKey(gjson.ParseBytes(win[i:j]).Str)
 }
 
 const (
@@ -178,9 +203,11 @@ func (h *Head) set(key string, v gjson.Result) uint {
 // real number of messages and FirstPrompt is found when Title is empty.
 func (h Head) fromFile(f *os.File) Head {
 	data := make([]byte, h.Size)
-	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+	n, err := f.ReadAt(data, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return h.corrupt(err)
 	}
+	data = data[:n] // the file may have shrunk since Stat
 	if err := h.fromRecord(data); err != nil {
 		return h.corrupt(err)
 	}

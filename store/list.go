@@ -56,12 +56,13 @@ func (s *FS) ListHeads() ([]Head, error) {
 	var wg sync.WaitGroup
 	for range min(listWorkers, len(ids)) {
 		wg.Go(func() {
+			win := make([]byte, headWindow+tailWindow)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(ids) {
 					return
 				}
-				heads[i], gone[i] = readHead(s.RecordPath(ids[i]), ids[i])
+				heads[i], gone[i] = readHead(s.RecordPath(ids[i]), ids[i], win)
 			}
 		})
 	}
@@ -81,7 +82,7 @@ func (s *FS) ReadHead(id string) (Head, error) {
 	if err := ValidateID(id); err != nil {
 		return Head{}, fmt.Errorf("read session: %w", err)
 	}
-	h, gone := readHead(s.RecordPath(id), id)
+	h, gone := readHead(s.RecordPath(id), id, make([]byte, headWindow+tailWindow))
 	if gone {
 		return Head{}, fmt.Errorf("read session %s: %w", id, ErrNotFound)
 	}

@@ -46,25 +46,37 @@ func TestIDsSkipsWhatIsNotARecord(t *testing.T) {
 }
 
 func TestListHeadsReadsOnlyTheHeadOfTrailRecords(t *testing.T) {
-	s := newStore(t)
-	data := trailRecord(t, "big", 40, 1000)
-	// Break the middle: a full parse would call this corrupt, so a clean
-	// head proves list did not read it.
-	mid := bytes.Index(data[len(data)/2:], []byte(`"content"`)) + len(data)/2
-	copy(data[mid:], `"content" ::`)
-	writeRecord(t, s, "big", data)
-	if _, err := s.Load("big"); !errors.As(err, new(*CorruptError)) {
-		t.Fatalf("setup: the record should not load: %v", err)
-	}
-	h, err := s.ReadHead("big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Head{ID: "big", Cwd: "/w", CreatedAt: "2025-01-01T00:00:00.000Z", UpdatedAt: "2025-01-02T00:00:00.000Z",
-		Version: 1, Status: "idle", Provider: &ProviderRef{Name: "echo"}, MessageCount: 40, Title: "hello",
-		Usage: &Usage{InputTokens: 1, OutputTokens: 2}, Path: s.RecordPath("big"), Size: int64(len(data))}
-	if !reflect.DeepEqual(h, want) {
-		t.Errorf("head\n%+v\nwant\n%+v", h, want)
+	for name, systemPrompt := range map[string]string{
+		"no system prompt": "",
+		// The member after the header is a string the window cuts off.
+		"a system prompt longer than the window": strings.Repeat("Be careful. ", 2000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newStore(t)
+			r := mustDecode(t, trailRecord(t, "big", 40, 1000))
+			if systemPrompt != "" {
+				r.Fields.Set("systemPrompt", systemPrompt)
+			}
+			data := mustEncode(t, r)
+			// Break the middle: a full parse would call this corrupt, so a
+			// clean head proves list did not read it.
+			mid := bytes.Index(data[len(data)/2:], []byte(`"content"`)) + len(data)/2
+			copy(data[mid:], `"content" ::`)
+			writeRecord(t, s, "big", data)
+			if _, err := s.Load("big"); !errors.As(err, new(*CorruptError)) {
+				t.Fatalf("setup: the record should not load: %v", err)
+			}
+			h, err := s.ReadHead("big")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Head{ID: "big", Cwd: "/w", CreatedAt: "2025-01-01T00:00:00.000Z", UpdatedAt: "2025-01-02T00:00:00.000Z",
+				Version: 1, Status: "idle", Provider: &ProviderRef{Name: "echo"}, MessageCount: 40, Title: "hello",
+				Usage: &Usage{InputTokens: 1, OutputTokens: 2}, Path: s.RecordPath("big"), Size: int64(len(data))}
+			if !reflect.DeepEqual(h, want) {
+				t.Errorf("head\n%+v\nwant\n%+v", h, want)
+			}
+		})
 	}
 }
 

@@ -63,6 +63,7 @@ func decodeValid(data []byte, path string) (*Record, error) {
 		return nil, &CorruptError{Path: path, Offset: int64(start), Err: errors.New("record is not a JSON object")}
 	}
 	r := &Record{}
+	fields := fieldIndex{at: map[string]int{}}
 	var cerr error
 	walkObject(data, start, func(key string, off int) (int, bool) {
 		if key == "messages" || key == "history" {
@@ -81,16 +82,17 @@ func decodeValid(data []byte, path string) (*Record, error) {
 		}
 		end := endOfValue(data, off)
 		raw := data[off:end:end]
-		if isHeaderKey(key) {
-			r.decodeHeader(key, gjson.ParseBytes(raw), raw)
+		if isHeaderKey(key) && r.decodeHeader(key, gjson.ParseBytes(raw)) {
+			fields.drop(key) // an earlier duplicate kept raw
 		} else {
-			r.Fields.SetRaw(key, raw)
+			fields.set(key, raw)
 		}
 		return end, true
 	})
 	if cerr != nil {
 		return nil, cerr
 	}
+	r.Fields = fields.result()
 	r.decodedMessages, r.decodedHistory = slices.Clone(r.Messages), slices.Clone(r.History)
 	return r, nil
 }
@@ -139,11 +141,10 @@ func tooDeep(data []byte) int64 {
 	return -1
 }
 
-// decodeHeader stores a header member in its typed field, or, when the
-// value is the zero value or not of the typed kind, in Fields so that Encode
-// writes it back unchanged. It reports whether key is a header key. A later
-// duplicate replaces an earlier one either way (last wins).
-func (r *Record) decodeHeader(key string, v gjson.Result, raw json.RawMessage) bool {
+// decodeHeader stores a header member in its typed field and reports
+// whether it did. It does not when the value is the zero value or not of the
+// typed kind; the caller then keeps the raw value so Encode writes it back.
+func (r *Record) decodeHeader(key string, v gjson.Result) (typed bool) {
 	var str *string
 	switch key {
 	case "id":
@@ -165,47 +166,65 @@ func (r *Record) decodeHeader(key string, v gjson.Result, raw json.RawMessage) b
 	case "parentSessionId":
 		str = &r.ParentSessionID
 	case "version":
-		r.Version = r.headerInt(key, v, raw)
-		return true
+		r.Version = headerInt(v)
+		return r.Version != 0
 	case "messageCount":
-		r.MessageCount = r.headerInt(key, v, raw)
+		r.MessageCount = headerInt(v)
 		r.hadMessageCount = r.hadMessageCount || v.Type == gjson.Number
-		return true
+		return r.MessageCount != 0
 	case "provider":
 		r.Provider = decodeProvider(v)
-		r.keepRawUnless(r.Provider != nil, key, raw)
-		return true
+		return r.Provider != nil
 	case "usage":
 		r.Usage = decodeUsage(v)
-		r.keepRawUnless(r.Usage != nil, key, raw)
-		return true
+		return r.Usage != nil
 	default:
 		return false
 	}
 	*str = ""
-	if v.Type == gjson.String && v.Str != "" {
-		// Clone: v.Str may point into the whole record's text.
-		*str = strings.Clone(v.Str)
+	if v.Type == gjson.String {
+		*str = strings.Clone(v.Str) // v.Str may point into a larger text
 	}
-	r.keepRawUnless(*str != "", key, raw)
-	return true
+	return *str != ""
 }
 
-func (r *Record) headerInt(key string, v gjson.Result, raw json.RawMessage) int {
-	n := 0
-	if v.Type == gjson.Number {
-		n, _ = strconv.Atoi(v.Raw) // 1.5, 1e3 or an overflow stay raw
+// headerInt is v as an int; 1.5, 1e3, an overflow or a string give 0.
+func headerInt(v gjson.Result) int {
+	if v.Type != gjson.Number {
+		return 0
 	}
-	r.keepRawUnless(n != 0, key, raw)
+	n, _ := strconv.Atoi(v.Raw)
 	return n
 }
 
-func (r *Record) keepRawUnless(typed bool, key string, raw json.RawMessage) {
-	if typed {
-		r.Fields.Delete(key)
-	} else {
-		r.Fields.SetRaw(key, raw)
+// fieldIndex builds Fields in O(1) per member: a record with a hundred
+// thousand keys must not take quadratic time to load.
+type fieldIndex struct {
+	fields Fields
+	at     map[string]int
+}
+
+// set stores raw under key; a duplicate replaces the earlier value in its
+// place (the last one wins, as in encoding/json).
+func (x *fieldIndex) set(key string, raw json.RawMessage) {
+	if i, ok := x.at[key]; ok {
+		x.fields[i].Value = raw
+		return
 	}
+	x.at[key] = len(x.fields)
+	x.fields = append(x.fields, Field{Key: key, Value: raw})
+}
+
+// drop forgets key; its slot is removed by result.
+func (x *fieldIndex) drop(key string) {
+	if i, ok := x.at[key]; ok {
+		x.fields[i].Value = nil
+		delete(x.at, key)
+	}
+}
+
+func (x *fieldIndex) result() Fields {
+	return slices.DeleteFunc(x.fields, func(f Field) bool { return f.Value == nil })
 }
 
 // decodeProvider types a provider object only when Encode would write it

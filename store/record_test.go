@@ -229,6 +229,15 @@ func TestDecodeDuplicateKeysLastWins(t *testing.T) {
 	if n := strings.Count(string(mustEncode(t, r)), `"x"`); n != 1 {
 		t.Errorf("x written %d times", n)
 	}
+	// Typed, raw, typed again and the other way round.
+	r = mustDecode(t, []byte(`{"id":5,"id":"a","v":1,"version":"x","version":3}`))
+	if _, ok := r.Fields.Get("id"); ok || r.ID != "a" || r.Version != 3 || len(r.Fields) != 1 {
+		t.Errorf("raw then typed: %+v %v", header(r), r.Fields)
+	}
+	r = mustDecode(t, []byte(`{"id":"a","id":7}`))
+	if raw, _ := r.Fields.Get("id"); r.ID != "" || string(raw) != "7" {
+		t.Errorf("typed then raw: %q %s", r.ID, raw)
+	}
 }
 
 func TestMessageCountKeptOnceTheRecordHadIt(t *testing.T) {
@@ -330,5 +339,22 @@ func TestFields(t *testing.T) {
 	}
 	if err := f.Set("d", func() {}); err == nil {
 		t.Errorf("Set of a func did not fail")
+	}
+}
+
+func TestEncodeChecksMessagesReplacedAfterDecode(t *testing.T) {
+	r := mustDecode(t, fixture(t, "robota.json"))
+	r.Messages = append(r.Messages, json.RawMessage(`{"role":"assistant","content":"ok"}`))
+	if _, err := r.Encode(); err != nil {
+		t.Fatalf("appending a message: %v", err)
+	}
+	r.Messages[1] = json.RawMessage(`{"role":"assistant","content":"cut`)
+	if _, err := r.Encode(); err == nil {
+		t.Error("an invalid message that replaced a decoded one was written")
+	}
+	r = mustDecode(t, fixture(t, "robota.json"))
+	r.Messages[0] = r.Messages[0][:len(r.Messages[0])-1] // same array, shorter
+	if _, err := r.Encode(); err == nil {
+		t.Error("a decoded message cut short was written")
 	}
 }

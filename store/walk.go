@@ -10,10 +10,11 @@ import (
 // they do not validate and must never see anything else.
 //
 // Why not gjson's ForEach: it squashes each member to find its end and then
-// the caller walks the messages array again, so the bulk of a record was
-// scanned three times byte by byte. These skip string bodies with
-// bytes.IndexByte, which is vectorised, and split the arrays in the same
-// pass. Decode of a 10,000-message record went from ~12 ms to ~N ms.
+// the caller walks the messages array again, so the bulk of a record is
+// scanned twice byte by byte, after a copy into a string. These split the
+// arrays in the same pass as the top level and skip long string bodies with
+// bytes.IndexByte. Splitting a 10 MB record: 5.3 ms with gjson, 3.3 ms here
+// (2 cores, AMD EPYC).
 
 // walkObject calls fn for each member of the object starting at data[i],
 // in order, with the unescaped key and the offset of its value. fn returns
