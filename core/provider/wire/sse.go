@@ -167,16 +167,18 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 }
 
-// fill reads more bytes, compacting or growing the buffer first.
+// fill reads more bytes. Only a full buffer is compacted (when at most half
+// of it is unread) or doubled, so however small the reads, each byte is
+// copied a bounded number of times on average.
 func (r *Reader) fill() {
-	if r.start > 0 {
-		n := copy(r.buf, r.buf[r.start:r.end])
-		r.start, r.end = 0, n
-	}
 	if r.end == len(r.buf) {
-		nb := make([]byte, 2*len(r.buf))
-		copy(nb, r.buf[:r.end])
-		r.buf = nb
+		pending := r.end - r.start
+		buf := r.buf
+		if pending > len(r.buf)/2 {
+			buf = make([]byte, 2*len(r.buf))
+		}
+		copy(buf, r.buf[r.start:r.end])
+		r.buf, r.start, r.end = buf, 0, pending
 	}
 	// A reader may return 0, nil; a few tries keep that from spinning.
 	for tries := 0; tries < 100; tries++ {

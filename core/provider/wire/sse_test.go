@@ -153,3 +153,27 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// A long line arriving a byte at a time must not be copied once per byte
+// (the fuzzer found that quadratic fill): 2 MB would then take minutes.
+func TestLongLineInTinyReadsIsLinear(t *testing.T) {
+	big := strings.Repeat("y", 2<<20)
+	got, err := readAll(t, iotest.OneByteReader(strings.NewReader("data: "+big+"\n\n")))
+	if err != nil || len(got) != 1 || len(got[0].data) != len(big) {
+		t.Fatalf("%d events, err %v", len(got), err)
+	}
+}
+
+func BenchmarkReader(b *testing.B) {
+	ev := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" weather\"}}\n\n"
+	stream := strings.Repeat(ev, 1000)
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		r := NewReader(strings.NewReader(stream))
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+}
