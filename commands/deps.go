@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"trail/core"
+	"trail/core/provider/anthropic"
 	"trail/core/provider/echo"
+	"trail/core/provider/openai"
 	"trail/core/provider/script"
+	"trail/core/provider/wire"
 	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
@@ -24,6 +28,8 @@ var (
 	_ core.Logger   = (*logfmt.Writer)(nil)
 	_ core.Provider = (*echo.Provider)(nil)
 	_ core.Provider = (*script.Provider)(nil)
+	_ core.Provider = (*anthropic.Provider)(nil)
+	_ core.Provider = (*openai.Provider)(nil)
 )
 
 // Deps is everything commands needs from the outside world.
@@ -64,15 +70,35 @@ func newUUIDv7() (string, error) {
 	return id.String(), nil
 }
 
-// newProvider builds the provider a configuration names.
+// newProvider builds the provider a configuration names, tuned by the
+// process environment.
 func newProvider(cfg core.ProviderConfig) (core.Provider, error) {
+	return buildProvider(cfg, os.Getenv)
+}
+
+// buildProvider builds the provider cfg names. TRAIL_RETRY_BASE_MS sets
+// the first retry's backoff in milliseconds (default 500, doubling up to
+// 8 s): tests and scripts that replay faults set it to wait milliseconds.
+func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provider, error) {
 	switch cfg.Name {
 	case core.ProviderEcho:
 		return echo.New(), nil
 	case core.ProviderScript:
 		return script.Load(cfg.Script)
+	case core.ProviderAnthropic:
+		return anthropic.New(cfg, wireOptions(env)), nil
+	case core.ProviderOpenAI:
+		return openai.New(cfg, wireOptions(env)), nil
 	}
-	return nil, core.Usagef("use --provider echo or script", "provider %q is not available in this build", cfg.Name)
+	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %q", cfg.Name)
+}
+
+func wireOptions(env func(string) string) wire.Options {
+	var o wire.Options
+	if ms, err := strconv.Atoi(env("TRAIL_RETRY_BASE_MS")); err == nil && ms > 0 {
+		o.BaseDelay = time.Duration(ms) * time.Millisecond
+	}
+	return o
 }
 
 func openLog(st *store.FS, d *Deps) func(string, []string) (core.Logger, error) {

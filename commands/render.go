@@ -10,40 +10,81 @@ import (
 )
 
 // renderer shows a step: it observes events while the step runs and writes
-// the result at the end. Stdout carries only the result; progress goes to
-// stderr, and only on a terminal (or with --verbose).
+// the result at the end. Stdout carries only the result: with -o text on a
+// terminal the answer is streamed as it arrives, otherwise it is written
+// once, complete; -o stream-json streams block events (stream_json.go).
+// Progress goes to stderr, and only on a terminal (or with --verbose): a
+// spinner while waiting for the model's first byte, retries, the session id.
 type renderer struct {
 	o        *RunOptions
 	color    bool
 	progress bool // stderr shows progress: a terminal, not --quiet
 	verbose  bool
 	session  string
+	provider string
+
+	live     bool // -o text on a terminal: deltas go to stdout as they come
+	streamed bool // live text was written
+	lineOpen bool // the last live byte was not a newline
+	spin     *spinner
+	sj       *streamJSON
 }
 
 func newRenderer(o *RunOptions) *renderer {
 	io := o.IO
-	return &renderer{
+	r := &renderer{
 		o:        o,
 		color:    io.ColorEnabled(o.Deps.Env),
 		progress: io.IsStderrTTY() && !o.Globals.Quiet,
 		verbose:  o.Globals.Verbose,
+		live:     o.Output == outText && io.IsStdoutTTY(),
 	}
+	if r.progress {
+		r.spin = newSpinner(io.ErrOut, r.color)
+	}
+	if o.Output == outStreamJSON {
+		r.sj = newStreamJSON(io.Out, o.Deps.NewID, o.Deps.Now)
+	}
+	return r
 }
 
 // Event implements core.Observer.
 func (r *renderer) Event(e core.StepEvent) {
+	if r.sj != nil {
+		r.sj.Event(e)
+	}
 	switch e.Kind {
 	case core.EvSession:
-		r.session = e.SessionID
+		r.session, r.provider = e.SessionID, e.Provider
+	case core.EvProviderWaiting:
+		r.spin.Start("waiting for " + r.provider)
+	case core.EvTextDelta:
+		r.spin.Stop()
+		if r.live && e.Text != "" {
+			fmt.Fprint(r.o.IO.Out, e.Text)
+			r.streamed = true
+			r.lineOpen = !strings.HasSuffix(e.Text, "\n")
+		}
+	case core.EvThinkingDelta:
+		if r.spin.Running() && r.spin.label != "thinking" {
+			r.spin.Start("thinking")
+		}
 	case core.EvWarning:
+		r.spin.Stop()
 		fmt.Fprintf(r.o.IO.ErrOut, "trail: warning: %s\n", e.Text)
 	case core.EvRetry:
 		if r.progress || r.verbose {
+			r.spin.Stop()
 			fmt.Fprintf(r.o.IO.ErrOut, "trail: retrying in %s (attempt %d): %s\n", e.Wait.Round(1e6), e.Attempt, e.Text)
+			r.spin.Start("waiting for " + r.provider)
 		}
 	case core.EvToolFinished, core.EvNotice:
 		r.toolEvent(e)
 	case core.EvAssistantMessage:
+		r.spin.Stop()
+		// A streamed answer that goes on with tool calls ends its line
+		// before the tool activity.
+		r.endLine()
 		// Intermediate answers of a tool loop are progress, not the result.
 		if r.verbose && !r.o.IO.IsStderrTTY() && e.Message != nil && len(e.Message.ToolCalls) > 0 && e.Message.Content != "" {
 			fmt.Fprintln(r.o.IO.ErrOut, e.Message.Content)
@@ -51,9 +92,19 @@ func (r *renderer) Event(e core.StepEvent) {
 	}
 }
 
+// endLine finishes a live answer's last line.
+func (r *renderer) endLine() {
+	if r.lineOpen {
+		fmt.Fprintln(r.o.IO.Out)
+		r.lineOpen = false
+	}
+}
+
 // finish writes the result and returns the error that decides the exit code.
 func (r *renderer) finish(res *core.Result, err error) error {
 	io := r.o.IO
+	r.spin.Stop()
+	r.endLine()
 	if res != nil {
 		switch r.o.Output {
 		case outJSON:
@@ -61,8 +112,10 @@ func (r *renderer) finish(res *core.Result, err error) error {
 			if jerr == nil {
 				fmt.Fprintf(io.Out, "%s\n", b)
 			}
+		case outStreamJSON:
+			r.sj.finish(res, err)
 		default:
-			if err == nil && res.Text != "" {
+			if err == nil && res.Text != "" && !r.streamed {
 				text := res.Text
 				if !strings.HasSuffix(text, "\n") {
 					text += "\n"
@@ -73,6 +126,8 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		if r.progress {
 			fmt.Fprintf(io.ErrOut, "%s\n", r.dim("session "+res.SessionID))
 		}
+	} else if r.sj != nil && r.session != "" {
+		r.sj.finish(nil, err)
 	}
 	if err == nil && res != nil && res.Subtype == core.SubtypeMaxTurns {
 		return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}

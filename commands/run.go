@@ -166,6 +166,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	if c.Int("max-retries") < 0 {
 		return nil, core.Usagef("give 0 or more", "--max-retries must not be negative")
 	}
+	if c.Duration("timeout") <= 0 {
+		return nil, core.Usagef("give a duration like 120s", "--timeout must be positive")
+	}
 	if c.Duration("wait") < 0 {
 		return nil, core.Usagef("give a duration like 30s", "--wait must not be negative")
 	}
@@ -186,7 +189,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 			BaseURL: c.String("base-url"), Script: script,
 		},
 		MaxTurns:   c.Int("max-turns"),
-		Timeout:    c.Duration("timeout"),
+		Timeout:    flagTimeout(c),
 		MaxRetries: c.Int("max-retries"),
 		NoLog:      c.Bool("no-log"),
 		Wait:       c.Duration("wait"),
@@ -199,6 +202,16 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		return nil, err
 	}
 	return opts, nil
+}
+
+// flagTimeout is --timeout when given: left unset, the settings' timeout
+// applies, then the provider's default (the flag's), as SPEC 2's
+// precedence wants.
+func flagTimeout(c *cli.Context) time.Duration {
+	if c.IsSet("timeout") {
+		return c.Duration("timeout")
+	}
+	return 0
 }
 
 // runRun runs or resumes: read the prompt, run the step, render the result.

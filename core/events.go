@@ -33,6 +33,8 @@ const (
 	// EvNotice: a message for the user on stderr: a hook's systemMessage,
 	// a hook that failed or timed out (Text).
 	EvNotice
+	// EvToolResult: a tool result message was appended (Round, Message).
+	EvToolResult
 )
 
 // StepEvent is one observed event; which fields are set depends on Kind.

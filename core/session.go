@@ -88,6 +88,9 @@ func (s *session) appendMessage(m Message, round int, batchID string) {
 	s.logMutation(m, len(s.messages), round, batchID)
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
+	if m.Role == RoleTool {
+		s.obs.Event(StepEvent{Kind: EvToolResult, Round: round, Message: &m})
+	}
 }
 
 func (s *session) logMutation(m Message, index, round int, batchID string) {

@@ -1,0 +1,159 @@
+package openai
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"trail/core"
+	"trail/core/provider/wire"
+)
+
+// Each event's data is a chat.completion.chunk; the stream ends with
+// "data: [DONE]". With stream_options.include_usage the last chunk before
+// [DONE] has empty choices and the usage. Tool calls arrive as
+// delta.tool_calls fragments keyed by index: the first names the id and the
+// function, later ones append to the arguments. Reasoning servers (vLLM,
+// Ollama, DeepSeek) stream delta.reasoning_content or delta.reasoning.
+// A server that closes the stream without [DONE] after a finish_reason has
+// finished; one that closes before any finish_reason was cut.
+
+type call struct {
+	id, name string
+	args     strings.Builder
+}
+
+type assembler struct {
+	sink     core.Sink
+	st       *wire.Stream
+	resp     core.Response
+	text     strings.Builder
+	thinking strings.Builder
+	calls    map[int64]*call
+	order    []int64
+	finished bool
+}
+
+func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, error) {
+	a := &assembler{sink: sink, st: st, calls: map[int64]*call{}}
+	a.resp.Model = model
+	for events := 0; ; events++ {
+		ev, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			if a.finished {
+				return a.finish(), nil
+			}
+			if events == 0 {
+				return nil, st.Fail("the server answered without any stream event: is --base-url an OpenAI-compatible API (usually ending in /v1)?")
+			}
+			return nil, st.Fail("the stream ended before [DONE]: the connection was closed early")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if string(ev.Data) == "[DONE]" {
+			sink.RawPayload("stream_event", "[DONE]")
+			return a.finish(), nil
+		}
+		sink.RawPayload("stream_event", wire.Payload(ev.Data))
+		if !gjson.ValidBytes(ev.Data) {
+			return nil, st.Malformed("not JSON", ev.Data)
+		}
+		if err := a.chunk(gjson.ParseBytes(ev.Data)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (a *assembler) chunk(c gjson.Result) error {
+	if e := c.Get("error"); e.Exists() {
+		msg := wire.ErrorMessage([]byte(c.Raw))
+		if msg == "" {
+			msg = wire.Snippet([]byte(e.Raw))
+		}
+		return a.st.Fail(msg)
+	}
+	if v := c.Get("model").String(); v != "" {
+		a.resp.Model = v
+	}
+	if u := c.Get("usage"); u.IsObject() {
+		a.resp.Usage = core.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
+		a.resp.HasUsage = true
+	}
+	for _, ch := range c.Get("choices").Array() {
+		if idx := ch.Get("index"); idx.Exists() && idx.Int() != 0 {
+			continue // only the first choice is the answer
+		}
+		d := ch.Get("delta")
+		if r := d.Get("reasoning_content"); r.Type == gjson.String {
+			a.thinkingDelta(r.String())
+		} else if r := d.Get("reasoning"); r.Type == gjson.String {
+			a.thinkingDelta(r.String())
+		}
+		if t := d.Get("content"); t.Type == gjson.String && t.String() != "" {
+			a.text.WriteString(t.String())
+			a.sink.TextDelta(t.String())
+		}
+		for i, tc := range d.Get("tool_calls").Array() {
+			a.toolCall(int64(i), tc)
+		}
+		if fr := ch.Get("finish_reason"); fr.Type == gjson.String && fr.String() != "" {
+			a.resp.StopReason = fr.String()
+			a.finished = true
+		}
+	}
+	return nil
+}
+
+// toolCall merges one fragment; pos is its place in the delta, used when a
+// server leaves out the index.
+func (a *assembler) toolCall(pos int64, tc gjson.Result) {
+	idx := pos
+	if v := tc.Get("index"); v.Exists() {
+		idx = v.Int()
+	}
+	c, ok := a.calls[idx]
+	if !ok {
+		c = &call{}
+		a.calls[idx] = c
+		a.order = append(a.order, idx)
+	}
+	if id := tc.Get("id").String(); id != "" && c.id == "" {
+		c.id = id
+	}
+	if name := tc.Get("function.name").String(); name != "" && c.name == "" {
+		c.name = name
+	}
+	if !ok {
+		if c.id == "" {
+			c.id = fmt.Sprintf("call_%d", idx)
+		}
+		a.sink.ToolCallStarted(len(a.order)-1, c.id, c.name)
+	}
+	c.args.WriteString(tc.Get("function.arguments").String())
+}
+
+func (a *assembler) thinkingDelta(s string) {
+	if s == "" {
+		return
+	}
+	a.thinking.WriteString(s)
+	a.sink.ThinkingDelta(s)
+}
+
+func (a *assembler) finish() *core.Response {
+	a.resp.Text = a.text.String()
+	a.resp.Thinking = a.thinking.String()
+	for _, idx := range a.order {
+		c := a.calls[idx]
+		args := strings.TrimSpace(c.args.String())
+		if args == "" {
+			args = "{}"
+		}
+		a.resp.ToolCalls = append(a.resp.ToolCalls, core.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
+	}
+	return &a.resp
+}

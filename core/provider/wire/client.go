@@ -1,0 +1,292 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"trail/core"
+)
+
+// Options tune a Client. Zero values mean the defaults.
+type Options struct {
+	HTTP          *http.Client
+	MaxRetries    int           // retries after the first attempt
+	BaseDelay     time.Duration // first backoff (0.5 s)
+	MaxDelay      time.Duration // backoff cap (8 s)
+	MaxRetryAfter time.Duration // longest retry-after honoured (60 s)
+	IdleTimeout   time.Duration // longest silence from the server (120 s)
+	Rand          func() float64
+	Now           func() time.Time
+}
+
+func (o *Options) fill() {
+	if o.HTTP == nil {
+		o.HTTP = DefaultHTTP
+	}
+	if o.BaseDelay <= 0 {
+		o.BaseDelay = DefaultBaseDelay
+	}
+	if o.MaxDelay <= 0 {
+		o.MaxDelay = DefaultMaxDelay
+	}
+	if o.MaxRetryAfter <= 0 {
+		o.MaxRetryAfter = DefaultMaxRetryAfter
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxRetries < 0 {
+		o.MaxRetries = 0
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// DefaultHTTP is the client every provider shares. Compression is off: a
+// gzip layer may hold back bytes a streamed answer should show at once.
+// Timeouts come from the idle timer, not from the client.
+var DefaultHTTP = &http.Client{Transport: newTransport()}
+
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DisableCompression = true
+	return t
+}
+
+// Client sends one provider's streaming requests.
+type Client struct {
+	Provider string   // names the provider in errors
+	Secrets  []string // scrubbed from every error message
+	Opts     Options
+	// Message reads the provider's own error message from an error body;
+	// nil or "" falls back to ErrorMessage, then to the body itself.
+	Message func(body []byte) string
+	// Hint suggests the fix for a failed status ("" for none).
+	Hint func(status int) string
+}
+
+// NewClient returns a client with opts' defaults filled in.
+func NewClient(provider string, secrets []string, opts Options) *Client {
+	opts.fill()
+	return &Client{Provider: provider, Secrets: secrets, Opts: opts}
+}
+
+// errIdle is the cause of an attempt cancelled by the idle timer.
+var errIdle = errors.New("idle timeout")
+
+// maxErrorBody caps how much of an error response is read.
+const maxErrorBody = 1 << 20
+
+// Open sends the request newReq builds (once per attempt, bound to the
+// attempt's context) and returns the stream once the first byte of a
+// successful response has arrived. Failed attempts are retried as the
+// package doc says; retry is told about each retry before its wait.
+func (c *Client) Open(ctx context.Context, newReq func(context.Context) (*http.Request, error), retry func(attempt int, wait time.Duration, reason error)) (*Stream, error) {
+	c.Opts.fill()
+	for n := 0; ; n++ {
+		s, after, err := c.attempt(ctx, newReq)
+		if err == nil {
+			return s, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var pe *retryable
+		if !errors.As(err, &pe) {
+			return nil, err
+		}
+		if n >= c.Opts.MaxRetries {
+			return nil, pe.err
+		}
+		wait := c.Opts.backoff(n+1, after)
+		if retry != nil {
+			retry(n+1, wait, pe.err)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// retryable marks an attempt's error as worth another attempt.
+type retryable struct{ err *core.ProviderError }
+
+func (r *retryable) Error() string { return r.err.Error() }
+
+func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*http.Request, error)) (*Stream, time.Duration, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	idle := c.Opts.IdleTimeout
+	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
+	fail := func(err error) (*Stream, time.Duration, error) {
+		timer.Stop()
+		cancel(nil)
+		return nil, 0, err
+	}
+	req, err := newReq(actx)
+	if err != nil {
+		return fail(&core.ProviderError{Provider: c.Provider, Message: c.scrub("build request: " + err.Error()), Err: err})
+	}
+	resp, err := c.Opts.HTTP.Do(req)
+	if err != nil {
+		return fail(c.transportError(ctx, actx, err, req.URL))
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		after := retryAfter(resp.Header, c.Opts.Now())
+		pe := c.statusError(resp.StatusCode, body)
+		timer.Stop()
+		cancel(nil)
+		if RetryableStatus(resp.StatusCode) {
+			return nil, after, &retryable{pe}
+		}
+		return nil, 0, pe
+	}
+	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "application/json" {
+		// A server that ignored "stream": true answers with one JSON body.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		msg := ErrorMessage(body)
+		if msg == "" {
+			msg = "the server answered with JSON instead of an event stream: " + Snippet(body)
+		}
+		return fail(&core.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: c.scrub(msg),
+			Fix: "point --base-url at a server that streams (server-sent events)"})
+	}
+	s := &Stream{
+		sse: NewReader(resp.Body), body: resp.Body, timer: timer, idle: idle,
+		ctx: ctx, actx: actx, cancel: cancel, c: c,
+	}
+	if err := s.sse.Prime(); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = errors.New("the server closed the connection before the answer began")
+		}
+		err = c.transportError(ctx, actx, err, req.URL)
+		s.Close()
+		return nil, 0, err
+	}
+	timer.Reset(idle)
+	return s, 0, nil
+}
+
+// transportError classifies a failure before the response began: the
+// caller's cancel, the idle timer (not retried), or a connection failure
+// (retried).
+func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(context.Cause(actx), errIdle) {
+		return c.idleError()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := "connection failed: " + err.Error()
+	if u != nil {
+		msg = fmt.Sprintf("connection to %s failed: %v", u.Redacted(), err)
+	}
+	pe := &core.ProviderError{Provider: c.Provider, Message: c.scrub(msg), Err: err}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		pe.Fix = "is the server running? check --base-url"
+	}
+	return &retryable{pe}
+}
+
+func (c *Client) idleError() *core.ProviderError {
+	return &core.ProviderError{
+		Provider: c.Provider,
+		Message:  fmt.Sprintf("timed out: no data from the server for %s", c.Opts.IdleTimeout),
+		Fix:      "raise --timeout, or check the server",
+		Err:      context.DeadlineExceeded,
+	}
+}
+
+func (c *Client) statusError(status int, body []byte) *core.ProviderError {
+	msg := ""
+	if c.Message != nil {
+		msg = c.Message(body)
+	}
+	if msg == "" {
+		msg = ErrorMessage(body)
+	}
+	if msg == "" {
+		msg = Snippet(body)
+	}
+	if msg == "" {
+		msg = strings.ToLower(http.StatusText(status))
+	}
+	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: c.scrub(msg)}
+	if c.Hint != nil {
+		pe.Fix = c.Hint(status)
+	}
+	return pe
+}
+
+func (c *Client) scrub(s string) string { return Scrub(s, c.Secrets) }
+
+// Stream is a successful response being read event by event.
+type Stream struct {
+	sse    *Reader
+	body   io.ReadCloser
+	timer  *time.Timer
+	idle   time.Duration
+	ctx    context.Context // the caller's
+	actx   context.Context // this attempt's: cancelled by the idle timer
+	cancel context.CancelCauseFunc
+	c      *Client
+}
+
+// Next returns the next event and refreshes the idle timer. At the end it
+// returns io.EOF (the response ended, perhaps inside an event, which is
+// then lost: the provider knows whether the answer was whole), the caller's
+// context error, or a *core.ProviderError (timeout, connection lost).
+func (s *Stream) Next() (Event, error) {
+	ev, err := s.sse.Next()
+	if err == nil {
+		s.timer.Reset(s.idle)
+		return ev, nil
+	}
+	if err == io.EOF || errors.Is(err, ErrIncomplete) {
+		return ev, io.EOF
+	}
+	if s.ctx.Err() != nil {
+		return ev, s.ctx.Err()
+	}
+	if errors.Is(context.Cause(s.actx), errIdle) {
+		return ev, s.c.idleError()
+	}
+	return ev, &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("connection lost mid-stream: " + err.Error()), Err: err}
+}
+
+// Malformed is the error for a stream event that cannot be understood.
+func (s *Stream) Malformed(what string, data []byte) error {
+	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("malformed stream event: " + what + ": " + Snippet(data))}
+}
+
+// Fail is the error for a provider that reported a failure inside the stream.
+func (s *Stream) Fail(msg string) error {
+	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub(msg)}
+}
+
+// Close releases the connection and stops the idle timer.
+func (s *Stream) Close() {
+	s.timer.Stop()
+	s.cancel(nil)
+	s.body.Close()
+}

@@ -1,0 +1,25 @@
+// Package wire is what the HTTP providers (anthropic, openai) share: a
+// server-sent events reader and a client that sends one streaming request
+// with retries, an idle timeout and errors the user can act on.
+//
+// Invariants:
+//
+//   - The SSE reader has no line-length cap and never panics, whatever the
+//     bytes (FuzzReader); a stream cut inside an event is
+//     io.ErrUnexpectedEOF, never a half event.
+//   - A request is retried only before the first byte of a successful
+//     response (HTTP 408, 409, 429, 500, 502, 503, 504, 529, or the
+//     connection failing); once a byte has streamed it never is, because
+//     the user has already seen output. An idle timeout is not retried: the
+//     user already waited --timeout.
+//   - Backoff starts at Options.BaseDelay (0.5 s; commands reads
+//     TRAIL_RETRY_BASE_MS so tests wait milliseconds), doubles, is capped at
+//     8 s and loses up to a quarter to jitter; a retry-after (or
+//     retry-after-ms) header of at most 60 s replaces it.
+//   - The idle timer runs from the moment the request is sent and is
+//     refreshed by every SSE event, pings included.
+//   - Every error is a *core.ProviderError naming the provider and the HTTP
+//     status with the provider's own message, and never contains a secret:
+//     the API key is scrubbed from every message built here.
+//   - A cancelled context ends the call at once with the context's error.
+package wire

@@ -1,0 +1,75 @@
+package wire
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of Options (SPEC 4.1).
+const (
+	DefaultBaseDelay     = 500 * time.Millisecond
+	DefaultMaxDelay      = 8 * time.Second
+	DefaultMaxRetryAfter = 60 * time.Second
+	DefaultIdleTimeout   = 120 * time.Second
+)
+
+// RetryableStatus reports whether an HTTP status is worth another attempt:
+// timeouts, conflicts, rate limits, server errors and Anthropic's 529
+// "overloaded".
+func RetryableStatus(code int) bool {
+	switch code {
+	case 408, 409, 429, 500, 502, 503, 504, 529:
+		return true
+	}
+	return false
+}
+
+// backoff is the wait before retry number n (1-based): the server's
+// retry-after when it gave a sensible one, else BaseDelay doubling up to
+// MaxDelay, minus up to a quarter of jitter so clients that failed together
+// do not come back together.
+func (o *Options) backoff(n int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 && retryAfter <= o.MaxRetryAfter {
+		return retryAfter
+	}
+	d := o.BaseDelay
+	for i := 1; i < n && d < o.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, o.MaxDelay)
+	r := o.Rand
+	if r == nil {
+		r = rand.Float64
+	}
+	return d - time.Duration(float64(d)*0.25*r())
+}
+
+// retryAfter reads how long the server asked us to wait: retry-after-ms
+// (OpenAI), then retry-after in seconds or as an HTTP date. Zero when absent
+// or unreadable.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 || s > 1e6 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
