@@ -311,3 +311,21 @@ func TestToolInputSentWholeAtTheStart(t *testing.T) {
 		t.Fatalf("tool calls = %+v", resp.ToolCalls)
 	}
 }
+
+func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
+	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []core.Message{
+		{Role: core.RoleSystem, Content: "sys"},
+		{Role: core.RoleAssistant, Content: "[Context Summary]\nearlier"},
+		{Role: core.RoleUser, Content: "go on"},
+	}}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(body)
+	first := strings.Index(got, `"role":"user"`)
+	summary := strings.Index(got, `"role":"assistant"`)
+	if first < 0 || summary < 0 || first > summary || !strings.Contains(got, summaryLead) {
+		t.Fatalf("a compacted conversation must open with a user turn: %s", got)
+	}
+}

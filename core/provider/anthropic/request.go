@@ -64,6 +64,10 @@ type tool struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
+// summaryLead opens a conversation whose first turn is the assistant's (a
+// compaction summary), since the API requires a user turn first.
+const summaryLead = "(The earlier conversation was summarised; the summary follows.)"
+
 // encodeRequest builds the request body for req.
 func encodeRequest(req *core.Request) ([]byte, error) {
 	r := request{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true, Messages: []message{}}
@@ -85,6 +89,11 @@ func encodeRequest(req *core.Request) ([]byte, error) {
 			continue
 		}
 		r.Messages = append(r.Messages, message{Role: role, Content: blocks})
+	}
+	// The Messages API wants the conversation to open with a user turn; a
+	// compacted session opens with the assistant's summary.
+	if len(r.Messages) > 0 && r.Messages[0].Role == "assistant" {
+		r.Messages = append([]message{{Role: "user", Content: []block{{Type: "text", Text: summaryLead}}}}, r.Messages...)
 	}
 	r.System = strings.Join(system, "\n\n")
 	for _, t := range req.Tools {
