@@ -179,7 +179,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("messages", all))
 	s.eventEntry("compaction", logfmt.Object{
 		logfmt.F("trigger", trigger),
-		logfmt.F("summary", summary),
+		logfmt.F("summaryMessageId", note.ID),
 		logfmt.F("replacedMessages", len(dropped)),
 		logfmt.F("keptMessages", len(tail)),
 		logfmt.F("before", before),

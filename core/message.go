@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -86,25 +87,36 @@ func (m *Message) compactJSON() (json.RawMessage, error) {
 // compactBytes drops the whitespace outside strings of valid JSON.
 func compactBytes(data []byte) []byte {
 	out := make([]byte, 0, len(data))
-	inStr, esc := false, false
-	for _, c := range data {
-		switch {
-		case inStr:
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
+	start := 0
+	for i := 0; i < len(data); {
+		switch c := data[i]; c {
+		case '"':
+			// Jump over the string: find its closing quote, skipping escapes.
+			j := i + 1
+			for {
+				k := bytes.IndexAny(data[j:], "\"\\")
+				if k < 0 {
+					return append(out, data[start:]...) // unterminated: keep as is
+				}
+				j += k
+				if data[j] == '\\' {
+					if j += 2; j >= len(data) {
+						return append(out, data[start:]...)
+					}
+					continue
+				}
+				break
 			}
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			continue
-		case c == '"':
-			inStr = true
+			i = j + 1
+		case ' ', '\n', '\t', '\r':
+			out = append(out, data[start:i]...)
+			i++
+			start = i
+		default:
+			i++
 		}
-		out = append(out, c)
 	}
-	return out
+	return append(out, data[start:]...)
 }
 
 // DecodeMessage reads a message from JSON, keeping unknown keys.
@@ -112,6 +124,12 @@ func DecodeMessage(raw json.RawMessage) (Message, error) {
 	if !gjson.ValidBytes(raw) {
 		return Message{}, fmt.Errorf("message is not valid JSON")
 	}
+	return decodeValidMessage(raw)
+}
+
+// decodeValidMessage is DecodeMessage for bytes already validated (a
+// record's messages: the store validates the whole record once).
+func decodeValidMessage(raw json.RawMessage) (Message, error) {
 	res := gjson.ParseBytes(raw)
 	if !res.IsObject() {
 		return Message{}, fmt.Errorf("message is not a JSON object")

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -91,4 +92,37 @@ func TestUsageFromMetadata(t *testing.T) {
 			t.Errorf("%s: got %d,%v want %d,%v", tt.md, u.TotalTokens, ok, tt.want, tt.wantOK)
 		}
 	}
+}
+
+func TestCompactBytesMatchesEncodingJSON(t *testing.T) {
+	for _, in := range []string{
+		`{ "a" : [ 1, 2 ,3 ] }`,
+		"{\n  \"s\": \"keep  spaces\\\" and \\\\\\\\ \\n\",\n\t\"t\": true\r\n}",
+		`"only a string with \" quote"`,
+		`[ ]`,
+		`{"x":"\\"}`,
+	} {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(in)); err != nil {
+			t.Fatalf("bad case %q: %v", in, err)
+		}
+		if got := compactBytes([]byte(in)); string(got) != want.String() {
+			t.Errorf("compactBytes(%q) = %q, want %q", in, got, want.String())
+		}
+	}
+}
+
+func FuzzCompactBytes(f *testing.F) {
+	f.Add([]byte(`{ "a" : [ 1, "b \" c" ] }`))
+	f.Add([]byte("[\n\t\"\\\\\" , null\r\n]"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var want bytes.Buffer
+		if json.Compact(&want, in) != nil {
+			compactBytes(in) // must not panic on anything
+			return
+		}
+		if got := compactBytes(in); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("compactBytes(%q) = %q, want %q", in, got, want.Bytes())
+		}
+	})
 }

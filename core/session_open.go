@@ -109,7 +109,7 @@ func (s *session) openStored(ctx context.Context) error {
 	}
 	msgs := make([]Message, len(rec.Messages))
 	for i, raw := range rec.Messages {
-		if msgs[i], err = DecodeMessage(raw); err != nil {
+		if msgs[i], err = decodeValidMessage(raw); err != nil {
 			return &InvalidDataError{Path: e.Store.RecordPath(id), Err: fmt.Errorf("message %d: %w", i, err)}
 		}
 	}
