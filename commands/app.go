@@ -68,6 +68,9 @@ func newApp(d *Deps) *cli.App {
 		newResumeCmd(d, runRun),
 		newListCmd(d, runList),
 		newDeleteCmd(d, runDelete),
+		newReplayCmd(d, runReplay),
+		newValidateLogCmd(d, runValidateLog),
+		newMigrateHistoryCmd(d, runMigrateHistory),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
