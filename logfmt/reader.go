@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -86,9 +87,25 @@ type Reader struct {
 	done  bool
 }
 
-// NewReader reads the log from r.
+// bufPool keeps read buffers between logs: validate-log reads many, and a
+// fresh megabyte per log would be most of the cost of a small one.
+var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readerBufSize) }}
+
+// NewReader reads the log from r. Release gives its buffer back.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, readerBufSize)}
+	br := bufPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &Reader{br: br}
+}
+
+// Release returns the reader's buffer for reuse; the reader and every
+// line it returned are unusable afterwards.
+func (r *Reader) Release() {
+	if r.br != nil {
+		r.br.Reset(nil)
+		bufPool.Put(r.br)
+		r.br, r.long = nil, nil
+	}
 }
 
 // Next returns the next non-blank line, or io.EOF after the last one.
@@ -182,6 +199,7 @@ func FirstSessionID(path string) (string, error) {
 	}
 	defer f.Close()
 	rd := NewReader(f)
+	defer rd.Release()
 	var e entry
 	for {
 		l, err := rd.Next()

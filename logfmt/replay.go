@@ -114,6 +114,7 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}}
 	p.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
+	defer rd.Release()
 	for {
 		l, err := rd.Next()
 		if err == io.EOF {

@@ -141,6 +141,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 	}
 	v.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
+	defer rd.Release()
 	for {
 		l, err := rd.Next()
 		if err == io.EOF {
