@@ -229,11 +229,10 @@ func (p *replayer) mutation(l Line, e *entry) error {
 			return nil
 		}
 		if !p.appended && role != "system" && p.rep.HasSystemPrompt && p.rep.SystemPrompt != "" {
-			p.append(p.systemMessage(), l)
+			p.appendBoth(p.systemMessage(), l)
 		}
 		p.appended = true
-		p.append(ownBytes(msg, e.message), l)
-		p.rep.Messages = append(p.rep.Messages, p.rep.Transcript[len(p.rep.Transcript)-1].Message)
+		p.appendBoth(ownBytes(msg, e.message), l)
 		if role == "assistant" {
 			md := gjson.GetManyBytes(msg, "metadata.inputTokens", "metadata.outputTokens")
 			p.rep.InputTokens += md[0].Int()
@@ -266,6 +265,12 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 		return bytes.Clone(msg)
 	}
 	return msg
+}
+
+// appendBoth adds a message to the transcript and to the context.
+func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
+	p.append(msg, l)
+	p.rep.Messages = append(p.rep.Messages, msg)
 }
 
 // append adds a message to the transcript (not to Messages).
