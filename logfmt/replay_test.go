@@ -108,7 +108,9 @@ func TestReplayRobotaLogBuildsTheSystemMessage(t *testing.T) {
 }
 
 func TestReplayCompaction(t *testing.T) {
-	msg := func(id, role string) string { return `{"id":"` + id + `","role":"` + role + `","content":"` + id + `"}` }
+	msg := func(id, role string) string {
+		return `{"id":"` + id + `","role":"` + role + `","content":"` + id + `"}`
+	}
 	rep := replayString(t, logOf(
 		ev(0, "history_mutation", `"mutation":"append_message","index":0,"message":`+msg("s", "system")),
 		ev(1, "history_mutation", `"mutation":"append_message","index":1,"message":`+msg("u1", "user")),
