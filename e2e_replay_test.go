@@ -12,7 +12,9 @@ import (
 
 // nope is a tool call the script provider makes; no such tool exists, so
 // the call gets a failed result and the loop goes on (SPEC 5.2).
-func nope(args map[string]any) map[string]any { return map[string]any{"name": "Nope", "arguments": args} }
+func nope(args map[string]any) map[string]any {
+	return map[string]any{"name": "Nope", "arguments": args}
+}
 
 // interrupt starts trail, waits until the step has streamed some text to
 // the log, and sends SIGINT.
