@@ -101,8 +101,11 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	if !isFile(t.Path) {
 		return logNotFound(t.Path)
 	}
+	// The transcript (and the history built from it) is kept only when
+	// the output needs it; a context replay's memory is the context's.
+	transcript := o.WriteRecord || o.View == viewTranscript || o.Format == rfJSON || o.Format == rfRecord
 	replay := func() (*logfmt.Replay, error) {
-		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{})
+		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: transcript})
 		return rep, replayError(t.Path, err)
 	}
 	var rep *logfmt.Replay

@@ -31,7 +31,7 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 			writeTextMessage(w, it.Message)
 		}
 	} else {
-		if n := compactions(rep); n > 0 {
+		if n := rep.Compactions; n > 0 {
 			fmt.Fprintf(w, "note    compacted %s; --view transcript shows everything\n", plural(n, "time"))
 		}
 		for _, m := range rep.Messages {
@@ -40,16 +40,6 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 	}
 	_, err := fmt.Fprintln(w)
 	return err
-}
-
-func compactions(rep *logfmt.Replay) int {
-	n := 0
-	for _, it := range rep.Transcript {
-		if it.Compaction != nil {
-			n++
-		}
-	}
-	return n
 }
 
 func writeTextMessage(w io.Writer, raw json.RawMessage) {

@@ -74,10 +74,11 @@ type payloadReader struct {
 	realErr   error
 	realDone  bool
 	checked   map[PayloadRef]*PayloadError // results of whole-file checks
+	folders   map[string]string            // payload folders checked: "" when fine, else why not
 }
 
 func newPayloadReader(dir string) *payloadReader {
-	return &payloadReader{dir: dir, checked: make(map[PayloadRef]*PayloadError)}
+	return &payloadReader{dir: dir, checked: make(map[PayloadRef]*PayloadError), folders: make(map[string]string)}
 }
 
 func outsideRoot(ref PayloadRef, why string) *PayloadError {
@@ -127,10 +128,15 @@ func (p *payloadReader) resolvedDir() (string, error) {
 }
 
 // stat checks everything about the file that can be checked without
-// opening it, and returns its path and Lstat result.
+// opening it, and returns its path and Lstat result. The folders on the
+// way are checked once per log (EvalSymlinks must land where the path
+// says), the file itself with Lstat every time.
 func (p *payloadReader) stat(ref PayloadRef) (string, os.FileInfo, *PayloadError) {
 	segs, perr := p.locate(ref)
 	if perr != nil {
+		return "", nil, perr
+	}
+	if perr := p.checkFolder(ref, segs[:len(segs)-1]); perr != nil {
 		return "", nil, perr
 	}
 	path := filepath.Join(append([]string{p.dir}, segs...)...)
@@ -144,22 +150,52 @@ func (p *payloadReader) stat(ref PayloadRef) (string, os.FileInfo, *PayloadError
 		return "", nil, outsideRoot(ref, "a symlink")
 	case !info.Mode().IsRegular():
 		return "", nil, notFound(ref, "not a regular file")
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", nil, notFound(ref, errText(err))
-	}
-	base, err := p.resolvedDir()
-	if err != nil {
-		return "", nil, notFound(ref, errText(err))
-	}
-	if want := filepath.Join(append([]string{base}, segs...)...); real != want {
-		return "", nil, outsideRoot(ref, "a folder on its path is a symlink")
-	}
-	if info.Size() != ref.ByteLength {
+	case info.Size() != ref.ByteLength:
 		return "", nil, lengthMismatch(ref, info.Size())
 	}
 	return path, info, nil
+}
+
+// checkFolder makes sure the folders of a payload path resolve to
+// themselves under the log folder: no symlink on the way out.
+func (p *payloadReader) checkFolder(ref PayloadRef, segs []string) *PayloadError {
+	rel := filepath.Join(segs...)
+	if why, ok := p.folders[rel]; ok {
+		if why == "" {
+			return nil
+		}
+		return p.folderError(ref, why)
+	}
+	why := ""
+	base, err := p.resolvedDir()
+	if err == nil {
+		var real string
+		real, err = filepath.EvalSymlinks(filepath.Join(p.dir, rel))
+		if err == nil && real != filepath.Join(base, rel) {
+			why = "outside"
+		}
+	}
+	if err != nil {
+		why = "missing"
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			why = errText(err)
+		}
+	}
+	p.folders[rel] = why
+	if why == "" {
+		return nil
+	}
+	return p.folderError(ref, why)
+}
+
+func (p *payloadReader) folderError(ref PayloadRef, why string) *PayloadError {
+	switch why {
+	case "outside":
+		return outsideRoot(ref, "a folder on its path is a symlink")
+	case "missing":
+		return notFound(ref, "")
+	}
+	return notFound(ref, why)
 }
 
 func lengthMismatch(ref PayloadRef, got int64) *PayloadError {
@@ -181,7 +217,7 @@ func (p *payloadReader) open(ref PayloadRef, path string, info os.FileInfo) (*os
 		return nil, notFound(ref, errText(err))
 	}
 	now, err := f.Stat()
-	if err != nil || !os.SameFile(info, now) || !now.Mode().IsRegular() {
+	if err != nil || !os.SameFile(info, now) || !now.Mode().IsRegular() || now.Size() != ref.ByteLength {
 		_ = f.Close()
 		return nil, outsideRoot(ref, "the file changed while it was checked")
 	}
@@ -190,6 +226,15 @@ func (p *payloadReader) open(ref PayloadRef, path string, info os.FileInfo) (*os
 
 // load reads a payload whole and checks it; the content is compact JSON.
 func (p *payloadReader) load(ref PayloadRef) ([]byte, *PayloadError) {
+	data, perr := p.read(ref)
+	if perr != nil {
+		return nil, perr
+	}
+	return appendCompact(data[:0:0], data), nil
+}
+
+// read reads a payload whole and checks it, returning its bytes as they are.
+func (p *payloadReader) read(ref PayloadRef) ([]byte, *PayloadError) {
 	path, info, perr := p.stat(ref)
 	if perr != nil {
 		return nil, perr
@@ -199,17 +244,16 @@ func (p *payloadReader) load(ref PayloadRef) ([]byte, *PayloadError) {
 		return nil, perr
 	}
 	defer f.Close()
+	// The open file's size was checked against byteLength; the hash
+	// covers exactly the bytes read.
 	data := make([]byte, ref.ByteLength)
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, notFound(ref, errText(err))
 	}
-	if n, _ := f.Read(make([]byte, 1)); n > 0 {
-		return nil, lengthMismatch(ref, ref.ByteLength+1)
-	}
 	if perr := checkContent(ref, data); perr != nil {
 		return nil, perr
 	}
-	return appendCompact(nil, data), nil
+	return data, nil
 }
 
 func checkContent(ref PayloadRef, data []byte) *PayloadError {
@@ -262,7 +306,7 @@ func (p *payloadReader) verifyFile(ref PayloadRef, depth int, inner func(hit ref
 	if ref.ByteLength > inMemoryPayload {
 		return p.verifyStream(ref, path, info)
 	}
-	data, perr := p.load(ref)
+	data, perr := p.read(ref)
 	if perr != nil {
 		return perr
 	}
@@ -274,19 +318,18 @@ func (p *payloadReader) verifyFile(ref PayloadRef, depth int, inner func(hit ref
 
 // checkRefs verifies every reference inside value, reporting each problem.
 func (p *payloadReader) checkRefs(value []byte, prefix string, depth int, report func(hit refHit, perr *PayloadError)) {
-	findRefs(value, prefix, func(h refHit) {
-		if h.invalid != "" {
+	for _, h := range findRefs(value, prefix) {
+		switch {
+		case h.invalid != "":
 			report(h, &PayloadError{CodePayloadReferenceInvalid, invalidRefMessage(h)})
-			return
-		}
-		if depth > maxRefDepth {
+		case depth > maxRefDepth:
 			report(h, notFound(h.ref, "payloads nest deeper than 32"))
-			return
+		default:
+			if perr := p.verify(h.ref, depth, report); perr != nil {
+				report(h, perr)
+			}
 		}
-		if perr := p.verify(h.ref, depth, report); perr != nil {
-			report(h, perr)
-		}
-	})
+	}
 }
 
 func invalidRefMessage(h refHit) string {

@@ -20,7 +20,26 @@ var refKind = []byte(`"external-payload"`)
 // any \u escape (a hostile writer could spell the marker with one). Lines
 // without either are never walked.
 func mayHoldRef(b []byte) bool {
-	return bytes.Contains(b, refKind) || bytes.Contains(b, []byte(`\u`))
+	return hasMarker(b) || bytes.Contains(b, []byte(`\u`))
+}
+
+// hasMarker is bytes.Contains(b, refKind), searching from the '-': the
+// search runs on the needle's first byte, and '"' is the commonest byte
+// of a log line while '-' is rare.
+func hasMarker(b []byte) bool {
+	const tail = `-payload"`
+	const head = len(`"external`)
+	for off := 0; ; {
+		i := bytes.Index(b[off:], []byte(tail))
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i >= head && string(b[i-head:i]) == `"external` {
+			return true
+		}
+		off = i + 1
+	}
 }
 
 // PayloadRef is a valid external payload reference.
@@ -115,6 +134,13 @@ func safeLength(tok []byte) (int64, bool) {
 // eachMember calls visit for each member of the valid JSON object b, with
 // the decoded key and the raw value, until visit returns false.
 func eachMember(b []byte, visit func(key string, val []byte) bool) {
+	eachMemberRaw(b, func(key, val []byte) bool { return visit(unquote(key), val) })
+}
+
+// eachMemberRaw is eachMember with the key as it is written, between its
+// quotes (escapes not decoded), so scans that look at every member do not
+// allocate a string per key.
+func eachMemberRaw(b []byte, visit func(key, val []byte) bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return
@@ -129,7 +155,7 @@ func eachMember(b []byte, visit func(key string, val []byte) bool) {
 		if kEnd > len(b) {
 			return
 		}
-		key := unquote(b[i+1 : kEnd-1])
+		key := b[i+1 : kEnd-1]
 		i = skipSpace(b, skipSpace(b, kEnd)+1)
 		if i >= len(b) {
 			return
@@ -144,6 +170,14 @@ func eachMember(b []byte, visit func(key string, val []byte) bool) {
 		}
 		i++
 	}
+}
+
+// keyIs compares a raw key with a name, decoding it only when it has escapes.
+func keyIs(raw []byte, name string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == name
+	}
+	return unquote(raw) == name
 }
 
 // eachElement calls visit for each element of the valid JSON array b.
@@ -173,8 +207,8 @@ func eachElement(b []byte, visit func(i int, val []byte) bool) {
 // isRefObject reports whether the object b has "kind": "external-payload".
 func isRefObject(b []byte) bool {
 	found := false
-	eachMember(b, func(key string, val []byte) bool {
-		if key == "kind" {
+	eachMemberRaw(b, func(key, val []byte) bool {
+		if keyIs(key, "kind") {
 			found = stringIs(val, "external-payload")
 			return false
 		}
@@ -192,44 +226,70 @@ type refHit struct {
 	invalid    string // why the shape is wrong; "" for a valid reference
 }
 
-// findRefs walks the valid JSON value b and calls visit for every
-// reference object in it, outermost first, without looking inside one.
-// prefix names b itself in paths. The walk's depth is the value's nesting,
-// which the line reader has already bounded.
-func findRefs(b []byte, prefix string, visit func(refHit)) {
+// findRefs returns every reference object in the valid JSON value b,
+// outermost first, without looking inside one. prefix names b itself in
+// paths. Only values that contain the marker are entered, so a line with
+// one reference among many messages costs about one pass over it; when b
+// has no plain marker (the caller found a \u escape that could spell one)
+// every value is entered. The depth is the value's nesting, which the
+// line reader has already bounded.
+func findRefs(b []byte, prefix string) []refHit {
 	var path []string
 	if prefix != "" {
 		path = append(path, prefix)
 	}
-	walkRefs(b, 0, &path, visit)
+	var hits []refHit
+	w := refWalker{path: path, all: !hasMarker(b)}
+	w.walk(b, 0, &hits)
+	return hits
 }
 
-func walkRefs(b []byte, base int, path *[]string, visit func(refHit)) {
+type refWalker struct {
+	path []string
+	all  bool // enter every value, not only those holding the marker
+}
+
+func (w *refWalker) enter(val []byte) bool {
+	if c := val[0]; c != '{' && c != '[' {
+		return false
+	}
+	return w.all || hasMarker(val)
+}
+
+func (w *refWalker) walk(b []byte, base int, hits *[]refHit) {
 	i := skipSpace(b, 0)
 	if i >= len(b) {
 		return
 	}
 	switch b[i] {
 	case '{':
-		if isRefObject(b) {
-			ref, why := parseRef(b)
-			visit(refHit{start: base + i, end: base + len(bytes.TrimRight(b, " \t\r\n")), path: joinPath(*path), ref: ref, invalid: why})
-			return
-		}
-		eachMember(b, func(key string, val []byte) bool {
-			if c := val[0]; c == '{' || c == '[' {
-				*path = append(*path, key)
-				walkRefs(val, base+offsetIn(b, val), path, visit)
-				*path = (*path)[:len(*path)-1]
+		mark := len(*hits)
+		isRef := false
+		eachMemberRaw(b, func(key, val []byte) bool {
+			if keyIs(key, "kind") && stringIs(val, "external-payload") {
+				isRef = true
+				return false
+			}
+			if w.enter(val) {
+				w.path = append(w.path, unquote(key))
+				w.walk(val, base+offsetIn(b, val), hits)
+				w.path = w.path[:len(w.path)-1]
 			}
 			return true
 		})
+		if isRef {
+			// A reference is never looked into: drop what was found
+			// inside it before its kind came up.
+			*hits = (*hits)[:mark]
+			ref, why := parseRef(b)
+			*hits = append(*hits, refHit{start: base + i, end: base + len(bytes.TrimRight(b, " \t\r\n")), path: joinPath(w.path), ref: ref, invalid: why})
+		}
 	case '[':
 		eachElement(b, func(n int, val []byte) bool {
-			if c := val[0]; c == '{' || c == '[' {
-				*path = append(*path, "["+strconv.Itoa(n)+"]")
-				walkRefs(val, base+offsetIn(b, val), path, visit)
-				*path = (*path)[:len(*path)-1]
+			if w.enter(val) {
+				w.path = append(w.path, "["+strconv.Itoa(n)+"]")
+				w.walk(val, base+offsetIn(b, val), hits)
+				w.path = w.path[:len(w.path)-1]
 			}
 			return true
 		})

@@ -39,6 +39,10 @@ type ReplayOptions struct {
 	Dir string
 	// SessionID names the payload folder when no line carries a session id.
 	SessionID string
+	// Transcript keeps every message ever said (Replay.Transcript, and with
+	// it History). Without it only what the model sees next is kept, so
+	// memory follows the context, however long the session ran.
+	Transcript bool
 }
 
 // Replay is a conversation rebuilt from its log.
@@ -51,8 +55,11 @@ type Replay struct {
 
 	// Messages is what the model sees next: compactions applied.
 	Messages []json.RawMessage
-	// Transcript is everything ever said, with compaction markers.
+	// Transcript is everything ever said, with compaction markers; only
+	// with ReplayOptions.Transcript.
 	Transcript []TranscriptItem
+	// Compactions counts the replace_all mutations applied.
+	Compactions int
 
 	ProviderCalls int    // provider_request lines
 	InputTokens   int64  // summed over every assistant message appended
@@ -111,7 +118,7 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}
-	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}}
+	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
 	p.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
 	defer rd.Release()
@@ -137,6 +144,7 @@ type replayer struct {
 	e        entry
 	initTime string
 	seen     map[string]struct{} // ids in the transcript, so a compaction adds only new messages
+	keep     bool                // keep the transcript
 	appended bool
 }
 
@@ -273,8 +281,11 @@ func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.rep.Messages = append(p.rep.Messages, msg)
 }
 
-// append adds a message to the transcript (not to Messages).
+// append adds a message to the transcript (not to Messages), when one is kept.
 func (p *replayer) append(msg json.RawMessage, l Line) {
+	if !p.keep {
+		return
+	}
 	f := gjson.GetManyBytes(msg, "id", "role", "timestamp")
 	it := TranscriptItem{Message: msg, Role: f[1].Str}
 	if f[0].Type == gjson.String && f[0].Str != "" {
@@ -324,7 +335,9 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	before := len(p.rep.Messages)
 	var next []json.RawMessage
 	mark := len(p.rep.Transcript)
-	p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
+	if p.keep {
+		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
+	}
 	eachElement(list, func(_ int, m []byte) bool {
 		if _, ok := messageRole(m); !ok {
 			p.warn(l, "replace_all message that is not an object with a known role; skipped")
@@ -332,6 +345,9 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 		}
 		m = m[:len(m):len(m)]
 		next = append(next, m)
+		if !p.keep {
+			return true
+		}
 		if id := gjson.GetBytes(m, "id"); id.Type == gjson.String && id.Str != "" {
 			if _, dup := p.seen[id.Str]; dup {
 				return true
@@ -342,9 +358,12 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	})
 	p.appended = true
 	p.rep.Messages = next
-	p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{
-		Line: l.Num, Timestamp: unquoteToken(e.timestamp), Before: before, After: len(next),
-	}}
+	p.rep.Compactions++
+	if p.keep {
+		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{
+			Line: l.Num, Timestamp: unquoteToken(e.timestamp), Before: before, After: len(next),
+		}}
+	}
 	return nil
 }
 
@@ -355,8 +374,7 @@ func (p *payloadReader) resolve(value []byte, depth int) ([]byte, error) {
 	if !mayHoldRef(value) {
 		return value, nil
 	}
-	var hits []refHit
-	findRefs(value, "", func(h refHit) { hits = append(hits, h) })
+	hits := findRefs(value, "")
 	if len(hits) == 0 {
 		return value, nil
 	}
@@ -384,7 +402,8 @@ func (p *payloadReader) resolve(value []byte, depth int) ([]byte, error) {
 	return append(out, value[prev:]...), nil
 }
 
-// TranscriptMessages returns every message of the transcript, in order.
+// TranscriptMessages returns every message of the transcript, in order
+// (ReplayOptions.Transcript).
 func (r *Replay) TranscriptMessages() []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(r.Transcript))
 	for _, it := range r.Transcript {
@@ -395,8 +414,8 @@ func (r *Replay) TranscriptMessages() []json.RawMessage {
 	return out
 }
 
-// History returns the history entries: a chat entry per message of the
-// transcript, {id, timestamp, category: "chat", type: role, data: message}
+// History returns the history entries (ReplayOptions.Transcript): a chat
+// entry per message of the transcript, {id, timestamp, category: "chat", type: role, data: message}
 // (the entry migrate-history builds), and an event entry per compaction.
 func (r *Replay) History() []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(r.Transcript))

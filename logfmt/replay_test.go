@@ -15,7 +15,7 @@ import (
 
 func replayString(t *testing.T, log string) *Replay {
 	t.Helper()
-	rep, err := ReplayLog(strings.NewReader(log), ReplayOptions{Dir: t.TempDir(), SessionID: "s"})
+	rep, err := ReplayLog(strings.NewReader(log), ReplayOptions{Dir: t.TempDir(), SessionID: "s", Transcript: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,14 +111,15 @@ func TestReplayCompaction(t *testing.T) {
 	msg := func(id, role string) string {
 		return `{"id":"` + id + `","role":"` + role + `","content":"` + id + `"}`
 	}
-	rep := replayString(t, logOf(
+	log := logOf(
 		ev(0, "history_mutation", `"mutation":"append_message","index":0,"message":`+msg("s", "system")),
 		ev(1, "history_mutation", `"mutation":"append_message","index":1,"message":`+msg("u1", "user")),
 		ev(2, "history_mutation", `"mutation":"append_message","index":2,"message":`+msg("a1", "assistant")),
 		ev(3, "history_mutation", `"mutation":"append_message","index":3,"message":`+msg("u2", "user")),
 		ev(4, "history_mutation", `"mutation":"replace_all","messages":[`+msg("s", "system")+`,`+msg("sum", "assistant")+`,`+msg("u2", "user")+`]`),
 		ev(5, "history_mutation", `"mutation":"append_message","index":3,"message":`+msg("a2", "assistant")),
-	))
+	)
+	rep := replayString(t, log)
 	if got := ids(rep.Messages); !slices.Equal(got, []string{"s", "sum", "u2", "a2"}) {
 		t.Errorf("context %v", got)
 	}
@@ -136,6 +137,15 @@ func TestReplayCompaction(t *testing.T) {
 	}
 	if h := rep.History(); len(h) != 7 || field(h[4], "type") != "compaction" || field(h[4], "category") != "event" || field(h[4], "data.messagesBefore") != "4" {
 		t.Errorf("history %s", joinRaw(h))
+	}
+	// Without the transcript only the context is kept: memory follows
+	// what the model sees, not how long the session ran.
+	lean, err := ReplayLog(strings.NewReader(log), ReplayOptions{Dir: t.TempDir(), SessionID: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(lean.Messages); !slices.Equal(got, []string{"s", "sum", "u2", "a2"}) || len(lean.Transcript) != 0 || lean.Compactions != 1 {
+		t.Errorf("lean replay: context %v, transcript %d, compactions %d", got, len(lean.Transcript), lean.Compactions)
 	}
 }
 
@@ -184,7 +194,7 @@ func TestReplayRoundTripsWhatTheWriterExternalized(t *testing.T) {
 	if bytes.Count(raw, refKind) < 4 {
 		t.Fatalf("the writer externalized too little for this test:\n%s", raw)
 	}
-	rep, err := ReplayFile(path, ReplayOptions{})
+	rep, err := ReplayFile(path, ReplayOptions{Transcript: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +246,7 @@ func FuzzReplay(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rep, err := ReplayLog(bytes.NewReader(data), ReplayOptions{Dir: dir, SessionID: "s"})
+		rep, err := ReplayLog(bytes.NewReader(data), ReplayOptions{Dir: dir, SessionID: "s", Transcript: len(data)%2 == 0})
 		if err != nil {
 			var perr *PayloadError
 			if !errors.As(err, &perr) {
