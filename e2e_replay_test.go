@@ -356,3 +356,16 @@ func sameFiles(a, b map[string][]byte) bool {
 	}
 	return true
 }
+
+func TestLogCommandsHelpListsExitCodes(t *testing.T) {
+	e := newEnv(t)
+	for _, cmd := range []string{"replay", "validate-log", "migrate-history"} {
+		r := e.must("", cmd, "--help")
+		if !strings.Contains(r.stdout, "EXIT CODES") || !strings.Contains(r.stdout, "7    invalid data") {
+			t.Errorf("trail %s --help does not list the exit codes:\n%s", cmd, r.stdout)
+		}
+	}
+	if r := e.must("", "--help"); !strings.Contains(r.stdout, "validate-log") || !strings.Contains(r.stdout, "migrate-history") {
+		t.Errorf("trail --help does not list the log commands:\n%s", r.stdout)
+	}
+}

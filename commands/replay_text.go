@@ -38,8 +38,7 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 			writeTextMessage(w, m)
 		}
 	}
-	_, err := fmt.Fprintln(w)
-	return err
+	return nil
 }
 
 func writeTextMessage(w io.Writer, raw json.RawMessage) {
