@@ -15,9 +15,8 @@ import (
 
 // Validation (SPEC 7.2) is one streaming pass over a log. What it keeps in
 // memory: the current line, the provider and tool keys still waiting for
-// their other half (a key whose request and responses have all been seen is
-// closed and remembered only as an 8-byte hash, so a late duplicate is not
-// taken for an orphan), the payload checks already made, and the issues.
+// their other half, a fixed-size set of recently closed keys, the payload
+// checks already made (bounded), and the issues (bounded by MaxIssues).
 //
 // The provider and tool matching follows Robota's
 // validateSessionReplayLogEntries: a provider key is `${executionId}:${round}`
@@ -137,7 +136,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 		payloads:  newPayloadReader(opts.Dir),
 		providers: make(map[string]*providerKey),
 		tools:     make(map[string]*toolKey),
-		closed:    make(map[uint64]struct{}),
+		closed:    newClosedSet(),
 	}
 	v.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
@@ -178,7 +177,7 @@ type validator struct {
 
 	providers map[string]*providerKey
 	tools     map[string]*toolKey
-	closed    map[uint64]struct{} // hashes of keys whose events are all there
+	closed    *closedSet // recently closed keys
 }
 
 func (v *validator) add(is Issue) {

@@ -8,7 +8,43 @@ import (
 
 // Provider and tool keys: a request is answered by events with the same
 // key, in any order. A key stays open until every event it needs is seen;
-// then it is closed and only its hash is kept.
+// then it is closed, and its hash is remembered among the last
+// maxClosedKeys closed, so a late duplicate of an answered event is not
+// taken for an orphan while memory stays bounded by the open keys.
+
+// maxClosedKeys bounds the closed keys remembered: far more than one step
+// has, so only a duplicate thousands of requests late could be missed.
+const maxClosedKeys = 4096
+
+// closedSet is a fixed-size set of recently closed key hashes.
+type closedSet struct {
+	ring []uint64
+	next int
+	set  map[uint64]struct{}
+}
+
+func newClosedSet() *closedSet {
+	return &closedSet{ring: make([]uint64, 0, maxClosedKeys), set: make(map[uint64]struct{}, maxClosedKeys)}
+}
+
+func (c *closedSet) has(h uint64) bool {
+	_, ok := c.set[h]
+	return ok
+}
+
+func (c *closedSet) add(h uint64) {
+	if _, ok := c.set[h]; ok {
+		return
+	}
+	if len(c.ring) < maxClosedKeys {
+		c.ring = append(c.ring, h)
+	} else {
+		delete(c.set, c.ring[c.next])
+		c.ring[c.next] = h
+		c.next = (c.next + 1) % maxClosedKeys
+	}
+	c.set[h] = struct{}{}
+}
 
 const (
 	seenNative = 1 << iota
@@ -71,7 +107,7 @@ func (v *validator) provider(l Line, e *entry, event string) {
 		}
 		bit = seenNative
 	}
-	if _, done := v.closed[closedKey('p', key)]; done {
+	if v.closed.has(closedKey('p', key)) {
 		return
 	}
 	k := v.providers[key]
@@ -92,7 +128,7 @@ func (v *validator) provider(l Line, e *entry, event string) {
 	}
 	if k.request != nil && k.seen == seenAll {
 		delete(v.providers, key)
-		v.closed[closedKey('p', key)] = struct{}{}
+		v.closed.add(closedKey('p', key))
 	}
 }
 
@@ -112,7 +148,7 @@ func (v *validator) tool(l Line, e *entry, event string) {
 		return
 	}
 	key := execID + ":" + id
-	if _, done := v.closed[closedKey('t', key)]; done {
+	if v.closed.has(closedKey('t', key)) {
 		return
 	}
 	k := v.tools[key]
@@ -133,7 +169,7 @@ func (v *validator) tool(l Line, e *entry, event string) {
 		return
 	}
 	delete(v.tools, key)
-	v.closed[closedKey('t', key)] = struct{}{}
+	v.closed.add(closedKey('t', key))
 }
 
 // finish reports the keys still open at the end of the log, in file order.

@@ -332,3 +332,16 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func TestClosedKeysAreBounded(t *testing.T) {
+	c := newClosedSet()
+	for i := range uint64(3 * maxClosedKeys) {
+		c.add(i)
+	}
+	if len(c.set) != maxClosedKeys || len(c.ring) != maxClosedKeys {
+		t.Fatalf("set %d ring %d", len(c.set), len(c.ring))
+	}
+	if c.has(0) || !c.has(3*maxClosedKeys-1) || !c.has(2*maxClosedKeys) {
+		t.Error("the set does not keep the most recent keys")
+	}
+}
