@@ -369,3 +369,17 @@ func TestLogCommandsHelpListsExitCodes(t *testing.T) {
 		t.Errorf("trail --help does not list the log commands:\n%s", r.stdout)
 	}
 }
+
+func TestReplayLast(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "older")
+	e.must("", "run", "--provider", "echo", "newest")
+	r := e.must("", "replay", "--last", "--format", "text")
+	if !strings.Contains(r.stdout, "  newest") || strings.Contains(r.stdout, "older") {
+		t.Errorf("replay --last:\n%s", r.stdout)
+	}
+	if r := e.run("", "replay", "--any-dir"); r.code != 2 {
+		t.Errorf("--any-dir alone: %s", r)
+	}
+	e.validateAll()
+}

@@ -23,6 +23,9 @@ type ReplayOptions struct {
 	Deps        *Deps
 	Globals     globals
 	Ref         string
+	Last        bool // the most recently updated session of Cwd (or of any directory with AnyDir)
+	AnyDir      bool
+	Cwd         string
 	Format      string // "" = the default for the output (text on a terminal, else jsonl)
 	View        string
 	WriteRecord bool
@@ -45,7 +48,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 	return &cli.Command{
 		Name:      "replay",
 		Usage:     "rebuild a conversation from its JSONL log",
-		ArgsUsage: "ID|LOGFILE",
+		ArgsUsage: "ID|LOGFILE | --last",
 		Description: "Rebuilds what the model saw from the session's log, not its record.\n" +
 			"Formats: text (roles, tool calls and results, compaction markers; the default on a\n" +
 			"terminal), jsonl (one message a line; the default when piped), json ({sessionId, cwd,\n" +
@@ -59,6 +62,8 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			&cli.BoolFlag{Name: "write-record", Usage: "rebuild sessions/<id>.json from the log when it is missing or corrupt"},
 			&cli.BoolFlag{Name: "force", Usage: "with --write-record: replace a record that parses"},
 			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "with --write-record: how long to wait for a session locked by a step"},
+			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
+			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
 		},
 		Action: func(c *cli.Context) error {
 			g, err := readGlobals(c, d)
@@ -66,11 +71,22 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 				return err
 			}
 			args := c.Args().Slice()
-			if len(args) != 1 {
-				return core.Usagef("trail replay ID, or trail replay path/to/log.jsonl", "give exactly one session or log file")
+			last, anyDir := c.Bool("last"), c.Bool("any-dir")
+			if anyDir && !last {
+				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
 			}
-			o := &ReplayOptions{IO: d.IO, Deps: d, Globals: g, Ref: args[0], Format: c.String("format"),
+			if len(args) != 1 && !(last && len(args) == 0) {
+				return core.Usagef("trail replay ID, trail replay path/to/log.jsonl, or trail replay --last", "give exactly one session or log file")
+			}
+			o := &ReplayOptions{IO: d.IO, Deps: d, Globals: g, Last: last, AnyDir: anyDir, Format: c.String("format"),
 				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: c.Duration("wait")}
+			if last {
+				if o.Cwd, err = d.Getwd(); err != nil {
+					return fmt.Errorf("current directory: %w", err)
+				}
+			} else {
+				o.Ref = args[0]
+			}
 			switch o.Format {
 			case "", rfText, rfJSON, rfJSONL, rfRecord:
 			default:
@@ -94,8 +110,15 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 
 func runReplay(ctx context.Context, o *ReplayOptions) error {
 	st := store.New(o.Globals.Home)
-	t, err := resolveLog(st, o.Ref)
-	if err != nil {
+	var t logTarget
+	var err error
+	if o.Last {
+		var id string
+		if id, err = core.ResolveSession(st, core.SessionRef{Last: true, AnyDir: o.AnyDir, Cwd: o.Cwd}); err != nil {
+			return err
+		}
+		t = logTarget{Path: st.LogPath(id), ID: id}
+	} else if t, err = resolveLog(st, o.Ref); err != nil {
 		return err
 	}
 	if !isFile(t.Path) {

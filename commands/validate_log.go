@@ -44,7 +44,8 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 		Description: "Checks each log in one streaming pass: every line a JSON object with a valid envelope,\n" +
 			"one session, seq without gaps, every provider request and tool call answered, every\n" +
 			"external payload present and intact. Arguments are log files, folders of logs, globs\n" +
-			"(expanded here too, for shells that pass them quoted), session ids, or - for stdin.\n" +
+			"(expanded here too, for shells that pass them quoted), session ids, or - for stdin\n" +
+			"(whose payload paths are then taken from the current directory).\n" +
 			"Exit 0 when no log has errors, 7 when any has, 3 when a file does not exist\n" +
 			"(the others are still checked and reported).\n\n" +
 			"   trail validate-log logs/*.jsonl --format github",
