@@ -136,7 +136,10 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		id := t.ID
 		if id == "" {
 			if id, err = logfmt.FirstSessionID(t.Path); err != nil {
-				return replayError(t.Path, err)
+				if errors.Is(err, fs.ErrNotExist) {
+					return logNotFound(t.Path)
+				}
+				return &core.InvalidDataError{Path: t.Path, Err: err}
 			}
 		}
 		rec, err := newEngine(o.Deps, st).RepairRecord(ctx, core.RepairOptions{

@@ -221,3 +221,18 @@ func TestReplayWriteRecordFromALogPathChecksTheSession(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestReplayOfAnEmptyLog(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(log, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, errOut := TestIO()
+	d := testDeps(t, ios)
+	if code := runTrail(t, d, "replay", log, "--format", "text"); code != ExitOK || out.String() != "(an empty log)\n" {
+		t.Errorf("exit %d, %q", code, out)
+	}
+	if code := runTrail(t, d, "replay", log, "--write-record"); code != ExitInvalidData || !strings.Contains(errOut.String(), "no line carries a session id") {
+		t.Errorf("write-record from an empty log: exit %d, %s", code, errOut)
+	}
+}

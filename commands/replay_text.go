@@ -17,11 +17,17 @@ import (
 // compacted. Every message is shown whole; nothing is summarised away.
 
 func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
+	if rep.Entries == 0 {
+		_, err := fmt.Fprintln(w, "(an empty log)")
+		return err
+	}
 	fmt.Fprintf(w, "session %s\n", rep.SessionID)
 	if rep.Cwd != "" {
 		fmt.Fprintf(w, "cwd     %s\n", rep.Cwd)
 	}
-	fmt.Fprintf(w, "time    %s → %s\n", rep.CreatedAt, rep.UpdatedAt)
+	if rep.CreatedAt != "" {
+		fmt.Fprintf(w, "time    %s → %s\n", rep.CreatedAt, rep.UpdatedAt)
+	}
 	if view == viewTranscript {
 		for _, it := range rep.Transcript {
 			if c := it.Compaction; c != nil {

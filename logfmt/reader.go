@@ -204,7 +204,7 @@ func FirstSessionID(path string) (string, error) {
 	for {
 		l, err := rd.Next()
 		if err == io.EOF {
-			return "", fmt.Errorf("%s: no line carries a session id", path)
+			return "", errors.New("no line carries a session id")
 		}
 		if err != nil {
 			return "", err
