@@ -176,6 +176,23 @@ func benchBinary(b *testing.B, mb int64, cmd ...string) {
 		peak = max(peak, runMeasured(b, args...))
 	}
 	b.ReportMetric(peak, "peak-RSS-MB")
+	b.ReportMetric(float64(dirSize(b, filepath.Join(filepath.Dir(path), benchSession+".payloads")))/(1<<20), "payload-MB")
+}
+
+// dirSize is the bytes of the files in dir: the payloads checked besides
+// the log (MB/s counts the log's bytes only).
+func dirSize(tb testing.TB, dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 func BenchmarkValidateLog100MB(b *testing.B) { benchBinary(b, 100, "validate-log") }
