@@ -16,19 +16,17 @@ type entry struct {
 
 	executionID, round, toolCallID, toolExecutionID []byte
 	payloadKind, mutation, index                    []byte
-	message, messages, response                     []byte
+	message, messages                               []byte
 	cwd, systemPrompt                               []byte
 }
 
-// member keys, grouped by the events that use them.
+// Data keys, grouped by the events that use them.
 const (
-	wantEnvelope = 1 << iota
-	wantProvider
+	wantProvider = 1 << iota
 	wantTool
 	wantNative
 	wantMutation
 	wantInit
-	wantResponse
 )
 
 // wantsOf says which keys an event needs; scanning stops once they are all
@@ -36,10 +34,8 @@ const (
 // still follow them.
 func wantsOf(event string) int {
 	switch event {
-	case "provider_request", "provider_response_raw":
+	case "provider_request", "provider_response_raw", "provider_response_normalized":
 		return wantProvider
-	case "provider_response_normalized":
-		return wantProvider | wantResponse
 	case "provider_native_raw_payload":
 		return wantProvider | wantNative
 	case "tool_execution_request", "tool_execution_result":
@@ -112,8 +108,7 @@ func (e *entry) complete(w int) bool {
 		w&wantTool != 0 && (e.executionID == nil || e.toolCallID == nil),
 		w&wantNative != 0 && e.payloadKind == nil,
 		w&wantMutation != 0 && (e.mutation == nil || (e.messages == nil && (e.message == nil || e.index == nil))),
-		w&wantInit != 0 && (e.cwd == nil || e.systemPrompt == nil),
-		w&wantResponse != 0 && e.response == nil:
+		w&wantInit != 0 && (e.cwd == nil || e.systemPrompt == nil):
 		return false
 	}
 	return true
@@ -167,10 +162,6 @@ func (e *entry) slot(key []byte, wanted int) *[]byte {
 	case "messages":
 		if has(wantMutation) {
 			return &e.messages
-		}
-	case "response":
-		if has(wantResponse) {
-			return &e.response
 		}
 	case "cwd":
 		if has(wantInit) {

@@ -23,9 +23,9 @@ import (
 //   - relativePath is relative, has no "." or ".." segment and no NUL, and
 //     names a file under <log dir>/<sessionId>.payloads/ (the only place the
 //     writer puts payloads);
-//   - no component is a symlink: the final file is checked with Lstat, and
-//     the whole path must resolve (EvalSymlinks) to itself under the log
-//     folder's own resolved path;
+//   - no component is a symlink: the folders on the way must resolve
+//     (EvalSymlinks, once per folder) to themselves under the log folder's
+//     own resolved path, and the file itself is checked with Lstat;
 //   - it is a regular file whose size is the reference's byteLength (a FIFO
 //     or a device is never opened);
 //   - it is opened with O_NOFOLLOW|O_NONBLOCK and must still be the file
@@ -57,8 +57,9 @@ func (e *PayloadError) Error() string { return e.Message }
 const maxRefDepth = 32
 
 // inMemoryPayload is the largest payload validation reads whole; a bigger
-// one is hashed and parsed as a stream so memory stays bounded.
-const inMemoryPayload = 16 << 20
+// one is hashed and parsed as a stream so memory stays bounded. (A
+// variable so tests can reach the streaming path with small files.)
+var inMemoryPayload int64 = 16 << 20
 
 // maxPayloadCache bounds the remembered check results of one log.
 const maxPayloadCache = 4096
@@ -299,11 +300,11 @@ func (p *payloadReader) verify(ref PayloadRef, depth int, inner func(hit refHit,
 }
 
 func (p *payloadReader) verifyFile(ref PayloadRef, depth int, inner func(hit refHit, perr *PayloadError)) *PayloadError {
-	path, info, perr := p.stat(ref)
-	if perr != nil {
-		return perr
-	}
 	if ref.ByteLength > inMemoryPayload {
+		path, info, perr := p.stat(ref)
+		if perr != nil {
+			return perr
+		}
 		return p.verifyStream(ref, path, info)
 	}
 	data, perr := p.read(ref)

@@ -345,3 +345,43 @@ func TestClosedKeysAreBounded(t *testing.T) {
 		t.Error("the set does not keep the most recent keys")
 	}
 }
+
+func TestBigPayloadsAreCheckedAsAStream(t *testing.T) {
+	orig := inMemoryPayload
+	inMemoryPayload = 64
+	t.Cleanup(func() { inMemoryPayload = orig })
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "s.payloads"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	good := []byte(`{"list":[` + strings.Repeat(`"an element",`, 20) + `"last"]}`)
+	notJSON := []byte(`{"list":[` + strings.Repeat(`"an element",`, 20) + `"last"]}}`)
+	twoValues := []byte(`{"a":"` + strings.Repeat("x", 80) + `"} {"b":1}`)
+	put := func(content, stored []byte) string {
+		os.WriteFile(filepath.Join(dir, "s.payloads", sha(content)+".json"), stored, 0o600)
+		return refJSON("s", content)
+	}
+	tampered := bytes.Replace(good, []byte("last"), []byte("LAST"), 1)
+	tests := []struct {
+		name            string
+		content, stored []byte
+		want            []string
+	}{
+		{"a good payload", good, good, nil},
+		{"one byte changed", good, tampered, []string{CodePayloadSHA256 + "@1"}},
+		{"not JSON", notJSON, notJSON, []string{CodePayloadInvalidJSON + "@1"}},
+		{"two JSON values", twoValues, twoValues, []string{CodePayloadInvalidJSON + "@1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ref := put(tt.content, tt.stored)
+			rep, err := Validate(strings.NewReader(logOf(ev(0, "user", `"content":`+ref))), ValidateOptions{Dir: dir, SessionID: "s"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := codes(rep); !slices.Equal(got, tt.want) {
+				t.Fatalf("issues %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
