@@ -329,3 +329,70 @@ func (e *env) replayedMessages(id string) []any {
 }
 
 func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }
+
+// validateAll runs validate-log --strict over every log in the home and
+// fails the test on any issue: every log trail writes must validate clean.
+func (e *env) validateAll() {
+	e.t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(e.home, "logs", "*.jsonl"))
+	if len(logs) == 0 {
+		e.t.Fatal("validateAll: no logs in the home")
+	}
+	r := e.run("", append([]string{"validate-log", "--strict"}, logs...)...)
+	if r.code != 0 {
+		e.t.Fatalf("a log trail wrote does not validate:\n%s", r.stdout)
+	}
+}
+
+// replayMessages is what `trail replay ID --format json` says the
+// session's messages are.
+func (e *env) replayMessages(ref string) []json.RawMessage {
+	e.t.Helper()
+	r := e.must("", "replay", ref, "--format", "json")
+	var doc struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		e.t.Fatalf("replay --format json: %v\n%s", err, r.stdout)
+	}
+	return doc.Messages
+}
+
+// recordMessages is the record's messages, each compacted.
+func (e *env) recordMessages(id string) []json.RawMessage {
+	e.t.Helper()
+	b, err := os.ReadFile(e.recordPath(id))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var rec struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		e.t.Fatal(err)
+	}
+	for i, m := range rec.Messages {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, m); err != nil {
+			e.t.Fatal(err)
+		}
+		rec.Messages[i] = buf.Bytes()
+	}
+	return rec.Messages
+}
+
+// checkReplayMatchesRecord is SPEC 7.1's invariant for one session: the
+// log replays to the record's messages, byte for byte once compacted
+// (ids, roles, content, tool calls, tool call ids, states and the rest).
+func (e *env) checkReplayMatchesRecord(id string) {
+	e.t.Helper()
+	got, want := e.replayMessages(id), e.recordMessages(id)
+	if len(got) != len(want) {
+		e.t.Fatalf("session %s: replay has %d messages, the record %d", id, len(got), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			e.t.Fatalf("session %s message %d:\nreplay %s\nrecord %s", id, i, got[i], want[i])
+		}
+	}
+}

@@ -69,6 +69,9 @@ func newApp(d *Deps) *cli.App {
 		newCompactCmd(d, runCompact),
 		newListCmd(d, runList),
 		newDeleteCmd(d, runDelete),
+		newReplayCmd(d, runReplay),
+		newValidateLogCmd(d, runValidateLog),
+		newMigrateHistoryCmd(d, runMigrateHistory),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError

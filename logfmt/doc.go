@@ -1,6 +1,6 @@
-// Package logfmt owns trail's JSONL event log (SPEC 7.1): the line envelope,
+// Package logfmt owns trail's JSONL event log (SPEC 7): the line envelope,
 // the encoder, the append-only writer with redaction and external payloads,
-// and (later) the streaming reader, replay and validation.
+// the streaming reader, replay and validation.
 //
 // Invariants every writer in this package keeps:
 //
@@ -30,6 +30,21 @@
 //     those bytes, created only if absent) and replaced by a reference object.
 //     Children are externalized before their parents, so a parent that was
 //     only big because of one child stays inline.
+//
+// Invariants every reader here keeps (reader.go, replay.go, validate.go):
+//
+//   - A log is read once, front to back, through a bufio.Reader with no
+//     line-length cap; a line is checked with gjson.ValidBytes (behind a
+//     nesting bound) before any field of it is read.
+//   - Memory follows what must be remembered, never the file: validation
+//     keeps open request keys and one line, replay the messages.
+//   - A torn last line is a warning, not a failure: it is what a killed
+//     writer leaves.
+//   - An external payload reference is followed only to a regular file
+//     under <log dir>/<sessionId>.payloads/, no symlink on the way, and
+//     only after its size matches; its sha256 and JSON are checked before
+//     its content is used.
+//   - Logs without seq (Robota's) read the same as trail's.
 //
 // The package is a leaf: it imports no other trail package.
 package logfmt

@@ -64,6 +64,13 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 		}
 		rep.Total++
 		path := filepath.Join(dir, name)
+		if !e.Type().IsRegular() {
+			// A FIFO would block the read, and rewriting a symlink would
+			// turn it into a file: neither is a record to migrate.
+			rep.Failed++
+			rep.Failures = append(rep.Failures, MigrateFailure{Path: path, Err: fmt.Errorf("migrate %s: not a regular file", path)})
+			continue
+		}
 		migrated, err := migrateOne(dir, name, opts)
 		switch {
 		case err != nil:

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -168,5 +169,33 @@ func TestMigrateHistoryBusySessionFails(t *testing.T) {
 	rep, err := s.MigrateHistory(MigrateOptions{Wait: 10 * time.Millisecond})
 	if err != nil || rep.Failed != 1 || !errors.As(rep.Failures[0].Err, new(*BusyError)) {
 		t.Errorf("%+v %v", rep, err)
+	}
+}
+
+func TestMigrateHistoryFailsOnWhatIsNotAFile(t *testing.T) {
+	s := newStore(t)
+	writeRecord(t, s, "robota", fixture(t, "robota.json"))
+	dir := s.SessionsDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
+		t.Skipf("no FIFOs: %v", err)
+	}
+	if err := os.Symlink(s.RecordPath("robota"), filepath.Join(dir, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan MigrateReport)
+	go func() {
+		rep, _ := s.MigrateHistory(MigrateOptions{NewID: seqIDs()})
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		if rep.Migrated != 1 || rep.Failed != 2 || rep.Total != 3 {
+			t.Errorf("report %+v", rep)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("migrate-history blocked on a FIFO")
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "link.json")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced")
 	}
 }

@@ -1,0 +1,108 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"trail/core"
+	"trail/store"
+)
+
+// logTarget is a log named on the command line.
+type logTarget struct {
+	Path string // the log file
+	ID   string // the session, when named by id; "" for a path
+}
+
+// resolveLog finds the log an argument names, for replay and validate-log:
+//
+//   - something that looks like a path (a separator, or a .jsonl suffix) is
+//     a path;
+//   - an id whose log exists is that log, whether or not its record does
+//     (a lost or corrupt record is exactly when replay is needed);
+//   - otherwise the argument is resolved like every session reference
+//     (SPEC 1.2: unique prefix, name), falling back to a unique prefix of
+//     the log files, and to a file of that name in the current directory.
+func resolveLog(st *store.FS, arg string) (logTarget, error) {
+	if looksLikePath(arg) {
+		return logTarget{Path: arg}, nil
+	}
+	if store.ValidateID(arg) == nil {
+		if isFile(st.LogPath(arg)) {
+			return logTarget{Path: st.LogPath(arg), ID: arg}, nil
+		}
+	}
+	id, err := core.ResolveSession(st, core.SessionRef{Ref: arg})
+	if err == nil {
+		if !isFile(st.LogPath(id)) {
+			return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("session %s has no log (%s)", id, st.LogPath(id)),
+				Fix: "it ran with --no-log, or its log was deleted"}
+		}
+		return logTarget{Path: st.LogPath(id), ID: id}, nil
+	}
+	if !core.IsNotFound(err) {
+		return logTarget{}, err // ambiguous, or a store that cannot be read
+	}
+	if store.ValidateID(arg) == nil && len(arg) >= 4 {
+		ids, lerr := logIDsWithPrefix(st, arg)
+		if lerr != nil {
+			return logTarget{}, lerr
+		}
+		switch len(ids) {
+		case 1:
+			return logTarget{Path: st.LogPath(ids[0]), ID: ids[0]}, nil
+		case 0:
+		default:
+			return logTarget{}, &core.AmbiguousError{Ref: arg, Candidates: ids}
+		}
+	}
+	if isFile(arg) {
+		return logTarget{Path: arg}, nil
+	}
+	return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("no session or log file %q", arg),
+		Fix: "give a session id, a unique prefix, a name, or a path to a .jsonl log"}
+}
+
+func looksLikePath(arg string) bool {
+	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".jsonl") || arg == "." || arg == ".."
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
+}
+
+// logIDsWithPrefix lists the sessions whose log file name starts with prefix.
+func logIDsWithPrefix(st *store.FS, prefix string) ([]string, error) {
+	entries, err := os.ReadDir(st.LogsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list logs: %w", err)
+	}
+	var ids []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if ok && !e.IsDir() && strings.HasPrefix(id, prefix) && store.ValidateID(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// logNotFound is the error for a log path that does not exist.
+func logNotFound(path string) error {
+	return &core.NotFoundError{What: fmt.Sprintf("log %s does not exist", path), Fix: "check the path, or name the session by id"}
+}
+
+// sessionIDOfLog is the id a log file name carries (<id>.jsonl).
+func sessionIDOfLog(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".jsonl")
+}

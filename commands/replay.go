@@ -1,0 +1,279 @@
+package commands
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/logfmt"
+	"trail/store"
+)
+
+// ReplayOptions is trail replay after flag parsing.
+type ReplayOptions struct {
+	IO          *IOStreams
+	Deps        *Deps
+	Globals     globals
+	Ref         string
+	Last        bool // the most recently updated session of Cwd (or of any directory with AnyDir)
+	AnyDir      bool
+	Cwd         string
+	Format      string // "" = the default for the output (text on a terminal, else jsonl)
+	View        string
+	WriteRecord bool
+	Force       bool
+	Wait        time.Duration
+}
+
+// Replay formats and views.
+const (
+	rfText   = "text"
+	rfJSON   = "json"
+	rfJSONL  = "jsonl"
+	rfRecord = "record"
+
+	viewContext    = "context"
+	viewTranscript = "transcript"
+)
+
+func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "rebuild a conversation from its JSONL log",
+		ArgsUsage: "ID|LOGFILE | --last",
+		Description: "Rebuilds what the model saw from the session's log, not its record.\n" +
+			"Formats: text (roles, tool calls and results, compaction markers; the default on a\n" +
+			"terminal), jsonl (one message a line; the default when piped), json ({sessionId, cwd,\n" +
+			"createdAt, updatedAt, messages, history}), record (a full session record).\n" +
+			"In the transcript view a jsonl compaction marker is a line {\"compaction\": {...}}.\n" +
+			"--write-record repairs a session whose record is missing or corrupt:\n" +
+			"   trail replay 0193abcd --write-record && trail resume 0193abcd \"go on\"",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "text, json, jsonl or record (default: text on a terminal, jsonl when piped)"},
+			&cli.StringFlag{Name: "view", Value: viewContext, Usage: "context (what the model sees next) or transcript (everything ever said)"},
+			&cli.BoolFlag{Name: "write-record", Usage: "rebuild sessions/<id>.json from the log when it is missing or corrupt"},
+			&cli.BoolFlag{Name: "force", Usage: "with --write-record: replace a record that parses"},
+			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "with --write-record: how long to wait for a session locked by a step"},
+			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
+			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
+		},
+		Action: func(c *cli.Context) error {
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			args := c.Args().Slice()
+			last, anyDir := c.Bool("last"), c.Bool("any-dir")
+			if anyDir && !last {
+				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+			}
+			if len(args) != 1 && !(last && len(args) == 0) {
+				return core.Usagef("trail replay ID, trail replay path/to/log.jsonl, or trail replay --last", "give exactly one session or log file")
+			}
+			o := &ReplayOptions{IO: d.IO, Deps: d, Globals: g, Last: last, AnyDir: anyDir, Format: c.String("format"),
+				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: c.Duration("wait")}
+			if last {
+				if o.Cwd, err = d.Getwd(); err != nil {
+					return fmt.Errorf("current directory: %w", err)
+				}
+			} else {
+				o.Ref = args[0]
+			}
+			switch o.Format {
+			case "", rfText, rfJSON, rfJSONL, rfRecord:
+			default:
+				return core.Usagef("use text, json, jsonl or record", "unknown format %q", o.Format)
+			}
+			switch o.View {
+			case viewContext, viewTranscript:
+			default:
+				return core.Usagef("use context or transcript", "unknown view %q", o.View)
+			}
+			if o.Format == rfRecord && o.View == viewTranscript {
+				return core.Usagef("a record holds the context; drop --view or use --format json", "--format record has no transcript view")
+			}
+			if o.Force && !o.WriteRecord {
+				return core.Usagef("use it with --write-record", "--force without --write-record")
+			}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+func runReplay(ctx context.Context, o *ReplayOptions) error {
+	st := store.New(o.Globals.Home)
+	var t logTarget
+	var err error
+	if o.Last {
+		var id string
+		if id, err = core.ResolveSession(st, core.SessionRef{Last: true, AnyDir: o.AnyDir, Cwd: o.Cwd}); err != nil {
+			return err
+		}
+		t = logTarget{Path: st.LogPath(id), ID: id}
+	} else if t, err = resolveLog(st, o.Ref); err != nil {
+		return err
+	}
+	if !isFile(t.Path) {
+		return logNotFound(t.Path)
+	}
+	// The transcript (and the history built from it) is kept only when
+	// the output needs it; a context replay's memory is the context's.
+	transcript := o.WriteRecord || o.View == viewTranscript || o.Format == rfJSON || o.Format == rfRecord
+	replay := func() (*logfmt.Replay, error) {
+		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: transcript})
+		return rep, replayError(t.Path, err)
+	}
+	var rep *logfmt.Replay
+	if o.WriteRecord {
+		id := t.ID
+		if id == "" {
+			if id, err = logfmt.FirstSessionID(t.Path); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return logNotFound(t.Path)
+				}
+				return &core.InvalidDataError{Path: t.Path, Err: err}
+			}
+		}
+		rec, err := newEngine(o.Deps, st).RepairRecord(ctx, core.RepairOptions{
+			ID: id, Force: o.Force, Wait: o.Wait,
+			Replay: func() (*logfmt.Replay, error) {
+				r, err := replay()
+				rep = r
+				return r, err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		warnReplay(o, t.Path, rep)
+		fmt.Fprintf(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
+		if o.Format == "" {
+			return nil // the record is the result; print the conversation only when asked
+		}
+	} else if rep, err = replay(); err != nil {
+		return err
+	} else {
+		warnReplay(o, t.Path, rep)
+	}
+	format := o.Format
+	if format == "" {
+		format = rfJSONL
+		if o.IO.IsStdoutTTY() {
+			format = rfText
+		}
+	}
+	w := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	if err := writeReplay(w, format, o.View, rep); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// replayError classifies a replay failure: a missing file is not found,
+// a payload or read problem is invalid data.
+func replayError(path string, err error) error {
+	var perr *logfmt.PayloadError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist) && !errors.As(err, &perr):
+		return logNotFound(path)
+	case errors.As(err, &perr):
+		return &core.InvalidDataError{Path: path, Err: err, Fix: "see trail validate-log " + path}
+	}
+	return err
+}
+
+func warnReplay(o *ReplayOptions, path string, rep *logfmt.Replay) {
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s:%d: %s\n", path, w.Line, w.Message)
+	}
+}
+
+func writeReplay(w io.Writer, format, view string, rep *logfmt.Replay) error {
+	msgs := rep.Messages
+	if view == viewTranscript {
+		msgs = rep.TranscriptMessages()
+	}
+	switch format {
+	case rfJSON:
+		return writeReplayJSON(w, rep, msgs)
+	case rfJSONL:
+		if view == viewTranscript {
+			return writeTranscriptJSONL(w, rep)
+		}
+		for _, m := range msgs {
+			if _, err := fmt.Fprintf(w, "%s\n", m); err != nil {
+				return err
+			}
+		}
+		return nil
+	case rfRecord:
+		b, err := core.RebuildRecord(rep, nil).Encode()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	return writeReplayText(w, rep, view)
+}
+
+func writeReplayJSON(w io.Writer, rep *logfmt.Replay, msgs []json.RawMessage) error {
+	head, err := logfmt.Marshal(logfmt.Object{
+		logfmt.F("sessionId", rep.SessionID), logfmt.F("cwd", rep.Cwd),
+		logfmt.F("createdAt", rep.CreatedAt), logfmt.F("updatedAt", rep.UpdatedAt),
+	})
+	if err != nil {
+		return err
+	}
+	// The object is written piece by piece: messages and history are the
+	// bulk of it and are already JSON.
+	if _, err := w.Write(head[:len(head)-1]); err != nil {
+		return err
+	}
+	io.WriteString(w, `,"messages":[`)
+	for i, m := range msgs {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		w.Write(m)
+	}
+	io.WriteString(w, `],"history":[`)
+	for i := range rep.Transcript {
+		if i > 0 {
+			io.WriteString(w, ",")
+		}
+		w.Write(rep.HistoryEntry(i))
+	}
+	_, err = io.WriteString(w, "]}\n")
+	return err
+}
+
+func writeTranscriptJSONL(w io.Writer, rep *logfmt.Replay) error {
+	for _, it := range rep.Transcript {
+		if c := it.Compaction; c != nil {
+			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("compaction", logfmt.Object{
+				logfmt.F("line", c.Line), logfmt.F("timestamp", c.Timestamp),
+				logfmt.F("messagesBefore", c.Before), logfmt.F("messagesAfter", c.After),
+			})})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s\n", b)
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s\n", it.Message); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/logfmt"
+	"trail/store"
+)
+
+// ValidateLogOptions is trail validate-log after flag parsing.
+type ValidateLogOptions struct {
+	IO      *IOStreams
+	Deps    *Deps
+	Globals globals
+	Args    []string
+	Format  string
+	Strict  bool
+}
+
+// Report formats of validate-log.
+const (
+	vfText   = "text"
+	vfJSON   = "json"
+	vfGitHub = "github"
+	vfJUnit  = "junit"
+)
+
+func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "validate-log",
+		Usage:     "check session logs' integrity (for CI)",
+		ArgsUsage: "LOGFILE|ID|- ...",
+		Description: "Checks each log in one streaming pass: every line a JSON object with a valid envelope,\n" +
+			"one session, seq without gaps, every provider request and tool call answered, every\n" +
+			"external payload present and intact. Arguments are log files, folders of logs, globs\n" +
+			"(expanded here too, for shells that pass them quoted), session ids, or - for stdin\n" +
+			"(whose payload paths are then taken from the current directory).\n" +
+			"Exit 0 when no log has errors, 7 when any has, 3 when a file does not exist\n" +
+			"(the others are still checked and reported).\n\n" +
+			"   trail validate-log logs/*.jsonl --format github",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: vfText, Usage: "text, json, github (workflow commands) or junit (XML)"},
+			&cli.BoolFlag{Name: "strict", Usage: "count warnings as errors"},
+		},
+		Action: func(c *cli.Context) error {
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			o := &ValidateLogOptions{IO: d.IO, Deps: d, Globals: g, Args: c.Args().Slice(),
+				Format: c.String("format"), Strict: c.Bool("strict")}
+			switch o.Format {
+			case vfText, vfJSON, vfGitHub, vfJUnit:
+			default:
+				return core.Usagef("use text, json, github or junit", "unknown format %q", o.Format)
+			}
+			if len(o.Args) == 0 {
+				return core.Usagef("trail validate-log logs/*.jsonl, or a session id, or - for stdin", "no log given")
+			}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+// logResult is one log's outcome.
+type logResult struct {
+	Name    string
+	Report  *logfmt.Report // nil when the log could not be read
+	Missing bool           // the file does not exist
+	Err     error          // why it could not be read
+}
+
+// validateMemoryLimit is a soft heap limit: validation's live memory is a
+// read buffer and a line, so a tight limit keeps RSS flat on huge logs.
+const validateMemoryLimit = 48 << 20
+
+func runValidateLog(_ context.Context, o *ValidateLogOptions) error {
+	debug.SetMemoryLimit(validateMemoryLimit)
+	st := store.New(o.Globals.Home)
+	targets, err := expandLogArgs(st, o.Args)
+	if err != nil {
+		return err
+	}
+	cwd, _ := o.Deps.Getwd()
+	results := make([]logResult, 0, len(targets))
+	for _, t := range targets {
+		results = append(results, validateOne(o, t, cwd))
+	}
+	if o.Strict {
+		for _, r := range results {
+			if r.Report != nil {
+				promoteWarnings(r.Report)
+			}
+		}
+	}
+	if err := writeValidation(o, results); err != nil {
+		return err
+	}
+	return &exitError{code: validationExit(results)}
+}
+
+// validationExit: a missing file first (the run did not check what it was
+// asked to), then an unreadable one, then errors in a log.
+func validationExit(results []logResult) int {
+	code := ExitOK
+	for _, r := range results {
+		switch {
+		case r.Missing:
+			return ExitNotFound
+		case r.Err != nil:
+			code = ExitFailure
+		case r.Report.Errors > 0 && code == ExitOK:
+			code = ExitInvalidData
+		}
+	}
+	return code
+}
+
+// target is one log to validate: a path, stdin, or a name that resolved
+// to nothing.
+type target struct {
+	name    string
+	path    string
+	stdin   bool
+	missing error
+}
+
+// expandLogArgs turns arguments into logs: globs and folders are expanded,
+// ids resolved. A name that matches nothing becomes a missing target, so
+// the other logs are still checked.
+func expandLogArgs(st *store.FS, args []string) ([]target, error) {
+	var out []target
+	for _, arg := range args {
+		switch {
+		case arg == "-":
+			out = append(out, target{name: "<stdin>", stdin: true})
+		case strings.ContainsAny(arg, "*?["):
+			matches, err := filepath.Glob(arg)
+			if err != nil {
+				return nil, core.Usagef("quote the pattern, or escape [ as \\[", "bad pattern %q: %v", arg, err)
+			}
+			if len(matches) == 0 {
+				out = append(out, target{name: arg, missing: fmt.Errorf("no file matches %s", arg)})
+			}
+			for _, m := range matches {
+				out = append(out, target{name: m, path: m})
+			}
+		default:
+			if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+				logs, err := filepath.Glob(filepath.Join(arg, "*.jsonl"))
+				if err != nil {
+					return nil, err
+				}
+				sort.Strings(logs)
+				if len(logs) == 0 {
+					out = append(out, target{name: arg, missing: fmt.Errorf("no .jsonl log in %s", arg)})
+				}
+				for _, m := range logs {
+					out = append(out, target{name: m, path: m})
+				}
+				continue
+			}
+			t, err := resolveLog(st, arg)
+			var nf *core.NotFoundError
+			var amb *core.AmbiguousError
+			switch {
+			case errors.As(err, &nf), errors.As(err, &amb):
+				out = append(out, target{name: arg, missing: err})
+			case err != nil:
+				return nil, err
+			default:
+				out = append(out, target{name: displayPath(arg, t), path: t.Path})
+			}
+		}
+	}
+	return out, nil
+}
+
+// displayPath names a log in reports the way the user named it, or by its
+// path when they gave an id.
+func displayPath(arg string, t logTarget) string {
+	if t.ID == "" {
+		return arg
+	}
+	return t.Path
+}
+
+func validateOne(o *ValidateLogOptions, t target, cwd string) logResult {
+	res := logResult{Name: t.name}
+	switch {
+	case t.missing != nil:
+		res.Missing, res.Err = true, t.missing
+	case t.stdin:
+		res.Report, res.Err = logfmt.Validate(o.IO.In, logfmt.ValidateOptions{Dir: cwd})
+	default:
+		res.Report, res.Err = logfmt.ValidateFile(t.path, logfmt.ValidateOptions{})
+		if errors.Is(res.Err, fs.ErrNotExist) {
+			res.Missing, res.Err = true, logNotFound(t.path)
+		}
+	}
+	if res.Err != nil && res.Report != nil {
+		res.Report = nil
+	}
+	return res
+}
+
+// promoteWarnings makes every warning an error (--strict).
+func promoteWarnings(r *logfmt.Report) {
+	for i := range r.Issues {
+		r.Issues[i].Severity = logfmt.SeverityError
+	}
+	r.Errors += r.Warnings
+	r.Warnings = 0
+}
+
+func writeValidation(o *ValidateLogOptions, results []logResult) error {
+	switch o.Format {
+	case vfJSON:
+		return writeValidationJSON(o.IO.Out, results)
+	case vfGitHub:
+		writeValidationGitHub(o.IO.Out, o.IO.ErrOut, results)
+	case vfJUnit:
+		return writeValidationJUnit(o.IO.Out, results)
+	default:
+		writeValidationText(o.IO.Out, o.IO.ErrOut, results)
+	}
+	return nil
+}

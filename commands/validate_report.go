@@ -1,0 +1,171 @@
+package commands
+
+import (
+	"bufio"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"trail/logfmt"
+)
+
+// The four report formats of validate-log. Each is exact on stdout; the
+// text and github formats send lines about files that could not be read
+// to stderr, like every other trail error.
+
+// entries counts lines the way the summary says it.
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
+// summary is "valid (N entries)" or "N errors, M warnings (N entries)".
+func summary(r *logfmt.Report) string {
+	if r.Errors == 0 && r.Warnings == 0 {
+		return fmt.Sprintf("valid (%s)", entries(r.Entries))
+	}
+	return fmt.Sprintf("%s, %s (%s)", plural(r.Errors, "error"), plural(r.Warnings, "warning"), entries(r.Entries))
+}
+
+func writeValidationText(out, errOut io.Writer, results []logResult) {
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	for _, r := range results {
+		if r.Report == nil {
+			w.Flush()
+			reportError(errOut, fmt.Errorf("%s: %w", r.Name, r.Err))
+			continue
+		}
+		fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))
+		for _, is := range r.Report.Issues {
+			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", r.Name, is.Line, is.Severity, is.Code, oneLine(is.Message))
+		}
+		if r.Report.Dropped > 0 {
+			fmt.Fprintf(w, "%s: %s not shown\n", r.Name, plural(r.Report.Dropped, "more issue"))
+		}
+	}
+}
+
+func writeValidationJSON(out io.Writer, results []logResult) error {
+	files := make([]any, 0, len(results))
+	totalErr, totalWarn, valid := 0, 0, true
+	for _, r := range results {
+		if r.Report == nil {
+			valid = false
+			files = append(files, logfmt.Object{
+				logfmt.F("file", r.Name), logfmt.F("valid", false), logfmt.F("missing", r.Missing),
+				logfmt.F("error", oneLine(r.Err.Error())),
+			})
+			continue
+		}
+		rep := r.Report
+		issues := make([]any, len(rep.Issues))
+		for i, is := range rep.Issues {
+			issues[i] = is.Object()
+		}
+		totalErr += rep.Errors
+		totalWarn += rep.Warnings
+		valid = valid && rep.Valid()
+		o := logfmt.Object{
+			logfmt.F("file", r.Name), logfmt.F("valid", rep.Valid()), logfmt.F("entries", rep.Entries),
+			logfmt.F("errors", rep.Errors), logfmt.F("warnings", rep.Warnings), logfmt.F("issues", issues),
+		}
+		if rep.Dropped > 0 {
+			o = append(o, logfmt.F("issuesNotShown", rep.Dropped))
+		}
+		files = append(files, o)
+	}
+	b, err := logfmt.Marshal(logfmt.Object{
+		logfmt.F("valid", valid), logfmt.F("errors", totalErr), logfmt.F("warnings", totalWarn), logfmt.F("files", files),
+	})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "%s\n", b)
+	return err
+}
+
+// GitHub Actions workflow commands: the message is escaped as data, the
+// file and title as properties (which also escape ':' and ',').
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func writeValidationGitHub(out, errOut io.Writer, results []logResult) {
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	for _, r := range results {
+		if r.Report == nil {
+			fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(r.Name), ghProp("trail validate-log"), ghData(oneLine(r.Err.Error())))
+			continue
+		}
+		for _, is := range r.Report.Issues {
+			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", is.Severity, ghProp(r.Name), is.Line, ghProp(is.Code), ghData(is.Message))
+		}
+		w.Flush()
+		fmt.Fprintf(errOut, "%s: %s\n", r.Name, summary(r.Report))
+	}
+}
+
+// JUnit XML: one test case per log; a log with errors fails, one that
+// cannot be read is an error, warnings go to the case's system-out.
+func writeValidationJUnit(out io.Writer, results []logResult) error {
+	failures, errs := 0, 0
+	for _, r := range results {
+		switch {
+		case r.Report == nil:
+			errs++
+		case r.Report.Errors > 0:
+			failures++
+		}
+	}
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	fmt.Fprintf(w, "<testsuites name=\"trail validate-log\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n", len(results), failures, errs)
+	fmt.Fprintf(w, "  <testsuite name=\"trail validate-log\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n", len(results), failures, errs)
+	for _, r := range results {
+		fmt.Fprintf(w, "    <testcase classname=\"validate-log\" name=\"%s\">\n", xmlText(r.Name))
+		switch {
+		case r.Report == nil:
+			fmt.Fprintf(w, "      <error message=\"%s\" type=\"LOG_NOT_READ\"></error>\n", xmlText(oneLine(r.Err.Error())))
+		default:
+			rep := r.Report
+			var errLines, warnLines []string
+			firstCode := ""
+			for _, is := range rep.Issues {
+				line := fmt.Sprintf("%s:%d: %s %s: %s", r.Name, is.Line, is.Severity, is.Code, oneLine(is.Message))
+				if is.Severity == logfmt.SeverityError {
+					if firstCode == "" {
+						firstCode = is.Code
+					}
+					errLines = append(errLines, line)
+				} else {
+					warnLines = append(warnLines, line)
+				}
+			}
+			if rep.Errors > 0 {
+				fmt.Fprintf(w, "      <failure message=\"%s\" type=\"%s\">%s</failure>\n",
+					xmlText(summary(rep)), xmlText(firstCode), xmlText(strings.Join(errLines, "\n")))
+			}
+			if len(warnLines) > 0 {
+				fmt.Fprintf(w, "      <system-out>%s</system-out>\n", xmlText(strings.Join(warnLines, "\n")))
+			}
+		}
+		fmt.Fprintf(w, "    </testcase>\n")
+	}
+	fmt.Fprintf(w, "  </testsuite>\n</testsuites>\n")
+	return w.Flush()
+}
+
+func xmlText(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}

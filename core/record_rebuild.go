@@ -1,0 +1,159 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"trail/logfmt"
+	"trail/store"
+)
+
+// Rebuilding a record from its log is the repair path (SPEC 3.4, 1.8):
+// a record lost or corrupted is rebuilt from what the log says, and the
+// session can be resumed. The log decides messages and history; what the
+// log does not carry (the name, the script file) comes from the existing
+// record when it is still readable, and is otherwise left unset.
+
+// RebuildRecord makes a session record from a replayed log. base, when not
+// nil, is the record being replaced (with --force); its fields the log
+// knows nothing about are kept.
+func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
+	r := &store.Record{}
+	if base != nil {
+		cp := *base
+		cp.Fields = append(store.Fields(nil), base.Fields...)
+		r = &cp
+	}
+	r.ID = rep.SessionID
+	if rep.Cwd != "" {
+		r.Cwd = rep.Cwd
+	}
+	if r.CreatedAt == "" || base == nil {
+		r.CreatedAt = rep.CreatedAt
+	}
+	r.UpdatedAt = rep.UpdatedAt
+	if r.Version == 0 {
+		r.Version = 1
+	}
+	r.Status, r.StopReason = StatusIdle, rebuiltStopReason(rep.LastOutcome)
+	if rep.Provider != "" {
+		p := &store.ProviderRef{Name: rep.Provider, Model: rep.Model}
+		if base != nil && base.Provider != nil && base.Provider.Name == rep.Provider {
+			p.BaseURL, p.Script = base.Provider.BaseURL, base.Provider.Script
+		}
+		r.Provider = p
+	}
+	r.Messages = rep.Messages
+	r.History = rep.History()
+	r.MessageCount = len(r.Messages)
+	r.Title = ""
+	for _, m := range rep.TranscriptMessages() {
+		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == RoleUser && f[1].Type == gjson.String {
+			r.Title = cut(f[1].Str, titleLen)
+			break
+		}
+	}
+	if rep.ParentSessionID != "" {
+		r.ParentSessionID = rep.ParentSessionID
+	}
+	if rep.InputTokens != 0 || rep.OutputTokens != 0 {
+		r.Usage = &store.Usage{InputTokens: rep.InputTokens, OutputTokens: rep.OutputTokens}
+	}
+	if rep.HasSystemPrompt {
+		_ = r.Fields.Set("systemPrompt", rep.SystemPrompt)
+	}
+	if len(rep.ToolSchemas) > 2 { // not "[]"
+		r.Fields.SetRaw("toolSchemas", rep.ToolSchemas)
+	}
+	// The script provider answers the k-th call with its k-th response:
+	// the count must survive the repair for a resume to go on where it was.
+	_ = r.Fields.Set("providerCalls", rep.ProviderCalls)
+	r.Fields.Delete("pendingToolCalls")
+	return r
+}
+
+// rebuiltStopReason maps how the last step ended in the log. A paused step
+// cannot be rebuilt (its pending calls live in the record only), so the
+// repaired session is idle either way.
+func rebuiltStopReason(outcome string) string {
+	switch outcome {
+	case "end_turn":
+		return StopEndTurn
+	case "interrupted":
+		return StopInterrupted
+	case "error":
+		return StopError
+	case "requires_action":
+		return StopRequiresAction
+	}
+	return ""
+}
+
+// RepairOptions is one record rebuild.
+type RepairOptions struct {
+	ID    string
+	Force bool          // replace a record that parses
+	Wait  time.Duration // for the session lock
+	// Replay reads the log; it runs under the lock, so no step appends
+	// while the record is rebuilt.
+	Replay func() (*logfmt.Replay, error)
+}
+
+// RepairRecord rebuilds sessions/<id>.json from the session's log under
+// the session lock. It refuses to replace a record that parses unless
+// Force is set.
+func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Record, error) {
+	if err := store.ValidateID(o.ID); err != nil {
+		return nil, &UsageError{Msg: "rebuild record", Err: err}
+	}
+	lock, err := e.Store.Lock(ctx, o.ID, o.Wait)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = lock.Unlock() }()
+	var base *store.Record
+	old, err := e.Store.Load(o.ID)
+	var corrupt *store.CorruptError
+	switch {
+	case err == nil && !o.Force:
+		return nil, Usagef("pass --force to replace it with the log's version", "session %s has a valid record; not overwriting it", o.ID)
+	case err == nil:
+		base = old
+	case errors.Is(err, store.ErrNotFound), errors.As(err, &corrupt):
+	default:
+		return nil, err
+	}
+	rep, err := o.Replay()
+	if err != nil {
+		return nil, err
+	}
+	if rep.SessionID != o.ID {
+		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %q, not %q", rep.SessionID, o.ID)}
+	}
+	if len(rep.Messages) == 0 {
+		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}
+	}
+	rec := RebuildRecord(rep, base)
+	if err := checkMessages(rec.Messages); err != nil {
+		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: err}
+	}
+	if err := e.Store.Save(rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// checkMessages makes sure a resume will load what was rebuilt.
+func checkMessages(msgs []json.RawMessage) error {
+	for i, raw := range msgs {
+		if _, err := DecodeMessage(raw); err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+	}
+	return nil
+}

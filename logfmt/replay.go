@@ -1,0 +1,451 @@
+package logfmt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Replay (SPEC 7.1) rebuilds a conversation from its log in one pass, in
+// file order:
+//
+//   - sessionId and createdAt come from the first line, updatedAt from the
+//     last; cwd and the system prompt from session_init;
+//   - history_mutation append_message appends its message; replace_all (a
+//     compaction) replaces the list the model sees, while the transcript
+//     keeps every earlier message and marks the compaction;
+//   - a Robota log has no mutation for the system message (Robota puts it
+//     in the conversation unannounced), so when the first appended message
+//     is not a system message and a session_init gave a system prompt, the
+//     system message is built from it;
+//   - external payloads are resolved, each file checked as validation
+//     checks it (path inside the payload folder, size, sha256, JSON);
+//   - a torn last line, or any line that is not a JSON object, is skipped
+//     with a warning.
+//
+// Only the messages are kept (as the JSON they were logged as), never the
+// log: memory follows the conversation, not the file.
+
+// ReplayOptions configure a replay.
+type ReplayOptions struct {
+	// Dir is the folder payload paths are relative to: the log's folder.
+	Dir string
+	// SessionID names the payload folder when no line carries a session id.
+	SessionID string
+	// Transcript keeps every message ever said (Replay.Transcript, and with
+	// it History). Without it only what the model sees next is kept, so
+	// memory follows the context, however long the session ran.
+	Transcript bool
+}
+
+// Replay is a conversation rebuilt from its log.
+type Replay struct {
+	SessionID, Cwd, CreatedAt, UpdatedAt string
+	SystemPrompt                         string
+	HasSystemPrompt                      bool
+	Provider, Model, ParentSessionID     string
+	ToolSchemas                          json.RawMessage // from the last session_init; nil when none
+
+	// Messages is what the model sees next: compactions applied.
+	Messages []json.RawMessage
+	// Transcript is everything ever said, with compaction markers; only
+	// with ReplayOptions.Transcript.
+	Transcript []TranscriptItem
+	// Compactions counts the replace_all mutations applied.
+	Compactions int
+
+	ProviderCalls int    // provider_request lines
+	InputTokens   int64  // summed over every assistant message appended
+	OutputTokens  int64  //
+	LastOutcome   string // end_turn, error, interrupted or requires_action: how the last step ended
+	Entries       int    // non-blank lines read
+	Warnings      []ReplayWarning
+}
+
+// TranscriptItem is a message, or a compaction marker when Compaction is set.
+type TranscriptItem struct {
+	Message    json.RawMessage
+	ID         string // the message's id, or a stand-in "<role>-line<N>" when it has none
+	Role       string
+	Timestamp  json.RawMessage // the message's timestamp, or its line's
+	Compaction *Compaction
+}
+
+// Compaction marks where a replace_all replaced the messages.
+type Compaction struct {
+	Line      int
+	Timestamp string
+	Before    int // messages before
+	After     int // messages after
+}
+
+// ReplayWarning is a line replay skipped, and why.
+type ReplayWarning struct {
+	Line    int
+	Message string
+}
+
+// ReplayFile replays the log at path. Payload problems are errors: a
+// conversation with a hole in it is not the conversation.
+func ReplayFile(path string, opts ReplayOptions) (*Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if opts.Dir == "" {
+		opts.Dir = filepath.Dir(path)
+	}
+	if opts.SessionID == "" {
+		opts.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	}
+	rep, err := ReplayLog(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// ReplayLog replays a log read from r.
+func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
+	if opts.Dir == "" {
+		opts.Dir = "."
+	}
+	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
+	p.payloads.sessionID = opts.SessionID
+	rd := NewReader(r)
+	defer rd.Release()
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := p.line(l); err != nil {
+			return nil, fmt.Errorf("line %d: %w", l.Num, err)
+		}
+	}
+	p.rep.Entries = rd.Entries()
+	return p.rep, nil
+}
+
+type replayer struct {
+	rep      *Replay
+	payloads *payloadReader
+	e        entry
+	initTime string
+	seen     map[string]struct{} // ids in the transcript, so a compaction adds only new messages
+	keep     bool                // keep the transcript
+	appended bool
+}
+
+func (p *replayer) warn(l Line, msg string) {
+	p.rep.Warnings = append(p.rep.Warnings, ReplayWarning{Line: l.Num, Message: msg})
+}
+
+func (p *replayer) line(l Line) error {
+	if !l.Object {
+		if l.Torn {
+			p.warn(l, fmt.Sprintf("the last line is incomplete (%d bytes, no newline); ignored", len(l.Bytes)))
+		} else {
+			p.warn(l, "not a JSON object ("+l.Problem()+"); skipped")
+		}
+		return nil
+	}
+	e := &p.e
+	parseEntry(l.Bytes, e, -1)
+	rep := p.rep
+	if ts := unquoteToken(e.timestamp); ts != "" {
+		if rep.CreatedAt == "" {
+			rep.CreatedAt = ts
+		}
+		rep.UpdatedAt = ts
+	}
+	if rep.SessionID == "" && isString(e.sessionID) {
+		rep.SessionID = unquoteToken(e.sessionID)
+		p.payloads.sessionID = rep.SessionID
+	}
+	switch unquoteToken(e.event) {
+	case "session_init":
+		p.sessionInit(l, e)
+	case "history_mutation":
+		return p.mutation(l, e)
+	case "provider_request":
+		rep.ProviderCalls++
+	case "assistant":
+		rep.LastOutcome = "end_turn"
+	case "requires_action":
+		rep.LastOutcome = "requires_action"
+	case "error":
+		rep.LastOutcome = "error"
+		if gjson.GetBytes(l.Bytes, "message").Str == "Aborted" {
+			rep.LastOutcome = "interrupted"
+		}
+	}
+	return nil
+}
+
+func (p *replayer) sessionInit(l Line, e *entry) {
+	rep := p.rep
+	if isString(e.cwd) {
+		rep.Cwd = unquoteToken(e.cwd)
+	}
+	if isString(e.systemPrompt) {
+		rep.SystemPrompt, rep.HasSystemPrompt = unquoteToken(e.systemPrompt), true
+	}
+	p.initTime = unquoteToken(e.timestamp)
+	fields := gjson.GetManyBytes(l.Bytes, "provider", "model", "parentSessionId", "toolSchemas")
+	if fields[0].Type == gjson.String {
+		rep.Provider = fields[0].Str
+	}
+	if fields[1].Type == gjson.String {
+		rep.Model = fields[1].Str
+	}
+	if fields[2].Type == gjson.String {
+		rep.ParentSessionID = fields[2].Str
+	}
+	if ts := fields[3]; ts.IsArray() {
+		if raw, err := p.payloads.resolve([]byte(ts.Raw), 0); err == nil {
+			rep.ToolSchemas = raw
+		}
+	}
+}
+
+func (p *replayer) mutation(l Line, e *entry) error {
+	switch {
+	case stringIs(e.mutation, "append_message"):
+		if e.message == nil {
+			p.warn(l, "append_message without a message; skipped")
+			return nil
+		}
+		msg, err := p.payloads.resolve(e.message, 0)
+		if err != nil {
+			return err
+		}
+		role, ok := messageRole(msg)
+		if !ok {
+			p.warn(l, "append_message whose message is not an object with a known role; skipped")
+			return nil
+		}
+		if !p.appended && role != "system" && p.rep.HasSystemPrompt && p.rep.SystemPrompt != "" {
+			p.appendBoth(p.systemMessage(), l)
+		}
+		p.appended = true
+		p.appendBoth(ownBytes(msg, e.message), l)
+		if role == "assistant" {
+			md := gjson.GetManyBytes(msg, "metadata.inputTokens", "metadata.outputTokens")
+			p.rep.InputTokens += md[0].Int()
+			p.rep.OutputTokens += md[1].Int()
+		}
+	case stringIs(e.mutation, "replace_all"):
+		return p.replaceAll(l, e)
+	}
+	return nil
+}
+
+// messageRole reads a message's role when it is one replay keeps: Robota's
+// replay drops anything that is not an object with one of the four roles.
+func messageRole(msg []byte) (string, bool) {
+	if len(msg) == 0 || msg[0] != '{' {
+		return "", false
+	}
+	role := gjson.GetBytes(msg, "role")
+	switch role.Str {
+	case "system", "user", "assistant", "tool":
+		return role.Str, role.Type == gjson.String
+	}
+	return "", false
+}
+
+// ownBytes returns msg as bytes that outlive the line: resolve already
+// made a new buffer when it replaced anything.
+func ownBytes(msg, fromLine []byte) json.RawMessage {
+	if len(msg) > 0 && len(fromLine) > 0 && &msg[0] == &fromLine[0] {
+		return bytes.Clone(msg)
+	}
+	return msg
+}
+
+// appendBoth adds a message to the transcript and to the context.
+func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
+	p.append(msg, l)
+	p.rep.Messages = append(p.rep.Messages, msg)
+}
+
+// append adds a message to the transcript (not to Messages), when one is kept.
+func (p *replayer) append(msg json.RawMessage, l Line) {
+	if !p.keep {
+		return
+	}
+	f := gjson.GetManyBytes(msg, "id", "role", "timestamp")
+	it := TranscriptItem{Message: msg, Role: f[1].Str}
+	if f[0].Type == gjson.String && f[0].Str != "" {
+		it.ID = f[0].Str
+		p.seen[it.ID] = struct{}{}
+	} else {
+		it.ID = it.Role + "-line" + strconv.Itoa(l.Num)
+	}
+	if f[2].Type == gjson.String || f[2].Type == gjson.Number {
+		it.Timestamp = json.RawMessage(f[2].Raw)
+	} else {
+		it.Timestamp = appendString(nil, p.rep.UpdatedAt)
+	}
+	p.rep.Transcript = append(p.rep.Transcript, it)
+}
+
+// systemMessage is the system message Robota keeps but does not log.
+func (p *replayer) systemMessage() json.RawMessage {
+	ts := p.initTime
+	if ts == "" {
+		ts = p.rep.CreatedAt
+	}
+	b, _ := Marshal(Object{
+		F("id", p.rep.SessionID+"-system"),
+		F("role", "system"),
+		F("content", p.rep.SystemPrompt),
+		F("state", "complete"),
+		F("timestamp", ts),
+	})
+	return b
+}
+
+func (p *replayer) replaceAll(l Line, e *entry) error {
+	if e.messages == nil {
+		p.warn(l, "replace_all without messages; skipped")
+		return nil
+	}
+	list, err := p.payloads.resolve(e.messages, 0)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 || list[0] != '[' {
+		p.warn(l, "replace_all whose messages is not an array; skipped")
+		return nil
+	}
+	list = ownBytes(list, e.messages)
+	before := len(p.rep.Messages)
+	var next []json.RawMessage
+	mark := len(p.rep.Transcript)
+	if p.keep {
+		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
+	}
+	eachElement(list, func(_ int, m []byte) bool {
+		if _, ok := messageRole(m); !ok {
+			p.warn(l, "replace_all message that is not an object with a known role; skipped")
+			return true
+		}
+		m = m[:len(m):len(m)]
+		next = append(next, m)
+		if !p.keep {
+			return true
+		}
+		if id := gjson.GetBytes(m, "id"); id.Type == gjson.String && id.Str != "" {
+			if _, dup := p.seen[id.Str]; dup {
+				return true
+			}
+		}
+		p.append(m, l)
+		return true
+	})
+	p.appended = true
+	p.rep.Messages = next
+	p.rep.Compactions++
+	if p.keep {
+		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{
+			Line: l.Num, Timestamp: unquoteToken(e.timestamp), Before: before, After: len(next),
+		}}
+	}
+	return nil
+}
+
+// resolve returns value with every external payload reference replaced by
+// its file's content (itself resolved), each file checked first. A value
+// without references is returned as it is.
+func (p *payloadReader) resolve(value []byte, depth int) ([]byte, error) {
+	if !mayHoldRef(value) {
+		return value, nil
+	}
+	hits := findRefs(value, "")
+	if len(hits) == 0 {
+		return value, nil
+	}
+	out := make([]byte, 0, len(value))
+	prev := 0
+	for _, h := range hits {
+		if h.invalid != "" {
+			return nil, &PayloadError{CodePayloadReferenceInvalid, invalidRefMessage(h)}
+		}
+		if depth >= maxRefDepth {
+			return nil, notFound(h.ref, "payloads nest deeper than 32")
+		}
+		content, perr := p.load(h.ref)
+		if perr != nil {
+			return nil, perr
+		}
+		inner, err := p.resolve(content, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, value[prev:h.start]...)
+		out = append(out, inner...)
+		prev = h.end
+	}
+	return append(out, value[prev:]...), nil
+}
+
+// TranscriptMessages returns every message of the transcript, in order
+// (ReplayOptions.Transcript).
+func (r *Replay) TranscriptMessages() []json.RawMessage {
+	out := make([]json.RawMessage, 0, len(r.Transcript))
+	for _, it := range r.Transcript {
+		if it.Compaction == nil {
+			out = append(out, it.Message)
+		}
+	}
+	return out
+}
+
+// History returns the history entries (ReplayOptions.Transcript): a chat
+// entry per message of the transcript, {id, timestamp, category: "chat", type: role, data: message}
+// (the entry migrate-history builds), and an event entry per compaction.
+func (r *Replay) History() []json.RawMessage {
+	out := make([]json.RawMessage, 0, len(r.Transcript))
+	for i := range r.Transcript {
+		out = append(out, r.HistoryEntry(i))
+	}
+	return out
+}
+
+// HistoryEntry is the history entry of Transcript[i].
+func (r *Replay) HistoryEntry(i int) json.RawMessage {
+	it := r.Transcript[i]
+	if c := it.Compaction; c != nil {
+		b, _ := Marshal(Object{
+			F("id", "compaction-line"+strconv.Itoa(c.Line)),
+			F("timestamp", c.Timestamp),
+			F("category", "event"),
+			F("type", "compaction"),
+			F("data", Object{F("line", c.Line), F("messagesBefore", c.Before), F("messagesAfter", c.After)}),
+		})
+		return b
+	}
+	b := make([]byte, 0, len(it.Message)+len(it.ID)+96)
+	b = append(b, `{"id":`...)
+	b = appendString(b, it.ID)
+	b = append(b, `,"timestamp":`...)
+	b = append(b, it.Timestamp...)
+	b = append(b, `,"category":"chat","type":`...)
+	b = appendString(b, it.Role)
+	b = append(b, `,"data":`...)
+	b = append(b, it.Message...)
+	return append(b, '}')
+}
