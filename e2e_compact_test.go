@@ -226,3 +226,38 @@ func TestPostCompactAndSessionStartHooksSeeTheCompaction(t *testing.T) {
 		t.Fatalf("SessionStart input = %s", start)
 	}
 }
+
+func TestReplayAfterCompaction(t *testing.T) {
+	e := newEnv(t)
+	e.writeFile("notes.txt", "hello")
+	s := e.script(
+		calls(call("Read", map[string]any{"filePath": "notes.txt"})), answer("It says hello."),
+		answer("second answer"),
+		answer("the summary"),
+		answer("after the summary"),
+		answer(strings.Repeat("long ", 200)), answer("auto summary"), answer("after auto"),
+	)
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "rc-1", "read notes.txt")
+	e.must("", "resume", "rc-1", "second")
+	e.must("", "compact", "rc-1", "--keep-last", "1")
+	e.must("", "resume", "rc-1", "third")
+	e.must("", "resume", "rc-1", "fourth")
+	e.must("", "resume", "rc-1", "fifth", "--context-window", "300")
+	if n := len(e.events("rc-1", "context_compact")); n != 2 {
+		t.Fatalf("%d compactions, want a manual and an auto one", n)
+	}
+	// the context view is the record
+	e.checkReplayMatchesRecord("rc-1")
+	e.validateAll()
+	// the transcript view still holds what was summarised away
+	r := e.must("", "replay", "rc-1", "--view", "transcript", "--format", "jsonl")
+	for _, said := range []string{"read notes.txt", "It says hello.", "second answer", "the summary", `"compaction"`} {
+		if !strings.Contains(r.stdout, said) {
+			t.Errorf("the transcript has no %q:\n%s", said, r.stdout)
+		}
+	}
+	r = e.must("", "replay", "rc-1", "--format", "jsonl")
+	if strings.Contains(r.stdout, "It says hello.") {
+		t.Errorf("the context view still holds a compacted message:\n%s", r.stdout)
+	}
+}

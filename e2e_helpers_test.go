@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 // ~/.claude settings leak in) and a temp working directory.
 type env struct {
 	t     *testing.T
+	// rawLogs turns off the end-of-test log check, for tests that break logs
+	// or records on purpose (corruption, SIGKILL, --no-log gaps).
+	rawLogs bool
 	home  string // TRAIL_HOME
 	user  string // HOME
 	cwd   string
@@ -53,7 +56,28 @@ func newEnv(t *testing.T) *env {
 			t.Fatal(err)
 		}
 	}
+	t.Cleanup(func() {
+		if !t.Failed() && !e.rawLogs {
+			e.checkLogs()
+		}
+	})
 	return e
+}
+
+// checkLogs holds every test to SPEC 7: each log trail wrote validates
+// clean, and each session's log replays to its record's messages.
+func (e *env) checkLogs() {
+	e.t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(e.home, "logs", "*.jsonl"))
+	if len(logs) == 0 {
+		return
+	}
+	e.validateAll()
+	for _, id := range e.sessionIDs() {
+		if _, err := os.Stat(e.logPath(id)); err == nil {
+			e.checkReplayMatchesRecord(id)
+		}
+	}
 }
 
 func (e *env) setenv(kv ...string) { e.extra = append(e.extra, kv...) }

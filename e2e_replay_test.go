@@ -248,6 +248,7 @@ func (e *env) checkRobotaReplay(id string) {
 
 func TestRobotaLogsAndRecordsReplayValidateMigrateAndResume(t *testing.T) {
 	e := newEnv(t)
+	e.rawLogs = true // Robota wrote these files, not trail
 	e.robotaHome()
 	if r := e.run("", "validate-log", "--strict", robotaID); r.code != 0 || !strings.Contains(r.stdout, "valid (38 entries)") {
 		t.Fatalf("validate-log of a Robota log: %s", r)
@@ -295,6 +296,7 @@ func TestRobotaLogsAndRecordsReplayValidateMigrateAndResume(t *testing.T) {
 
 func TestMigrateHistoryLeavesCorruptRecordsAlone(t *testing.T) {
 	e := newEnv(t)
+	e.rawLogs = true // Robota wrote these files, not trail
 	e.robotaHome()
 	corrupt := []byte("{\n  \"id\": \"broken\",\n  \"messages\": [\n    {\"role\": \"user\", \"content\": \"hi\"\n")
 	if err := os.WriteFile(e.recordPath("broken"), corrupt, 0o600); err != nil {

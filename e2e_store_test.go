@@ -35,6 +35,7 @@ const foreignRecord = `{
 
 func TestUnknownFieldsSurviveResumeAndHeaderComesFirst(t *testing.T) {
 	e := newEnv(t)
+	e.rawLogs = true // the record came without its log
 	id := "robota-session-1"
 	if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
 		t.Fatal(err)
@@ -174,6 +175,7 @@ func TestBusySessionExitsFive(t *testing.T) {
 
 func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
 	e := newEnv(t)
+	e.rawLogs = true // the record is corrupt on purpose
 	e.must("", "run", "--provider", "echo", "hello")
 	id := e.onlySession()
 	full, _ := os.ReadFile(e.recordPath(id))

@@ -247,6 +247,7 @@ func TestBashUsesSettingsEnvAndTheSessionCwd(t *testing.T) {
 
 func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 	e := newEnv(t)
+	e.rawLogs = true // the step is killed on purpose
 	s := e.script(
 		calls(call("Bash", map[string]any{"command": "echo first"})),
 		calls(call("Bash", map[string]any{"command": "echo $$ > pid; touch started; sleep 30"})),
