@@ -37,14 +37,14 @@ func TestMain(m *testing.M) {
 // env is one test's world: a temp TRAIL_HOME, a temp HOME (so no real
 // ~/.claude settings leak in) and a temp working directory.
 type env struct {
-	t     *testing.T
+	t *testing.T
 	// rawLogs turns off the end-of-test log check, for tests that break logs
 	// or records on purpose (corruption, SIGKILL, --no-log gaps).
 	rawLogs bool
-	home  string // TRAIL_HOME
-	user  string // HOME
-	cwd   string
-	extra []string
+	home    string // TRAIL_HOME
+	user    string // HOME
+	cwd     string
+	extra   []string
 }
 
 func newEnv(t *testing.T) *env {

@@ -11,19 +11,22 @@ trap 'rm -rf "$home" "$work"' EXIT
 export TRAIL_HOME=$home HOME=$work
 cd "$work"
 
-# The script provider answers each provider call of a session in turn.
+# The script provider answers each provider call of a session in turn; the
+# second answer calls the Read tool, which is allowed without asking.
 cat > answers.json <<'JSON'
 [
   {"text": "A session is one conversation, saved as a JSON record with a JSONL event log.", "usage": {"inputTokens": 120, "outputTokens": 18}},
-  {"text": "Resume it from any process: trail resume --last \"next question\".", "usage": {"inputTokens": 160, "outputTokens": 14}},
-  {"text": "Every step appended to the log, so replay rebuilds what the model saw.", "usage": {"inputTokens": 190, "outputTokens": 15}}
+  {"toolCalls": [{"name": "Read", "arguments": {"filePath": "TODO.txt"}}], "usage": {"inputTokens": 160, "outputTokens": 9}},
+  {"text": "TODO.txt lists two things: ship the release notes, then tag v1.0.", "usage": {"inputTokens": 210, "outputTokens": 16}},
+  {"text": "Every step is appended to the log, so replay rebuilds what the model saw.", "usage": {"inputTokens": 250, "outputTokens": 15}}
 ]
 JSON
+printf 'ship the release notes\ntag v1.0\n' > TODO.txt
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
 step "$trail" run --provider script --script answers.json --name demo "What is a trail session?"
-step "$trail" resume demo "How do I continue it?"
+step "$trail" resume demo "What is left in TODO.txt?"
 step "$trail" resume --last -o json "And the log?"
 step "$trail" list
 id=$("$trail" list --jsonl | head -n1 | sed 's/.*"id":"\([^"]*\)".*/\1/')
