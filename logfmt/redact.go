@@ -104,7 +104,7 @@ func (r *redactor) rawStringSuspect(b []byte) bool {
 // rawSuspect reports whether a raw JSON document may need redaction: a
 // suspect string, or a key that could be sensitive somewhere in it.
 func (r *redactor) rawSuspect(b []byte) bool {
-	return r.rawStringSuspect(b) || hasKeyWord(b)
+	return r.rawStringSuspect(b) || mayHoldSensitiveKey(b)
 }
 
 // sensitiveRawKey checks the body of a key token as written in raw JSON.
@@ -174,53 +174,38 @@ func joined(s []byte, a, b string) bool {
 	return string(rest) == b
 }
 
-// hasKeyWord reports whether b holds, in any letter case, a word every
-// sensitive key contains: key, token, authorization, secret or password.
-// A document without one cannot have a sensitive key.
-func hasKeyWord(b []byte) bool {
-	// Runes that fold to k or s would spell a sensitive key byte for byte
-	// differently; such documents always take the careful path.
-	if bytes.Contains(b, []byte("\u212a")) || bytes.Contains(b, []byte("\u017f")) {
-		return true
-	}
-	for i := range b {
-		// c|0x20 lower-cases letters; foldAt checks the letters after it.
-		switch b[i] | 0x20 {
-		case 'k':
-			if foldAt(b[i:], "key") {
+// mayHoldSensitiveKey reports whether raw JSON b may have an object key
+// the redaction rule matches. It reads only the strings written before a
+// ':', which is where every key stands, so words inside values ("monkey",
+// "tokens") cost nothing. A key it cannot read plainly (an escaped quote in
+// it) counts as suspect; a ':' inside a value at worst adds a needless walk.
+func mayHoldSensitiveKey(b []byte) bool {
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], ':')
+		if j < 0 {
+			return false
+		}
+		colon := i + j
+		i = colon + 1
+		end := colon - 1
+		for end >= 0 && isSpace(b[end]) {
+			end--
+		}
+		if end < 0 || b[end] != '"' {
+			continue
+		}
+		start := bytes.LastIndexByte(b[:end], '"')
+		if start < 0 || (start > 0 && b[start-1] == '\\') {
+			return true
+		}
+		body := b[start+1 : end]
+		if bytes.IndexByte(body, '\\') >= 0 {
+			if sensitiveKey(unquote(body)) {
 				return true
 			}
-		case 't':
-			if foldAt(b[i:], "token") {
-				return true
-			}
-		case 'a':
-			if foldAt(b[i:], "authorization") {
-				return true
-			}
-		case 's':
-			if foldAt(b[i:], "secret") {
-				return true
-			}
-		case 'p':
-			if foldAt(b[i:], "password") {
-				return true
-			}
+		} else if sensitiveKey(body) {
+			return true
 		}
 	}
 	return false
-}
-
-// foldAt reports whether b starts with the lower-case ASCII word w in any
-// letter case.
-func foldAt(b []byte, w string) bool {
-	if len(b) < len(w) {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		if b[i]|0x20 != w[i] {
-			return false
-		}
-	}
-	return true
 }
