@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# bench.sh: the SPEC 9 numbers, as Go benchmarks.
-#   CLI (root package): --version, run/resume with the echo provider,
-#     resume of a 10,000-message session, providers against a local server.
-#   store: list over 10,000 records of 200 KB and of tiny ones, load+save.
-#   logfmt: 100,000 log appends.
-#   validate-log / replay throughput and memory, where present.
-# The big fixtures (2 GB for list, 1 GB logs) are built in temp folders and
-# removed; set TRAIL_BENCH_LARGE=0 to skip them.
+# bench.sh: the SPEC 9 numbers, as Go benchmarks, grouped by what they need.
+#
+#   trail --version                          BenchmarkVersion            < 5 ms
+#   trail run --provider echo                BenchmarkRunEcho            < 15 ms
+#   trail run against a local server         BenchmarkRunAnthropicLocal  < 15 ms of CLI overhead
+#   first text byte -> first stdout line     BenchmarkStreamJSONFirstDelta < 2 ms
+#   resume of a 10,000-message session       BenchmarkResume10kMessages  < 50 ms
+#   list over 10,000 sessions of 200 KB      BenchmarkList10kLarge       < 300 ms, <= 1.5x BenchmarkList10kTiny
+#   validate-log on a 1 GB log               BenchmarkValidateLog1GB     >= 300 MB/s, peak RSS < 64 MB
+#   replay on a 1 GB log                     BenchmarkReplay1GB          >= 150 MB/s
+#   100,000 log appends                      logfmt BenchmarkAppend100k  < 1 s
+#
+# The big fixtures (2 GB of records, 1 GB logs) are built in temp folders and
+# removed afterwards; TRAIL_BENCH_LARGE=0 skips them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TRAIL_BENCH_LARGE=${TRAIL_BENCH_LARGE:-1}
-go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-1x}" -timeout 60m ./... "$@"
+bench() { go test -run '^$' -timeout 60m "$@" | grep -E '^(Benchmark|ok|FAIL|---)'; }
+
+echo "== whole-process timings (each op is one trail process)"
+bench -bench 'Version|RunEcho$|ResumeEcho|Resume10k|AnthropicLocal|FirstDelta' -benchtime 100x .
+echo "== list over 10,000 sessions; validate-log and replay on 100 MB and 1 GB logs"
+bench -bench 'List10k|ValidateLog|Replay' -benchtime 3x .
+echo "== store: record heads, load and save"
+bench -bench . -benchtime 5x ./store
+echo "== log writer"
+bench -bench . -benchmem ./logfmt
+echo "== provider wire"
+bench -bench . ./core/provider/...
