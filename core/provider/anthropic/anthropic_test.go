@@ -17,8 +17,16 @@ import (
 const key = "sk-ant-api03-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url string, retries int) *Provider {
-	return New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
-		wire.Options{BaseDelay: time.Millisecond})
+	return mustNew(New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
+		wire.Options{BaseDelay: time.Millisecond}))
+}
+
+// mustNew is New's provider, for tests whose base URLs are valid.
+func mustNew(p *Provider, err error) *Provider {
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func msg(role, content string) core.Message {
@@ -66,7 +74,7 @@ func TestPlainTextStreams(t *testing.T) {
 
 func TestAuthTokenIsSentAsBearer(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
-	p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{})
+	p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
 	if _, err := p.Call(context.Background(), hello(), &wiretest.Sink{}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +246,8 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
-				wire.Options{BaseDelay: time.Millisecond})
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
 			if tt.wantErr == "" {
@@ -329,3 +337,4 @@ func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
 		t.Fatalf("a compacted conversation must open with a user turn: %s", got)
 	}
 }
+

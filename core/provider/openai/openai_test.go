@@ -17,8 +17,16 @@ import (
 const key = "sk-proj-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url, apiKey string, retries int) *Provider {
-	return New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
-		wire.Options{BaseDelay: time.Millisecond})
+	return mustNew(New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
+		wire.Options{BaseDelay: time.Millisecond}))
+}
+
+// mustNew is New's provider, for tests whose base URLs are valid.
+func mustNew(p *Provider, err error) *Provider {
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func msg(role, content string) core.Message {
@@ -233,8 +241,8 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
-				wire.Options{BaseDelay: time.Millisecond})
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
 			if tt.wantErr == "" {

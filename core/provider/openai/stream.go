@@ -69,12 +69,8 @@ func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, 
 }
 
 func (a *assembler) chunk(c gjson.Result) error {
-	if e := c.Get("error"); e.Exists() {
-		msg := wire.ErrorMessage([]byte(c.Raw))
-		if msg == "" {
-			msg = wire.Snippet([]byte(e.Raw))
-		}
-		return a.st.Fail(msg)
+	if c.Get("error").Exists() {
+		return a.st.Reported([]byte(c.Raw))
 	}
 	if v := c.Get("model").String(); v != "" {
 		a.resp.Model = v
