@@ -338,3 +338,30 @@ func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
 	}
 }
 
+// A model may open a tool call with a text block of only "\n\n": sent
+// back, the API would refuse it (and every later request of the session).
+// A failed tool's result is marked is_error, as the API asks.
+func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
+	asst := msg("assistant", "\n\n")
+	asst.ToolCalls = []core.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
+	denied := msg("tool", `{"success":false,"output":"","error":"denied"}`)
+	denied.ToolCallID = "toolu_1"
+	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []core.Message{
+		msg("system", "sys"),
+		msg("user", "write a"),
+		asst, denied,
+		msg("assistant", " \n"),
+		msg("user", "go on"),
+	}}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role":"user","content":"write a"},` +
+		`{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Write","input":{"filePath":"a"}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"success\":false,\"output\":\"\",\"error\":\"denied\"}","is_error":true},` +
+		`{"type":"text","text":"go on"}]}]`
+	if got := gjson.GetBytes(body, "messages").Raw; got != want {
+		t.Errorf("messages\n got %s\nwant %s", got, want)
+	}
+}
