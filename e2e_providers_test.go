@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -196,6 +198,53 @@ func TestToolRoundGoesBackInEachAPIsShape(t *testing.T) {
 			}
 			checkProviderPairs(t, e.logLines(id))
 		})
+	}
+}
+
+// A base URL without its scheme, the usual slip, is a usage error at once,
+// not a connection error retried for seconds.
+func TestABaseURLWithoutSchemeIsAUsageError(t *testing.T) {
+	e := newEnv(t)
+	e.setenv("TRAIL_RETRY_BASE_MS=200")
+	r := e.run("", "run", "--provider", "openai", "--base-url", "localhost:11434/v1", "Hello")
+	want := "trail: base URL \"localhost:11434/v1\" is not an http:// or https:// URL\nhint: give the scheme and the host, e.g. --base-url http://localhost:11434/v1\n"
+	if r.code != 2 || r.stderr != want || r.stdout != "" {
+		t.Fatalf("exit %d, want 2 and stderr %q\n%s", r.code, want, r)
+	}
+	if ids := e.sessionIDs(); len(ids) != 0 {
+		t.Errorf("a session was created: %v", ids)
+	}
+}
+
+// Some proxies take the key in the URL's query. The query stays after the
+// API's path, the key reaches the server on run and on resume, and no file
+// under the home holds it.
+func TestAKeyInTheBaseURLReachesTheServerButNotTheDisk(t *testing.T) {
+	const key = "sk-proj-e2e-inurl-0123456789abcdefghij"
+	text := wiretest.Transcript(t, "openai/text.sse")
+	var mu sync.Mutex
+	var uris []string
+	srv := wiretest.NewServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		uris = append(uris, r.URL.RequestURI())
+		mu.Unlock()
+		wiretest.Replay(text)(w, r)
+	})
+	e := newEnv(t)
+	e.setenv("OPENAI_API_KEY=" + key)
+	e.must("", "run", "--provider", "openai", "--base-url", srv.URL+"/v1?key="+key, "Hello!")
+	id := e.onlySession()
+	e.must("", "resume", id, "again")
+	want := "/v1/chat/completions?key=" + key
+	mu.Lock()
+	defer mu.Unlock()
+	if len(uris) != 2 || uris[0] != want || uris[1] != want {
+		t.Errorf("requested %q, want %q twice", uris, want)
+	}
+	for path, b := range filesUnder(t, e.home) {
+		if bytes.Contains(b, []byte(key)) {
+			t.Errorf("%s contains the API key", path)
+		}
 	}
 }
 

@@ -86,9 +86,17 @@ func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provi
 	case core.ProviderScript:
 		return script.Load(cfg.Script)
 	case core.ProviderAnthropic:
-		return anthropic.New(cfg, wireOptions(env)), nil
+		p, err := anthropic.New(cfg, wireOptions(env))
+		if err != nil { // a nil *Provider must not become a non-nil core.Provider
+			return nil, err
+		}
+		return p, nil
 	case core.ProviderOpenAI:
-		return openai.New(cfg, wireOptions(env)), nil
+		p, err := openai.New(cfg, wireOptions(env))
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %q", cfg.Name)
 }

@@ -39,7 +39,9 @@ func newRenderer(o *RunOptions) *renderer {
 		verbose:  o.Globals.Verbose,
 		live:     o.Output == outText && io.IsStdoutTTY(),
 	}
-	if r.progress {
+	// -o stream-json on the terminal would have its lines land between
+	// the spinner's frames; the lines themselves show progress there.
+	if r.progress && !(o.Output == outStreamJSON && io.IsStdoutTTY()) {
 		r.spin = newSpinner(io.ErrOut, r.color)
 	}
 	if o.Output == outStreamJSON {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	"trail/store"
@@ -43,8 +44,21 @@ type ProviderConfig struct {
 
 // Ref is what the record keeps of the provider (never a key).
 func (c ProviderConfig) Ref() *store.ProviderRef {
-	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: c.BaseURL, Script: c.Script}
+	base := c.BaseURL
+	if len(c.APIKey) >= minKeyInURL {
+		base = strings.ReplaceAll(base, c.APIKey, keyInURL)
+	}
+	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: base, Script: c.Script}
 }
+
+// keyInURL stands for the API key in a stored base URL. Some proxies take
+// the key in the query (…/v1?key=…): the record must not hold it, and
+// resume puts back the key the environment holds then.
+const keyInURL = "[REDACTED]"
+
+// minKeyInURL keeps a local server's dummy key ("x", "ollama") from being
+// cut out of URLs that merely contain it.
+const minKeyInURL = 16
 
 // ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
 // session's stored provider, then the environment, then settings files, then
@@ -87,7 +101,8 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 	case ProviderOpenAI:
 		envBase = env("OPENAI_BASE_URL")
 	}
-	c.BaseURL = first(flags.BaseURL, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL })), envBase, s.BaseURL)
+	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
+	c.BaseURL = first(flags.BaseURL, storedBase, envBase, s.BaseURL)
 
 	switch c.Name {
 	case ProviderAnthropic:
@@ -113,6 +128,12 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 		if !filepath.IsAbs(c.Script) {
 			c.Script = filepath.Join(cwd, c.Script)
 		}
+	}
+	if c.BaseURL != "" && c.BaseURL == storedBase && strings.Contains(c.BaseURL, keyInURL) {
+		if c.APIKey == "" {
+			return c, Usagef("export the API key again, or pass --base-url", "the session's base URL carried the API key, which trail does not store")
+		}
+		c.BaseURL = strings.ReplaceAll(c.BaseURL, keyInURL, c.APIKey)
 	}
 	return c, nil
 }

@@ -79,3 +79,32 @@ func TestScriptPathIsRelativeToCwd(t *testing.T) {
 		t.Fatalf("script = %q, err %v", c.Script, err)
 	}
 }
+
+// A proxy that takes the key in its URL: the record keeps the URL without
+// the key, and resume puts back the key the environment holds.
+func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
+	const key = "sk-proj-0123456789abcdefghijklmn"
+	env := map[string]string{"OPENAI_API_KEY": key}
+	c, err := ResolveProvider(ProviderFlags{Name: "openai", BaseURL: "https://proxy.example/v1?key=" + key}, func(k string) string { return env[k] }, &Settings{}, nil, "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := c.Ref()
+	if ref.BaseURL != "https://proxy.example/v1?key=[REDACTED]" {
+		t.Fatalf("stored base URL = %q", ref.BaseURL)
+	}
+	c, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, ref, "/work")
+	if err != nil || c.BaseURL != "https://proxy.example/v1?key="+key {
+		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
+	}
+	delete(env, "OPENAI_API_KEY")
+	_, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, ref, "/work")
+	var usage *UsageError
+	if !errors.As(err, &usage) {
+		t.Fatalf("resume without the key: err = %v, want a usage error", err)
+	}
+	short := ProviderConfig{Name: "openai", BaseURL: "http://localhost:11434/v1", APIKey: "v1"}
+	if got := short.Ref().BaseURL; got != "http://localhost:11434/v1" {
+		t.Errorf("a dummy key cut the URL: %q", got)
+	}
+}

@@ -3,11 +3,9 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"trail/core"
 	"trail/core/provider/wire"
@@ -28,19 +26,15 @@ type Provider struct {
 }
 
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
-// Timeout and MaxRetries override them.
-func New(cfg core.ProviderConfig, opts wire.Options) *Provider {
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
+// Timeout and MaxRetries override them. A base URL that is not http(s) is
+// a usage error.
+func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
+	url, c, err := wire.Setup(core.ProviderAnthropic, cfg, opts, DefaultBaseURL, "/v1/messages")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Timeout > 0 {
-		opts.IdleTimeout = cfg.Timeout
-	}
-	opts.MaxRetries = cfg.MaxRetries
-	c := wire.NewClient(core.ProviderAnthropic, []string{cfg.APIKey}, opts)
 	c.Hint = hint
-	return &Provider{url: base + "/v1/messages", key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}
+	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
 }
 
 func (*Provider) Name() string       { return core.ProviderAnthropic }
@@ -53,21 +47,13 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 		return nil, &core.ProviderError{Provider: core.ProviderAnthropic, Message: "encode request: " + err.Error(), Err: err}
 	}
 	sink.RawPayload("request", json.RawMessage(body))
-	st, err := p.client.Open(ctx, func(ctx context.Context) (*http.Request, error) {
-		r, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "text/event-stream")
-		r.Header.Set("Anthropic-Version", apiVersion)
-		if p.bearer {
-			r.Header.Set("Authorization", "Bearer "+p.key)
-		} else {
-			r.Header.Set("X-Api-Key", p.key)
-		}
-		return r, nil
-	}, sink.Retry)
+	h := http.Header{"Anthropic-Version": {apiVersion}}
+	if p.bearer {
+		h.Set("Authorization", "Bearer "+p.key)
+	} else {
+		h.Set("X-Api-Key", p.key)
+	}
+	st, err := p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,16 @@ import (
 const key = "sk-ant-api03-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url string, retries int) *Provider {
-	return New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
-		wire.Options{BaseDelay: time.Millisecond})
+	return mustNew(New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
+		wire.Options{BaseDelay: time.Millisecond}))
+}
+
+// mustNew is New's provider, for tests whose base URLs are valid.
+func mustNew(p *Provider, err error) *Provider {
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func msg(role, content string) core.Message {
@@ -66,7 +74,7 @@ func TestPlainTextStreams(t *testing.T) {
 
 func TestAuthTokenIsSentAsBearer(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
-	p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{})
+	p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
 	if _, err := p.Call(context.Background(), hello(), &wiretest.Sink{}); err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +246,8 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
-				wire.Options{BaseDelay: time.Millisecond})
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
 			if tt.wantErr == "" {
@@ -327,5 +335,33 @@ func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
 	summary := strings.Index(got, `"role":"assistant"`)
 	if first < 0 || summary < 0 || first > summary || !strings.Contains(got, summaryLead) {
 		t.Fatalf("a compacted conversation must open with a user turn: %s", got)
+	}
+}
+
+// A model may open a tool call with a text block of only "\n\n": sent
+// back, the API would refuse it (and every later request of the session).
+// A failed tool's result is marked is_error, as the API asks.
+func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
+	asst := msg("assistant", "\n\n")
+	asst.ToolCalls = []core.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
+	denied := msg("tool", `{"success":false,"output":"","error":"denied"}`)
+	denied.ToolCallID = "toolu_1"
+	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []core.Message{
+		msg("system", "sys"),
+		msg("user", "write a"),
+		asst, denied,
+		msg("assistant", " \n"),
+		msg("user", "go on"),
+	}}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role":"user","content":"write a"},` +
+		`{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Write","input":{"filePath":"a"}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"success\":false,\"output\":\"\",\"error\":\"denied\"}","is_error":true},` +
+		`{"type":"text","text":"go on"}]}]`
+	if got := gjson.GetBytes(body, "messages").Raw; got != want {
+		t.Errorf("messages\n got %s\nwant %s", got, want)
 	}
 }

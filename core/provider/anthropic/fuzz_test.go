@@ -23,8 +23,8 @@ func FuzzStream(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := New(core.ProviderConfig{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"},
-			wire.Options{HTTP: &http.Client{Transport: wiretest.BodyTransport(data)}})
+		p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"},
+			wire.Options{HTTP: &http.Client{Transport: wiretest.BodyTransport(data)}}))
 		resp, err := p.Call(context.Background(), hello(), &wiretest.Sink{})
 		if (resp == nil) == (err == nil) {
 			t.Fatalf("resp %v, err %v: want exactly one", resp, err)

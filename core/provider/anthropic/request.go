@@ -17,7 +17,9 @@ import (
 // tool_result blocks of a user message; and roles must alternate, so
 // consecutive messages of one role (tool results followed by the next
 // prompt, or a prompt after a failed round) are merged into one.
-// Empty text blocks are dropped: the API rejects them.
+// Text blocks that are empty or only whitespace are dropped: the API
+// rejects them, and a model that opened a tool call with "\n\n" would
+// otherwise make every later request of the session fail.
 
 type request struct {
 	Model     string    `json:"model"`
@@ -56,6 +58,7 @@ type block struct {
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   *string         `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
 }
 
 type tool struct {
@@ -113,7 +116,7 @@ func convert(m *core.Message) (string, []block) {
 	switch m.Role {
 	case core.RoleAssistant:
 		var out []block
-		if m.Content != "" {
+		if strings.TrimSpace(m.Content) != "" {
 			out = append(out, block{Type: "text", Text: m.Content})
 		}
 		for _, tc := range m.ToolCalls {
@@ -122,13 +125,19 @@ func convert(m *core.Message) (string, []block) {
 		return "assistant", out
 	case core.RoleTool:
 		content := m.Content
-		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content}}
+		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(content)}}
 	default:
-		if m.Content == "" {
+		if strings.TrimSpace(m.Content) == "" {
 			return "user", nil
 		}
 		return "user", []block{{Type: "text", Text: m.Content}}
 	}
+}
+
+// failed reports whether a tool result (trail's {"success", "output",
+// "error"?} JSON) is a failure, which the API is told with is_error.
+func failed(result string) bool {
+	return gjson.Valid(result) && gjson.Get(result, "success").Type == gjson.False
 }
 
 // toolInput is a call's arguments as the object the API wants; arguments

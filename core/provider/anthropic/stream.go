@@ -94,11 +94,7 @@ func (a *assembler) handle(name string, d gjson.Result) error {
 	case "message_stop":
 		a.done = true
 	case "error":
-		msg := wire.ErrorMessage([]byte(d.Raw))
-		if msg == "" {
-			msg = wire.Snippet([]byte(d.Raw))
-		}
-		return a.st.Fail(msg)
+		return a.st.Reported([]byte(d.Raw))
 	}
 	return nil
 }

@@ -6,11 +6,9 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"trail/core"
 	"trail/core/provider/wire"
@@ -28,19 +26,15 @@ type Provider struct {
 }
 
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
-// Timeout and MaxRetries override them.
-func New(cfg core.ProviderConfig, opts wire.Options) *Provider {
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
+// Timeout and MaxRetries override them. A base URL that is not http(s) is
+// a usage error.
+func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
+	url, c, err := wire.Setup(core.ProviderOpenAI, cfg, opts, DefaultBaseURL, "/chat/completions")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Timeout > 0 {
-		opts.IdleTimeout = cfg.Timeout
-	}
-	opts.MaxRetries = cfg.MaxRetries
-	c := wire.NewClient(core.ProviderOpenAI, []string{cfg.APIKey}, opts)
 	c.Hint = hint
-	return &Provider{url: base + "/chat/completions", key: cfg.APIKey, client: c}
+	return &Provider{url: url, key: cfg.APIKey, client: c}, nil
 }
 
 func (*Provider) Name() string       { return core.ProviderOpenAI }
@@ -53,18 +47,11 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 		return nil, &core.ProviderError{Provider: core.ProviderOpenAI, Message: "encode request: " + err.Error(), Err: err}
 	}
 	sink.RawPayload("request", json.RawMessage(body))
-	st, err := p.client.Open(ctx, func(ctx context.Context) (*http.Request, error) {
-		r, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "text/event-stream")
-		if p.key != "" {
-			r.Header.Set("Authorization", "Bearer "+p.key)
-		}
-		return r, nil
-	}, sink.Retry)
+	h := http.Header{}
+	if p.key != "" {
+		h.Set("Authorization", "Bearer "+p.key)
+	}
+	st, err := p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,16 @@ import (
 const key = "sk-proj-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url, apiKey string, retries int) *Provider {
-	return New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
-		wire.Options{BaseDelay: time.Millisecond})
+	return mustNew(New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
+		wire.Options{BaseDelay: time.Millisecond}))
+}
+
+// mustNew is New's provider, for tests whose base URLs are valid.
+func mustNew(p *Provider, err error) *Provider {
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
 
 func msg(role, content string) core.Message {
@@ -112,6 +120,46 @@ func TestParallelToolCallsKeepTheirOrder(t *testing.T) {
 	}
 	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0].Arguments != `{"filePath":"a"}` || resp.ToolCalls[1].Name != "Glob" || resp.ToolCalls[1].Arguments != `{"pattern":"*.go"}` {
 		t.Errorf("tool calls = %+v", resp.ToolCalls)
+	}
+}
+
+// Gemini's OpenAI endpoint and some proxies leave out tool_calls[].index:
+// each call starts with its own id, and its arguments may follow in
+// fragments without one.
+func TestToolCallsWithoutAnIndexStaySeparate(t *testing.T) {
+	chunk := func(delta string) string {
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gemini","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	events := []string{
+		chunk(`{"role":"assistant","tool_calls":[{"id":"function-call-1","type":"function","function":{"name":"Glob","arguments":"{\"pattern\":\"*.go\"}"}}]}`),
+		chunk(`{"tool_calls":[{"id":"function-call-2","type":"function","function":{"name":"Read","arguments":"{\"filePath\":"}}]}`),
+		chunk(`{"tool_calls":[{"index":null,"function":{"arguments":"\"a.go\"}"}}]}`),
+		chunk(`{"tool_calls":[{"id":"function-call-3","type":"function","function":{"name":"Glob","arguments":"{}"}},{"id":"function-call-4","type":"function","function":{"name":"Grep","arguments":"{\"pattern\":\"x\"}"}}]}`),
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gemini","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n",
+		"data: [DONE]\n\n",
+	}
+	srv := wiretest.NewServer(t, wiretest.Replay(events))
+	sink := &wiretest.Sink{}
+	resp, err := newProvider(srv.URL, "", 0).Call(context.Background(), hello(), sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []core.ToolCall{
+		{ID: "function-call-1", Type: "function", Name: "Glob", Arguments: `{"pattern":"*.go"}`},
+		{ID: "function-call-2", Type: "function", Name: "Read", Arguments: `{"filePath":"a.go"}`},
+		{ID: "function-call-3", Type: "function", Name: "Glob", Arguments: `{}`},
+		{ID: "function-call-4", Type: "function", Name: "Grep", Arguments: `{"pattern":"x"}`},
+	}
+	if len(resp.ToolCalls) != len(want) {
+		t.Fatalf("tool calls = %+v", resp.ToolCalls)
+	}
+	for i := range want {
+		if resp.ToolCalls[i] != want[i] {
+			t.Errorf("call %d = %+v, want %+v", i, resp.ToolCalls[i], want[i])
+		}
+	}
+	if len(sink.Tools) != 4 || sink.Tools[3] != "3 function-call-4 Grep" {
+		t.Errorf("ToolCallStarted = %q", sink.Tools)
 	}
 }
 
@@ -233,8 +281,8 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
-				wire.Options{BaseDelay: time.Millisecond})
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
 			if tt.wantErr == "" {

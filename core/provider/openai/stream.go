@@ -69,12 +69,8 @@ func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, 
 }
 
 func (a *assembler) chunk(c gjson.Result) error {
-	if e := c.Get("error"); e.Exists() {
-		msg := wire.ErrorMessage([]byte(c.Raw))
-		if msg == "" {
-			msg = wire.Snippet([]byte(e.Raw))
-		}
-		return a.st.Fail(msg)
+	if c.Get("error").Exists() {
+		return a.st.Reported([]byte(c.Raw))
 	}
 	if v := c.Get("model").String(); v != "" {
 		a.resp.Model = v
@@ -97,8 +93,8 @@ func (a *assembler) chunk(c gjson.Result) error {
 			a.text.WriteString(t.String())
 			a.sink.TextDelta(t.String())
 		}
-		for i, tc := range d.Get("tool_calls").Array() {
-			a.toolCall(int64(i), tc)
+		for _, tc := range d.Get("tool_calls").Array() {
+			a.toolCall(tc)
 		}
 		if fr := ch.Get("finish_reason"); fr.Type == gjson.String && fr.String() != "" {
 			a.resp.StopReason = fr.String()
@@ -108,12 +104,18 @@ func (a *assembler) chunk(c gjson.Result) error {
 	return nil
 }
 
-// toolCall merges one fragment; pos is its place in the delta, used when a
-// server leaves out the index.
-func (a *assembler) toolCall(pos int64, tc gjson.Result) {
-	idx := pos
-	if v := tc.Get("index"); v.Exists() {
+// toolCall merges one fragment into its call, which the fragment names by
+// index. Servers that leave the index out (Gemini's OpenAI endpoint, some
+// proxies) start each call with a fragment carrying a new id and may send
+// its arguments in later fragments without one: there a new id starts a
+// call, and anything else goes on with the last call.
+func (a *assembler) toolCall(tc gjson.Result) {
+	id := tc.Get("id").String()
+	var idx int64
+	if v := tc.Get("index"); v.Type == gjson.Number {
 		idx = v.Int()
+	} else {
+		idx = a.unindexed(id)
 	}
 	c, ok := a.calls[idx]
 	if !ok {
@@ -121,7 +123,7 @@ func (a *assembler) toolCall(pos int64, tc gjson.Result) {
 		a.calls[idx] = c
 		a.order = append(a.order, idx)
 	}
-	if id := tc.Get("id").String(); id != "" && c.id == "" {
+	if id != "" && c.id == "" {
 		c.id = id
 	}
 	if name := tc.Get("function.name").String(); name != "" && c.name == "" {
@@ -134,6 +136,21 @@ func (a *assembler) toolCall(pos int64, tc gjson.Result) {
 		a.sink.ToolCallStarted(len(a.order)-1, c.id, c.name)
 	}
 	c.args.WriteString(tc.Get("function.arguments").String())
+}
+
+// unindexed is the index of a fragment that has none.
+func (a *assembler) unindexed(id string) int64 {
+	if n := len(a.order); n > 0 {
+		last := a.order[n-1]
+		if id == "" || a.calls[last].id == id {
+			return last
+		}
+	}
+	idx := int64(len(a.order))
+	for a.calls[idx] != nil {
+		idx++
+	}
+	return idx
 }
 
 func (a *assembler) thinkingDelta(s string) {

@@ -159,11 +159,12 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		// A server that ignored "stream": true answers with one JSON body.
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		resp.Body.Close()
+		body = c.scrubBytes(body)
 		msg := ErrorMessage(body)
 		if msg == "" {
 			msg = "the server answered with JSON instead of an event stream: " + Snippet(body)
 		}
-		return fail(&core.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: c.scrub(msg),
+		return fail(&core.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg,
 			Fix: "point --base-url at a server that streams (server-sent events)"})
 	}
 	s := &Stream{
@@ -198,7 +199,7 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 	}
 	msg := "connection failed: " + err.Error()
 	if u != nil {
-		msg = fmt.Sprintf("connection to %s failed: %v", u.Redacted(), err)
+		msg = fmt.Sprintf("connection to %s failed: %v", shownURL(u), err)
 	}
 	pe := &core.ProviderError{Provider: c.Provider, Message: c.scrub(msg), Err: err}
 	var op *net.OpError
@@ -218,6 +219,7 @@ func (c *Client) idleError() *core.ProviderError {
 }
 
 func (c *Client) statusError(status int, body []byte) *core.ProviderError {
+	body = c.scrubBytes(body)
 	msg := ""
 	if c.Message != nil {
 		msg = c.Message(body)
@@ -231,7 +233,7 @@ func (c *Client) statusError(status int, body []byte) *core.ProviderError {
 	if msg == "" {
 		msg = strings.ToLower(http.StatusText(status))
 	}
-	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: c.scrub(msg)}
+	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: msg}
 	if c.Hint != nil {
 		pe.Fix = c.Hint(status)
 	}
@@ -239,6 +241,10 @@ func (c *Client) statusError(status int, body []byte) *core.ProviderError {
 }
 
 func (c *Client) scrub(s string) string { return Scrub(s, c.Secrets) }
+
+// scrubBytes scrubs a body before any of it is quoted: a message cut short
+// could otherwise keep the first half of a key.
+func (c *Client) scrubBytes(b []byte) []byte { return []byte(c.scrub(string(b))) }
 
 // Stream is a successful response being read event by event.
 type Stream struct {
@@ -276,7 +282,18 @@ func (s *Stream) Next() (Event, error) {
 
 // Malformed is the error for a stream event that cannot be understood.
 func (s *Stream) Malformed(what string, data []byte) error {
-	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("malformed stream event: " + what + ": " + Snippet(data))}
+	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("malformed stream event: " + what + ": " + Snippet(s.c.scrubBytes(data)))}
+}
+
+// Reported is the error for a failure the provider reported inside the
+// stream (an error event or object): its own message, else the event.
+func (s *Stream) Reported(event []byte) error {
+	event = s.c.scrubBytes(event)
+	msg := ErrorMessage(event)
+	if msg == "" {
+		msg = Snippet(event)
+	}
+	return s.Fail(msg)
 }
 
 // Fail is the error for a provider that reported a failure inside the stream.

@@ -133,6 +133,24 @@ func TestOpenDoesNotRetryAuthErrorsAndHidesTheKey(t *testing.T) {
 	}
 }
 
+// A message is cut short when quoted; the key must go before the cut, or
+// its first half would show.
+func TestAKeyAtTheCutOfALongMessageIsHiddenWhole(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(400)
+		io.WriteString(w, `{"error":{"type":"invalid_request_error","message":"`+strings.Repeat("x", 455)+` header: `+testKey+`"}}`)
+	}))
+	defer srv.Close()
+	c, req := testClient(srv.URL, Options{})
+	_, err := c.Open(context.Background(), req, nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if strings.Contains(err.Error(), testKey[:12]) {
+		t.Errorf("the error shows the start of the key: ...%s", err.Error()[450:])
+	}
+}
+
 func TestOpenRetriesConnectionFailures(t *testing.T) {
 	// A listener that accepts and closes: the connection fails before any byte.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -17,9 +17,13 @@
 //     8 s and loses up to a quarter to jitter; a retry-after (or
 //     retry-after-ms) header of at most 60 s replaces it.
 //   - The idle timer runs from the moment the request is sent and is
-//     refreshed by every SSE event, pings included.
+//     refreshed by every SSE event, pings included (SPEC 4.1): a server that
+//     pings is at work, and one that pings forever is waited for until the
+//     user interrupts. Comments are not events and do not refresh it.
 //   - Every error is a *core.ProviderError naming the provider and the HTTP
 //     status with the provider's own message, and never contains a secret:
-//     the API key is scrubbed from every message built here.
+//     the API key is scrubbed from every body before any of it is quoted,
+//     and URLs are shown without user info or query. A base URL that is not
+//     http(s) is a usage error before any request (Endpoint).
 //   - A cancelled context ends the call at once with the context's error.
 package wire
