@@ -118,6 +118,56 @@ func TestDenyRuleBeatsBypassPermissions(t *testing.T) {
 	}
 }
 
+// rawCall is a scripted call whose arguments are the model's exact text.
+func rawCall(name, arguments string) map[string]any {
+	return map[string]any{"name": name, "arguments": arguments}
+}
+
+func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
+	t.Run("an allow rule reads the last of repeated keys, as Bash does", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("keep.txt", "keep")
+		s := e.script(calls(rawCall("Bash", `{"command":"echo hi","command":"rm keep.txt"}`)), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash(echo *)", "go")
+		if !e.exists("keep.txt") {
+			t.Fatal("Bash(echo *) let rm run: the rule read the first command, Bash the last")
+		}
+	})
+	t.Run("a deny rule is not dodged by a key in other case or arguments sent as a string", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("keep.txt", "keep")
+		s := e.script(calls(
+			call("Bash", map[string]any{"Command": "rm keep.txt"}),
+			rawCall("Bash", `"{\"command\":\"rm keep.txt\"}"`),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "--deny-tool", "Bash(rm *)", "go")
+		if !e.exists("keep.txt") {
+			t.Fatal("Bash(rm *) did not stop rm under bypassPermissions")
+		}
+		results := e.toolResults(e.onlySession())
+		if got := results["call_0_0"]["error"]; got != "Invalid arguments for Bash: command is required" {
+			t.Errorf("Command (not command) result = %v", got)
+		}
+		if got := results["call_0_1"]["error"]; got != "Permission denied by rule Bash(rm *)." {
+			t.Errorf("string-encoded call result = %v", got)
+		}
+	})
+	t.Run("./ paths and a trailing space-star match as in Claude Code", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("src/secret.txt", "s3cret")
+		s := e.script(calls(
+			call("Read", map[string]any{"filePath": "src/secret.txt"}),
+			call("Bash", map[string]any{"command": "touch pushed"}),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions",
+			"--deny-tool", "Read(./src/**)", "--deny-tool", "Bash(touch pushed *)", "go")
+		results := e.toolResults(e.onlySession())
+		if results["call_0_0"]["success"] != false || e.exists("pushed") {
+			t.Fatalf("Read = %v, pushed exists %v", results["call_0_0"], e.exists("pushed"))
+		}
+	})
+}
+
 func TestModesDecideWriteAndEdit(t *testing.T) {
 	t.Run("plan denies Write", func(t *testing.T) {
 		e := newEnv(t)

@@ -18,8 +18,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Permission modes.
@@ -141,21 +139,18 @@ func argumentKey(tool string) string {
 
 // argumentValues are the strings a rule pattern is tried against: the
 // argument as given and, for file paths, its absolute and cwd-relative
-// forms, so Read(.env) also catches "./.env" and "/abs/project/.env".
+// forms (with and without "./"), so Read(.env) also catches "./.env" and
+// "/abs/project/.env", and Read(./src/**) catches "src/a.go".
 // known is false when the tool has no argument rules can match.
 func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
 	key := argumentKey(tool)
 	if key == "" {
 		return nil, false
 	}
-	if !gjson.ValidBytes(args) {
+	raw, ok := argString(args, key)
+	if !ok {
 		return nil, true
 	}
-	v := gjson.GetBytes(args, key)
-	if v.Type != gjson.String {
-		return nil, true
-	}
-	raw := v.String()
 	vals := []string{raw}
 	if key == "filePath" && raw != "" {
 		abs := raw
@@ -166,11 +161,27 @@ func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]strin
 		vals = append(vals, abs)
 		if p.Cwd != "" {
 			if rel, err := filepath.Rel(p.Cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				vals = append(vals, rel)
+				vals = append(vals, rel, "./"+rel)
 			}
 		}
 	}
 	return vals, true
+}
+
+// argString reads a call's string argument the way the tool reads it: the
+// exact key, and the last of repeated keys (as JSON.parse and Go's decoder
+// do; gjson takes the first, which let {"command":"echo hi","command":"rm
+// -rf ."} pass for an echo).
+func argString(args json.RawMessage, key string) (string, bool) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(args, &fields) != nil {
+		return "", false
+	}
+	var v string
+	if raw, ok := fields[key]; !ok || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
 }
 
 func (p *Permissions) denyMatches(r Rule, tool string, values []string, known bool) bool {
@@ -346,13 +357,13 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 }
 
 // DescribeCall is a call as people read it: Bash(go test ./...), Write(a.go),
-// or the tool and its compact arguments.
-func DescribeCall(name string, args json.RawMessage) string { return describeCall(name, args) }
+// or the tool and its compact arguments. arguments are the model's text.
+func DescribeCall(name, arguments string) string { return describeCall(name, toolArgs(arguments)) }
 
 func describeCall(name string, args json.RawMessage) string {
-	if key := argumentKey(name); key != "" && gjson.ValidBytes(args) {
-		if v := gjson.GetBytes(args, key); v.Type == gjson.String {
-			return fmt.Sprintf("%s(%s)", name, cut(v.String(), 120))
+	if key := argumentKey(name); key != "" {
+		if v, ok := argString(args, key); ok {
+			return fmt.Sprintf("%s(%s)", name, cut(v, 120))
 		}
 	}
 	compact := strings.TrimSpace(string(args))

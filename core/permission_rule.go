@@ -4,7 +4,9 @@ package core
 //
 //	Tool            every call of Tool
 //	Tool(glob)      calls whose main argument matches glob, anchored:
-//	                "*" any run of characters (empty too), "**" any non-empty run
+//	                "*" any run of characters (empty too), "**" any non-empty run;
+//	                a trailing " *" also matches nothing at all, as in Claude
+//	                Code, so Bash(git push *) covers a bare "git push" too
 //	Tool(prefix:*)  calls whose main argument starts with prefix (Claude's legacy form)
 //
 // The main argument is command for Bash, filePath for Read/Write/Edit and
@@ -71,6 +73,9 @@ func ParseRule(s string) (Rule, error) {
 func globRegexp(glob string) string {
 	var b strings.Builder
 	b.WriteString(`(?s)^`)
+	// "git push *" must also match "git push": a deny rule written for the
+	// command with arguments would otherwise let it run without them.
+	glob, optionalArgs := strings.CutSuffix(glob, " *")
 	for i := 0; i < len(glob); {
 		switch {
 		case strings.HasPrefix(glob[i:], "**"):
@@ -87,6 +92,9 @@ func globRegexp(glob string) string {
 			b.WriteString(regexp.QuoteMeta(glob[i:j]))
 			i = j
 		}
+	}
+	if optionalArgs {
+		b.WriteString(`( .*)?`)
 	}
 	b.WriteString(`$`)
 	return b.String()

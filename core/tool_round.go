@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 	"sync"
 
 	"trail/logfmt"
@@ -226,16 +227,24 @@ func (s *session) toolEnv() []string {
 }
 
 // toolArgs parses a call's JSON arguments; anything else is kept as a string
-// so the log and the tool see exactly what the model sent.
+// so the log and the tool see exactly what the model sent. An object the
+// model encoded once more as a JSON string is unwrapped here, as the tools
+// unwrap it: rules, hooks and the question must judge the object that runs.
 func toolArgs(arguments string) json.RawMessage {
 	if arguments == "" {
 		return json.RawMessage("{}")
 	}
-	if json.Valid([]byte(arguments)) {
-		return json.RawMessage(arguments)
+	if !json.Valid([]byte(arguments)) {
+		b, _ := json.Marshal(arguments)
+		return b
 	}
-	b, _ := json.Marshal(arguments)
-	return b
+	var inner string
+	if json.Unmarshal([]byte(arguments), &inner) == nil {
+		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+	}
+	return json.RawMessage(arguments)
 }
 
 // encodeToolResult is the tool message content: a JSON string of Robota's

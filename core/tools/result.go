@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"trail/core"
@@ -87,11 +89,37 @@ func decodeArgs(tool string, raw json.RawMessage, dst any) *core.ToolResult {
 			raw = json.RawMessage(inner)
 		}
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	// Go matches struct keys case-insensitively; rules and hooks read the
+	// exact keys, so "Command" must not run as command. A map keeps exact
+	// keys and, like JSON.parse, the last of repeated ones.
+	var fields map[string]json.RawMessage
+	err := json.Unmarshal(raw, &fields)
+	if err == nil {
+		known := jsonNames(dst)
+		for k := range fields {
+			if !known[k] {
+				delete(fields, k)
+			}
+		}
+		exact, _ := json.Marshal(fields)
+		err = json.Unmarshal(exact, dst)
+	}
+	if err != nil {
 		r := fail("Invalid arguments for %s: %s", tool, describeDecodeError(err))
 		return &r
 	}
 	return nil
+}
+
+// jsonNames are the JSON keys of the struct dst points to.
+func jsonNames(dst any) map[string]bool {
+	t := reflect.TypeOf(dst).Elem()
+	names := make(map[string]bool, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	return names
 }
 
 func describeDecodeError(err error) string {

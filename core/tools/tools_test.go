@@ -84,6 +84,10 @@ func TestRead(t *testing.T) {
 		{"filePath is required", `{}`, false, "filePath is required"},
 		{"a wrong type is explained", `{"filePath":3}`, false, "filePath must be a string"},
 		{"arguments sent as a JSON string are read", `"{\"filePath\":\"sub/b.txt\"}"`, true, "1\tb"},
+		// Permission rules and hooks read exact keys and the last of repeated
+		// ones; the tool must read the same, or a rule judges another call.
+		{"a key is read with its exact name only", `{"FilePath":"a.txt"}`, false, "filePath is required"},
+		{"the last of repeated keys wins", `{"filePath":"a.txt","filePath":"sub/b.txt"}`, true, "1\tb"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
