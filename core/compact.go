@@ -63,7 +63,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	if opts.KeepLast < 0 {
 		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
 	}
-	s, err := e.open(ctx, &o)
+	s, err := e.open(ctx, &o, nil)
 	if err != nil {
 		return nil, err
 	}

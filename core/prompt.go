@@ -21,9 +21,6 @@ const maxStopContinuations = 5
 func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
 	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
 	resuming := len(s.pending) > 0
-	if prompt == "" && !resuming {
-		return nil, Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
-	}
 	s.sessionStart(ctx)
 	stop, err := StopEndTurn, error(nil)
 	if resuming {
