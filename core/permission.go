@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // Permission modes.
@@ -363,7 +364,7 @@ func DescribeCall(name, arguments string) string { return describeCall(name, too
 func describeCall(name string, args json.RawMessage) string {
 	if key := argumentKey(name); key != "" {
 		if v, ok := argString(args, key); ok {
-			return fmt.Sprintf("%s(%s)", name, cut(v, 120))
+			return fmt.Sprintf("%s(%s)", name, shownValue(v))
 		}
 	}
 	compact := strings.TrimSpace(string(args))
@@ -371,4 +372,21 @@ func describeCall(name string, args json.RawMessage) string {
 		return name
 	}
 	return fmt.Sprintf("%s(%s)", name, cut(compact, 120))
+}
+
+// shownValue is an argument as the terminal shows it in a question or a
+// tool line: its first line, marked when more follows (the question must not
+// pass "echo hi\nrm -rf ~" off as "echo hi"), and no control characters
+// (a model's escape sequence must not redraw the question).
+func shownValue(v string) string {
+	short := cut(v, 120)
+	if len(short) < len(v) && !strings.HasSuffix(short, "…") {
+		short += " …"
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, short)
 }

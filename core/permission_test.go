@@ -117,6 +117,23 @@ func TestPermissionCheck(t *testing.T) {
 	}
 }
 
+func TestDescribeCallShowsWhatWillRun(t *testing.T) {
+	tests := []struct {
+		args json.RawMessage
+		want string
+	}{
+		{args("command", "go test ./..."), "Bash(go test ./...)"},
+		{args("command", "echo hi\nrm -rf ~"), "Bash(echo hi …)"},
+		{args("command", "ls\x1b[2K\rtrue"), "Bash(ls?[2K …)"},
+		{json.RawMessage(`{"command":"ls","command":"rm -rf ~"}`), "Bash(rm -rf ~)"},
+	}
+	for _, tt := range tests {
+		if got := describeCall("Bash", tt.args); got != tt.want {
+			t.Errorf("describeCall(%s) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
 func TestSplitCommand(t *testing.T) {
 	tests := []struct {
 		cmd    string
