@@ -215,19 +215,23 @@ func TestModesDecideWriteAndEdit(t *testing.T) {
 
 func TestClaudeSettingsRulesAreHonoured(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"deny":["Read(secret.txt)"]}}`)
+	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"ask":["Bash(touch pushed *)"],"deny":["Read(secret.txt)"]}}`)
 	e.writeFile("secret.txt", "s3cret")
 	s := e.script(calls(
 		call("Bash", map[string]any{"command": "touch made"}),
 		call("Read", map[string]any{"filePath": "secret.txt"}),
+		call("Bash", map[string]any{"command": "touch pushed"}),
 	), answer("done"))
-	e.must("", "run", "--provider", "script", "--script", s, "go")
+	e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
 	if !e.exists("made") {
 		t.Fatal("the allow rule of .claude/settings.json was not honoured")
 	}
 	res := e.toolResults(e.onlySession())["call_0_1"]
 	if res["success"] != false || strings.Contains(res["output"].(string), "s3cret") {
 		t.Fatalf("the deny rule of .claude/settings.json was not honoured: %v", res)
+	}
+	if e.exists("pushed") {
+		t.Fatal("the ask rule of .claude/settings.json was not honoured: with no one to ask, the call must be denied")
 	}
 }
 

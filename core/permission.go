@@ -3,11 +3,13 @@ package core
 // The permission decision for one tool call (SPEC 5.2, Robota's order):
 //
 //  1. a matching deny rule denies, whatever the mode;
-//  2. a matching allow rule allows;
-//  3. the mode table decides: allow, ask or deny.
+//  2. a matching ask rule (Claude Code's permissions.ask) asks, whatever
+//     the mode and the allow rules (plan denies);
+//  3. a matching allow rule allows;
+//  4. the mode table decides: allow, ask or deny.
 //
 // A Bash command is split on its unquoted control operators (; & && | ||
-// newline): a deny rule matching any part denies the whole, and an allow
+// newline): a deny or ask rule matching any part covers the whole, and an allow
 // rule with a pattern allows only when every part is allowed, so
 // Bash(echo *) does not let "echo hi; rm -rf ." through. A command with
 // $(...), `...` or process substitution cannot be seen into: only a bare
@@ -60,6 +62,7 @@ func ValidMode(m string) bool {
 type Permissions struct {
 	Mode  string
 	Allow []Rule
+	Ask   []Rule
 	Deny  []Rule
 	Cwd   string // path arguments are also matched relative to it
 }
@@ -75,7 +78,7 @@ type Verdict struct {
 func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	values, known := p.argumentValues(tool, args)
 	for _, r := range p.Deny {
-		if r.Tool == tool && p.denyMatches(r, tool, values, known) {
+		if r.Tool == tool && matchesAnyPart(r, tool, values, known) {
 			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
 		}
 	}
@@ -86,6 +89,11 @@ func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 			if r.Tool == tool && r.Pattern != "" {
 				return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 			}
+		}
+	}
+	for _, r := range p.Ask {
+		if r.Tool == tool && (matchesAnyPart(r, tool, values, known) || (!known && r.Pattern != "")) {
+			return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 		}
 	}
 	if r, ok := p.allowedBy(tool, values, known); ok {
@@ -185,7 +193,9 @@ func argString(args json.RawMessage, key string) (string, bool) {
 	return v, true
 }
 
-func (p *Permissions) denyMatches(r Rule, tool string, values []string, known bool) bool {
+// matchesAnyPart reports whether a deny or ask rule covers the call: its
+// argument, or for Bash any part of the command.
+func matchesAnyPart(r Rule, tool string, values []string, known bool) bool {
 	if r.Pattern == "" {
 		return true
 	}
@@ -343,6 +353,9 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 		return "settings"
 	}
 	if err := add(&p.Deny, settings.Permissions.Deny, fromFile); err != nil {
+		return nil, err
+	}
+	if err := add(&p.Ask, settings.Permissions.Ask, fromFile); err != nil {
 		return nil, err
 	}
 	if err := add(&p.Allow, settings.Permissions.Allow, fromFile); err != nil {

@@ -117,6 +117,27 @@ func TestPermissionCheck(t *testing.T) {
 	}
 }
 
+func TestAskRulesFromSettingsAskWhateverTheAllowRulesAndMode(t *testing.T) {
+	s := &Settings{Permissions: PermissionSettings{Allow: []string{"Bash"}, Ask: []string{"Bash(git push *)"}}}
+	for _, tt := range []struct {
+		mode, command string
+		want          Verdict
+	}{
+		{ModeDefault, "git status", Verdict{DecisionAllow, SourceRule, "Bash"}},
+		{ModeDefault, "git add . && git push", Verdict{DecisionAsk, SourceRule, "Bash(git push *)"}},
+		{ModeBypass, "git push origin main", Verdict{DecisionAsk, SourceRule, "Bash(git push *)"}},
+		{ModePlan, "git push", Verdict{DecisionDeny, SourceRule, "Bash(git push *)"}},
+	} {
+		p, err := BuildPermissions(tt.mode, s, nil, nil, "/proj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Check("Bash", args("command", tt.command)); got != tt.want {
+			t.Errorf("%s in %s: got %+v, want %+v", tt.command, tt.mode, got, tt.want)
+		}
+	}
+}
+
 func TestDescribeCallShowsWhatWillRun(t *testing.T) {
 	tests := []struct {
 		args json.RawMessage
