@@ -335,6 +335,29 @@ func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 	if res["output"] != "first\n" {
 		t.Errorf("first round result = %v", res)
 	}
+	// The log agrees with the record: the killed round is not in its
+	// history, so the session goes on and replays to its record, and the
+	// log's only errors are the killed round's missing results (SPEC 9).
+	e.checkReplayMatchesRecord(id)
+	again := e.script(answer("unused"), answer("resumed"))
+	if r := e.must("", "resume", id, "--script", again, "go on"); r.stdout != "resumed\n" {
+		t.Fatalf("%s", r)
+	}
+	e.checkReplayMatchesRecord(id)
+	var report struct {
+		Files []struct {
+			Issues []struct{ Code, Message string }
+		}
+	}
+	r := e.run("", "validate-log", "--strict", "--format", "json", id)
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil || len(report.Files) != 1 {
+		t.Fatalf("validate-log: %v\n%s", err, r)
+	}
+	for _, issue := range report.Files[0].Issues {
+		if issue.Code != "TOOL_RESULT_MISSING" {
+			t.Errorf("validate-log after the kill and a resume: %s %s", issue.Code, issue.Message)
+		}
+	}
 	_ = time.Second
 }
 

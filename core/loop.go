@@ -113,7 +113,16 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("message", m))
-	s.appendMessage(m, round, "")
+	if len(m.ToolCalls) > 0 {
+		// Its history_mutation waits for the round's results (logCalls):
+		// a process killed while a tool runs then leaves a log that, like
+		// the record, replays to the last complete round.
+		s.messages = append(s.messages, m)
+		s.history = append(s.history, chatEntry(m))
+		s.callsUnlogged = true
+	} else {
+		s.appendMessage(m, round, "")
+	}
 	s.final = resp.Text
 	s.obs.Event(StepEvent{Kind: EvAssistantMessage, Round: round, Message: &m, Usage: resp.Usage})
 	return m

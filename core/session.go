@@ -47,6 +47,7 @@ type session struct {
 	hooks          *HookRunner
 	sessionAllowed []string          // tools the person allowed for the session ("a")
 	pending        []PendingToolCall // the paused round's calls (loaded, or saved by pause)
+	callsUnlogged  bool              // the last message's tool calls await their results: logCalls
 	approve, deny  idList            // resume --approve / --deny
 	hookStop       *HookBlockedError // a tool hook answered continue: false
 	startContext   []string          // SessionStart output, injected before the next prompt
@@ -91,6 +92,17 @@ func (s *session) appendMessage(m Message, round int, batchID string) {
 	if m.Role == RoleTool {
 		s.obs.Event(StepEvent{Kind: EvToolResult, Round: round, Message: &m})
 	}
+}
+
+// logCalls writes the history_mutation that commitAssistant held back for
+// a message with tool calls, once its round is committed or paused.
+func (s *session) logCalls(round int) {
+	if !s.callsUnlogged {
+		return
+	}
+	s.callsUnlogged = false
+	i := len(s.messages) - 1
+	s.logMutation(s.messages[i], i, round, "")
 }
 
 func (s *session) logMutation(m Message, index, round int, batchID string) {
