@@ -99,10 +99,7 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		}
 		return hits[i].rel < hits[j].rel
 	})
-	limit := globDefaultLimit
-	if a.Limit != nil && *a.Limit > 0 {
-		limit = int(*a.Limit)
-	}
+	limit := count(a.Limit, globDefaultLimit)
 	total := len(hits)
 	if total > limit {
 		hits = hits[:limit]

@@ -71,10 +71,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	if r != nil {
 		return *r
 	}
-	ctxLines := 0
-	if a.ContextLines != nil && *a.ContextLines > 0 {
-		ctxLines = int(*a.ContextLines)
-	}
+	ctxLines := count(a.ContextLines, 0)
 	var out []string
 	search := func(abs, rel string) {
 		data, err := os.ReadFile(abs)
@@ -111,8 +108,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 			return fail("Aborted")
 		}
 	}
-	if a.HeadLimit != nil && *a.HeadLimit >= 1 && len(out) > int(*a.HeadLimit) {
-		n := int(*a.HeadLimit)
+	if n := count(a.HeadLimit, len(out)); len(out) > n {
 		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
 	}
 	if len(out) == 0 {

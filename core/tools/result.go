@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -143,6 +144,19 @@ func jsonKind(goKind string) string {
 		return "a boolean"
 	}
 	return goKind
+}
+
+// count reads a numeric argument as a count of at least 1: def when it is
+// absent or under 1, and capped so that a model's 1e300 cannot wrap to a
+// negative int (which sliced out of range and crashed the step).
+func count(v *float64, def int) int {
+	switch {
+	case v == nil || *v < 1:
+		return def
+	case *v >= math.MaxInt32:
+		return math.MaxInt32
+	}
+	return int(*v)
 }
 
 // missing is the result for a required parameter the model left out.

@@ -106,6 +106,51 @@ func TestRead(t *testing.T) {
 	}
 }
 
+func TestReadKeepsSplitLinesSemantics(t *testing.T) {
+	long := strings.Repeat("x", 100<<10) // longer than the read buffer
+	tests := []struct{ name, content, args, want string }{
+		{"an empty file has no lines", "", `{"filePath":"f"}`, "[File: f (0 lines)]\n"},
+		{"a lone newline is one empty line", "\n", `{"filePath":"f"}`, "[File: f (1 lines)]\n1\t"},
+		{"a last line without newline counts", "a\nb", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\n2\tb"},
+		{"carriage returns are kept", "a\r\nb\r\n", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\r\n2\tb\r"},
+		{"a line longer than the buffer is whole", "a\n" + long + "\nc\n", `{"filePath":"f","offset":2,"limit":1}`, "[File: f (lines 2-2 of 3)]\n2\t" + long},
+		{"an offset past the end selects nothing", "a\n", `{"filePath":"f","offset":5}`, "[File: f (lines 5-4 of 1)]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Read{}, world(t, map[string]string{"f": tt.content}), tt.args)
+			if !r.Success || TruncateOutput(tt.want) != r.Output {
+				t.Errorf("got %+v", r)
+			}
+		})
+	}
+}
+
+// A model may send any number; one past int's range used to wrap negative
+// and crash the whole step with a slice out of range.
+func TestNumbersOutOfRangeAreClamped(t *testing.T) {
+	env := world(t, map[string]string{"a.txt": "one\ntwo\n"})
+	tests := []struct {
+		tool core.Tool
+		args string
+		want string // in the output
+	}{
+		{Read{}, `{"filePath":"a.txt","limit":1e300}`, "(2 lines)"},
+		{Read{}, `{"filePath":"a.txt","offset":0.5}`, "(2 lines)"},
+		{Read{}, `{"filePath":"a.txt","offset":1e300}`, "of 2)"},
+		{Glob{}, `{"pattern":"*","limit":1e300}`, "a.txt"},
+		{Grep{}, `{"pattern":"o","outputMode":"content","headLimit":1e300,"contextLines":1e300}`, "a.txt:2:two"},
+		{Bash{}, `{"command":"echo ok","timeout":1e300}`, "ok"},
+		{Bash{}, `{"command":"echo ok","timeout":0.5}`, "ok"},
+	}
+	for _, tt := range tests {
+		r := call(t, tt.tool, env, tt.args)
+		if !r.Success || !strings.Contains(r.Output, tt.want) {
+			t.Errorf("%s %s: %+v", tt.tool.Schema().Name, tt.args, r)
+		}
+	}
+}
+
 func TestReadRefusesSymlinkOutOfCwd(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "secret"), []byte("s3cret"), 0o600)
