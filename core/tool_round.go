@@ -8,6 +8,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -152,6 +153,13 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 		go func(r *toolRun) {
 			defer wg.Done()
 			defer func() { <-sem }()
+			// A tool must not panic; if one does, its call fails and the
+			// round is still committed whole instead of the process dying.
+			defer func() {
+				if p := recover(); p != nil {
+					r.result = ToolResult{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
+				}
+			}()
 			r.result = r.tool.Run(ctx, r.args, env)
 		}(r)
 	}
