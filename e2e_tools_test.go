@@ -152,6 +152,21 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 			t.Errorf("string-encoded call result = %v", got)
 		}
 	})
+	t.Run("a symlink does not lead around a path rule", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile(".env", "TOKEN=s3cret")
+		if err := os.MkdirAll(filepath.Join(e.cwd, "docs"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("../.env", filepath.Join(e.cwd, "docs", "notes")); err != nil {
+			t.Fatal(err)
+		}
+		s := e.script(calls(call("Read", map[string]any{"filePath": "docs/notes"})), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--deny-tool", "Read(.env)", "go")
+		if got := e.toolResults(e.onlySession())["call_0_0"]; got["error"] != "Permission denied by rule Read(.env)." {
+			t.Fatalf("Read through a link to .env = %v", got)
+		}
+	})
 	t.Run("./ paths and a trailing space-star match as in Claude Code", func(t *testing.T) {
 		e := newEnv(t)
 		e.writeFile("src/secret.txt", "s3cret")

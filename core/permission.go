@@ -149,7 +149,9 @@ func argumentKey(tool string) string {
 // argumentValues are the strings a rule pattern is tried against: the
 // argument as given and, for file paths, its absolute and cwd-relative
 // forms (with and without "./"), so Read(.env) also catches "./.env" and
-// "/abs/project/.env", and Read(./src/**) catches "src/a.go".
+// "/abs/project/.env", and Read(./src/**) catches "src/a.go"; and the same
+// forms of the file the path really names once symlinks are resolved, so
+// a link docs/e -> ../.env is still Read(.env).
 // known is false when the tool has no argument rules can match.
 func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
 	key := argumentKey(tool)
@@ -167,14 +169,27 @@ func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]strin
 			abs = filepath.Join(p.Cwd, abs)
 		}
 		abs = filepath.Clean(abs)
-		vals = append(vals, abs)
-		if p.Cwd != "" {
-			if rel, err := filepath.Rel(p.Cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				vals = append(vals, rel, "./"+rel)
+		vals = appendPathForms(vals, p.Cwd, abs)
+		if real, err := CanonicalPath(abs); err == nil && real != abs {
+			cwd, err := CanonicalPath(p.Cwd)
+			if err != nil {
+				cwd = p.Cwd
 			}
+			vals = appendPathForms(vals, cwd, real)
 		}
 	}
 	return vals, true
+}
+
+// appendPathForms adds abs and, when it is inside cwd, its relative forms.
+func appendPathForms(vals []string, cwd, abs string) []string {
+	vals = append(vals, abs)
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			vals = append(vals, rel, "./"+rel)
+		}
+	}
+	return vals
 }
 
 // argString reads a call's string argument the way the tool reads it: the

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,6 +116,34 @@ func TestPermissionCheck(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPathRulesSeeThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"secrets", "docs"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644)
+	os.Symlink("../secrets", filepath.Join(dir, "docs", "s"))
+	os.Symlink("../.env", filepath.Join(dir, "docs", "e"))
+	p, err := BuildPermissions(ModeBypass, &Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ tool, path, want string }{
+		{"Read", "docs/s/key", DecisionDeny},
+		{"Read", "docs/e", DecisionDeny},
+		{"Read", filepath.Join(dir, "docs", "e"), DecisionDeny},
+		{"Write", "docs/s/new.txt", DecisionDeny}, // not there yet: judged by its folder
+		{"Read", "docs/readme", DecisionAllow},
+	} {
+		if got := p.Check(tt.tool, args("filePath", tt.path)); got.Decision != tt.want {
+			t.Errorf("%s(%s) = %+v, want %s", tt.tool, tt.path, got, tt.want)
+		}
 	}
 }
 
