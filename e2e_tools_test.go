@@ -167,6 +167,23 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 			t.Fatalf("Read through a link to .env = %v", got)
 		}
 	})
+	t.Run("Read rules keep a file from Grep, Edit rules cover Write (Claude Code)", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile(".env", "TOKEN=s3cret\n")
+		s := e.script(calls(
+			call("Grep", map[string]any{"pattern": "TOKEN", "outputMode": "content"}),
+			call("Write", map[string]any{"filePath": ".env", "content": "TOKEN=changed\n"}),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits",
+			"--deny-tool", "Read(.env)", "--deny-tool", "Edit(.env)", "go")
+		results := e.toolResults(e.onlySession())
+		if out := results["call_0_0"]["output"]; strings.Contains(out.(string), "s3cret") {
+			t.Errorf("Grep showed a file Read(.env) denies: %q", out)
+		}
+		if e.read(".env") != "TOKEN=s3cret\n" || results["call_0_1"]["error"] != "Permission denied by rule Edit(.env)." {
+			t.Errorf("Write under Edit(.env): %v", results["call_0_1"])
+		}
+	})
 	t.Run("./ paths and a trailing space-star match as in Claude Code", func(t *testing.T) {
 		e := newEnv(t)
 		e.writeFile("src/secret.txt", "s3cret")

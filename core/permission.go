@@ -78,7 +78,7 @@ type Verdict struct {
 func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	values, known := p.argumentValues(tool, args)
 	for _, r := range p.Deny {
-		if r.Tool == tool && matchesAnyPart(r, tool, values, known) {
+		if r.covers(tool) && matchesAnyPart(r, tool, values, known) {
 			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
 		}
 	}
@@ -86,13 +86,13 @@ func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	// evaluated; "cannot tell" must not turn into an allow (Robota's CORE-030).
 	if !known {
 		for _, r := range p.Deny {
-			if r.Tool == tool && r.Pattern != "" {
+			if r.covers(tool) && r.Pattern != "" {
 				return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 			}
 		}
 	}
 	for _, r := range p.Ask {
-		if r.Tool == tool && (matchesAnyPart(r, tool, values, known) || (!known && r.Pattern != "")) {
+		if r.covers(tool) && (matchesAnyPart(r, tool, values, known) || (!known && r.Pattern != "")) {
 			return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 		}
 	}
@@ -162,23 +162,53 @@ func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]strin
 	if !ok {
 		return nil, true
 	}
-	vals := []string{raw}
 	if key == "filePath" && raw != "" {
-		abs := raw
-		if !filepath.IsAbs(abs) && p.Cwd != "" {
-			abs = filepath.Join(p.Cwd, abs)
+		return p.pathValues(raw), true
+	}
+	return []string{raw}, true
+}
+
+// pathValues are the forms of a file path rules are tried against.
+func (p *Permissions) pathValues(raw string) []string {
+	vals := []string{raw}
+	abs := raw
+	if !filepath.IsAbs(abs) && p.Cwd != "" {
+		abs = filepath.Join(p.Cwd, abs)
+	}
+	abs = filepath.Clean(abs)
+	vals = appendPathForms(vals, p.Cwd, abs)
+	if real, err := CanonicalPath(abs); err == nil && real != abs {
+		cwd, err := CanonicalPath(p.Cwd)
+		if err != nil {
+			cwd = p.Cwd
 		}
-		abs = filepath.Clean(abs)
-		vals = appendPathForms(vals, p.Cwd, abs)
-		if real, err := CanonicalPath(abs); err == nil && real != abs {
-			cwd, err := CanonicalPath(p.Cwd)
-			if err != nil {
-				cwd = p.Cwd
-			}
-			vals = appendPathForms(vals, cwd, real)
+		vals = appendPathForms(vals, cwd, real)
+	}
+	return vals
+}
+
+// ReadDenied is nil when no rule denies Read, else a test of whether one
+// denies reading the file at abs. Grep and Glob skip such files: as in
+// Claude Code, Read rules apply (best effort) to every tool that reads files.
+func (p *Permissions) ReadDenied() func(abs string) bool {
+	var rules []Rule
+	for _, r := range p.Deny {
+		if r.Tool == "Read" {
+			rules = append(rules, r)
 		}
 	}
-	return vals, true
+	if len(rules) == 0 {
+		return nil
+	}
+	return func(abs string) bool {
+		values := p.pathValues(abs)
+		for _, r := range rules {
+			if matchesAnyPart(r, "Read", values, true) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // appendPathForms adds abs and, when it is inside cwd, its relative forms.
@@ -237,7 +267,7 @@ func matchesAnyPart(r Rule, tool string, values []string, known bool) bool {
 func (p *Permissions) allowedBy(tool string, values []string, known bool) (string, bool) {
 	var scoped []Rule
 	for _, r := range p.Allow {
-		if r.Tool != tool {
+		if !r.covers(tool) {
 			continue
 		}
 		if r.Pattern == "" {

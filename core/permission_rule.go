@@ -10,7 +10,9 @@ package core
 //	Tool(prefix:*)  calls whose main argument starts with prefix (Claude's legacy form)
 //
 // The main argument is command for Bash, filePath for Read/Write/Edit and
-// pattern for Glob/Grep. Nothing else in a glob is special.
+// pattern for Glob/Grep. Nothing else in a glob is special. As in Claude
+// Code, Edit rules also govern Write, and Read deny rules keep their files
+// out of Grep and Glob.
 
 import (
 	"fmt"
@@ -110,6 +112,12 @@ func (r Rule) matchValue(v string) bool {
 	default:
 		return r.re.MatchString(v)
 	}
+}
+
+// covers reports whether the rule governs calls of tool: its own tool and,
+// as in Claude Code, for Edit rules every built-in tool that edits files.
+func (r Rule) covers(tool string) bool {
+	return r.Tool == tool || (r.Tool == "Edit" && tool == "Write")
 }
 
 // exact reports whether the rule names one value only (no wildcard).

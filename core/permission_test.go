@@ -106,6 +106,10 @@ func TestPermissionCheck(t *testing.T) {
 			Verdict{DecisionDeny, SourceRule, "Edit(./src/**)"}},
 		{"a deny rule with a trailing space-star covers the bare command", ModeBypass, nil, []string{"Bash(git push *)"}, "Bash", args("command", "git push"),
 			Verdict{DecisionDeny, SourceRule, "Bash(git push *)"}},
+		{"an Edit rule governs Write too (Claude Code)", ModeAcceptEdits, nil, []string{"Edit(.env)"}, "Write", args("filePath", ".env"),
+			Verdict{DecisionDeny, SourceRule, "Edit(.env)"}},
+		{"a Write rule does not govern Edit", ModeAcceptEdits, nil, []string{"Write(.env)"}, "Edit", args("filePath", ".env"),
+			Verdict{DecisionAllow, SourceMode, ""}},
 		{"a scoped deny on a tool without a known argument asks", ModeDefault, []string{"WebFetch"}, []string{"WebFetch(x*)"}, "WebFetch", args("url", "x"),
 			Verdict{DecisionAsk, SourceRule, "WebFetch(x*)"}},
 	}
@@ -143,6 +147,18 @@ func TestPathRulesSeeThroughSymlinks(t *testing.T) {
 	} {
 		if got := p.Check(tt.tool, args("filePath", tt.path)); got.Decision != tt.want {
 			t.Errorf("%s(%s) = %+v, want %s", tt.tool, tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestReadDenyRulesNameTheFilesSearchesSkip(t *testing.T) {
+	if perms(t, ModeDefault, []string{"Read"}, []string{"Bash(rm *)"}).ReadDenied() != nil {
+		t.Error("without a Read deny rule, no file is hidden")
+	}
+	hidden := perms(t, ModeDefault, nil, []string{"Read(.env)", "Read(./secrets/**)"}).ReadDenied()
+	for path, want := range map[string]bool{"/proj/.env": true, "/proj/secrets/a/key": true, "/proj/main.go": false, "/proj/sub/.env": false} {
+		if got := hidden(path); got != want {
+			t.Errorf("ReadDenied(%s) = %v, want %v", path, got, want)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if !g.match(relTo(root, start, rel)) {
+		if !g.match(relTo(root, start, rel)) || readDenied(env, abs) {
 			return nil
 		}
 		var mtime int64

@@ -85,6 +85,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		return fail("Path not found: %s", a.Path)
 	}
 	if fi.Mode().IsRegular() {
+		if readDenied(env, root) {
+			return fail("Access denied: %s is denied to Read by a permission rule", a.Path)
+		}
 		search(root, "")
 	} else {
 		err = walkFiles(root, nil, func(abs, rel string, d fs.DirEntry) error {
@@ -99,6 +102,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 && !within(env.Cwd, abs) {
+				return nil
+			}
+			if readDenied(env, abs) {
 				return nil
 			}
 			search(abs, rel)

@@ -45,6 +45,12 @@ func within(root, target string) bool {
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
+// readDenied reports whether a Read deny rule keeps the file at abs from
+// the model: the searching tools skip it (Claude Code's best effort).
+func readDenied(env core.ToolEnv, abs string) bool {
+	return env.ReadDenied != nil && env.ReadDenied(abs)
+}
+
 // display is how a path is shown back to the model: relative to cwd when inside it.
 func display(cwd, abs string) string {
 	rel, err := filepath.Rel(cwd, abs)

@@ -410,6 +410,20 @@ func TestGrep(t *testing.T) {
 	}
 }
 
+func TestSearchesSkipFilesDeniedToRead(t *testing.T) {
+	env := world(t, map[string]string{".env": "TOKEN=s3cret\n", "a.go": "// TOKEN here\n"})
+	env.ReadDenied = func(abs string) bool { return filepath.Base(abs) == ".env" }
+	if r := call(t, Grep{}, env, `{"pattern":"TOKEN","outputMode":"content"}`); r.Output != "a.go:1:// TOKEN here" {
+		t.Errorf("Grep over the tree: %+v", r)
+	}
+	if r := call(t, Grep{}, env, `{"pattern":".","path":".env"}`); r.Success || strings.Contains(r.Output, "s3cret") {
+		t.Errorf("Grep of the denied file: %+v", r)
+	}
+	if r := call(t, Glob{}, env, `{"pattern":"*"}`); strings.Contains(r.Output, ".env") {
+		t.Errorf("Glob lists the denied file: %+v", r)
+	}
+}
+
 func TestTruncateOutput(t *testing.T) {
 	short := strings.Repeat("x", 30000)
 	if TruncateOutput(short) != short {
