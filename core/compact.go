@@ -159,6 +159,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
+	s.logUnsaved() // the replaced list must be the logged one
 	next := make([]Message, 0, len(system)+1+len(tail))
 	next = append(append(append(next, system...), note), tail...)
 	s.messages = next

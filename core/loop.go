@@ -114,12 +114,7 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 		logfmt.F("round", round),
 		logfmt.F("message", m))
 	if len(m.ToolCalls) > 0 {
-		// Its history_mutation waits for the round's results (logCalls):
-		// a process killed while a tool runs then leaves a log that, like
-		// the record, replays to the last complete round.
-		s.messages = append(s.messages, m)
-		s.history = append(s.history, chatEntry(m))
-		s.callsUnlogged = true
+		s.appendUnsaved(m, round) // logged with the round's results
 	} else {
 		s.appendMessage(m, round, "")
 	}

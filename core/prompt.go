@@ -76,7 +76,7 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	if err != nil {
 		return StopError, err
 	}
-	s.appendMessage(user, 0, "")
+	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
 		s.rec.Title = cut(prompt, titleLen)
 	}
@@ -110,7 +110,7 @@ func (s *session) stopHooks(ctx context.Context, stop string, err error) (string
 		if nerr != nil {
 			return StopError, nerr
 		}
-		s.appendMessage(msg, 0, "")
+		s.appendUnsaved(msg, 0)
 		active = true
 		stop, err = s.loop(ctx)
 	}

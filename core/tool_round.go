@@ -89,7 +89,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	}
 	s.execute(ctx, round, runs)
 	s.postToolUse(ctx, runs)
-	s.logCalls(round)
+	s.logUnsaved()
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
