@@ -88,14 +88,30 @@ func TestResumeWithoutADecisionExits4AndChangesNothing(t *testing.T) {
 	id := pausedSession(t, e, answer("done"))
 	before, _ := os.ReadFile(e.recordPath(id))
 	logBefore, _ := os.ReadFile(e.logPath(id))
-	r := e.run("", "resume", id, "something else")
-	if r.code != 4 || !strings.Contains(r.stderr, "call_0_0 Bash(echo written > out.txt)") {
-		t.Fatalf("%s", r)
+	for _, args := range [][]string{{"resume", id, "something else"}, {"resume", id}} {
+		r := e.run("", args...)
+		if r.code != 4 || !strings.Contains(r.stderr, "call_0_0 Bash(echo written > out.txt)") {
+			t.Fatalf("trail %s: %s", strings.Join(args, " "), r)
+		}
 	}
 	after, _ := os.ReadFile(e.recordPath(id))
 	logAfter, _ := os.ReadFile(e.logPath(id))
 	if string(before) != string(after) || string(logBefore) != string(logAfter) {
 		t.Fatal("resume without a decision changed the record or the log")
+	}
+}
+
+func TestResumeOfAnIdleSessionWithoutAPromptIsAUsageError(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hi")
+	id := e.onlySession()
+	logBefore, _ := os.ReadFile(e.logPath(id))
+	r := e.run("", "resume", id)
+	if r.code != 2 || !strings.Contains(r.stderr, "no prompt") {
+		t.Fatalf("%s", r)
+	}
+	if logAfter, _ := os.ReadFile(e.logPath(id)); string(logBefore) != string(logAfter) {
+		t.Fatal("a resume with nothing to do wrote to the log")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -118,6 +119,88 @@ func TestDenyRuleBeatsBypassPermissions(t *testing.T) {
 	}
 }
 
+// rawCall is a scripted call whose arguments are the model's exact text.
+func rawCall(name, arguments string) map[string]any {
+	return map[string]any{"name": name, "arguments": arguments}
+}
+
+func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
+	t.Run("an allow rule reads the last of repeated keys, as Bash does", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("keep.txt", "keep")
+		s := e.script(calls(rawCall("Bash", `{"command":"echo hi","command":"rm keep.txt"}`)), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash(echo *)", "go")
+		if !e.exists("keep.txt") {
+			t.Fatal("Bash(echo *) let rm run: the rule read the first command, Bash the last")
+		}
+	})
+	t.Run("a deny rule is not dodged by a key in other case or arguments sent as a string", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("keep.txt", "keep")
+		s := e.script(calls(
+			call("Bash", map[string]any{"Command": "rm keep.txt"}),
+			rawCall("Bash", `"{\"command\":\"rm keep.txt\"}"`),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "--deny-tool", "Bash(rm *)", "go")
+		if !e.exists("keep.txt") {
+			t.Fatal("Bash(rm *) did not stop rm under bypassPermissions")
+		}
+		results := e.toolResults(e.onlySession())
+		if got := results["call_0_0"]["error"]; got != "Invalid arguments for Bash: command is required" {
+			t.Errorf("Command (not command) result = %v", got)
+		}
+		if got := results["call_0_1"]["error"]; got != "Permission denied by rule Bash(rm *)." {
+			t.Errorf("string-encoded call result = %v", got)
+		}
+	})
+	t.Run("a symlink does not lead around a path rule", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile(".env", "TOKEN=s3cret")
+		if err := os.MkdirAll(filepath.Join(e.cwd, "docs"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("../.env", filepath.Join(e.cwd, "docs", "notes")); err != nil {
+			t.Fatal(err)
+		}
+		s := e.script(calls(call("Read", map[string]any{"filePath": "docs/notes"})), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--deny-tool", "Read(.env)", "go")
+		if got := e.toolResults(e.onlySession())["call_0_0"]; got["error"] != "Permission denied by rule Read(.env)." {
+			t.Fatalf("Read through a link to .env = %v", got)
+		}
+	})
+	t.Run("Read rules keep a file from Grep, Edit rules cover Write (Claude Code)", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile(".env", "TOKEN=s3cret\n")
+		s := e.script(calls(
+			call("Grep", map[string]any{"pattern": "TOKEN", "outputMode": "content"}),
+			call("Write", map[string]any{"filePath": ".env", "content": "TOKEN=changed\n"}),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits",
+			"--deny-tool", "Read(.env)", "--deny-tool", "Edit(.env)", "go")
+		results := e.toolResults(e.onlySession())
+		if out := results["call_0_0"]["output"]; strings.Contains(out.(string), "s3cret") {
+			t.Errorf("Grep showed a file Read(.env) denies: %q", out)
+		}
+		if e.read(".env") != "TOKEN=s3cret\n" || results["call_0_1"]["error"] != "Permission denied by rule Edit(.env)." {
+			t.Errorf("Write under Edit(.env): %v", results["call_0_1"])
+		}
+	})
+	t.Run("./ paths and a trailing space-star match as in Claude Code", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeFile("src/secret.txt", "s3cret")
+		s := e.script(calls(
+			call("Read", map[string]any{"filePath": "src/secret.txt"}),
+			call("Bash", map[string]any{"command": "touch pushed"}),
+		), answer("done"))
+		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions",
+			"--deny-tool", "Read(./src/**)", "--deny-tool", "Bash(touch pushed *)", "go")
+		results := e.toolResults(e.onlySession())
+		if results["call_0_0"]["success"] != false || e.exists("pushed") {
+			t.Fatalf("Read = %v, pushed exists %v", results["call_0_0"], e.exists("pushed"))
+		}
+	})
+}
+
 func TestModesDecideWriteAndEdit(t *testing.T) {
 	t.Run("plan denies Write", func(t *testing.T) {
 		e := newEnv(t)
@@ -165,19 +248,23 @@ func TestModesDecideWriteAndEdit(t *testing.T) {
 
 func TestClaudeSettingsRulesAreHonoured(t *testing.T) {
 	e := newEnv(t)
-	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"deny":["Read(secret.txt)"]}}`)
+	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"ask":["Bash(touch pushed *)"],"deny":["Read(secret.txt)"]}}`)
 	e.writeFile("secret.txt", "s3cret")
 	s := e.script(calls(
 		call("Bash", map[string]any{"command": "touch made"}),
 		call("Read", map[string]any{"filePath": "secret.txt"}),
+		call("Bash", map[string]any{"command": "touch pushed"}),
 	), answer("done"))
-	e.must("", "run", "--provider", "script", "--script", s, "go")
+	e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
 	if !e.exists("made") {
 		t.Fatal("the allow rule of .claude/settings.json was not honoured")
 	}
 	res := e.toolResults(e.onlySession())["call_0_1"]
 	if res["success"] != false || strings.Contains(res["output"].(string), "s3cret") {
 		t.Fatalf("the deny rule of .claude/settings.json was not honoured: %v", res)
+	}
+	if e.exists("pushed") {
+		t.Fatal("the ask rule of .claude/settings.json was not honoured: with no one to ask, the call must be denied")
 	}
 }
 
@@ -281,7 +368,59 @@ func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 	if res["output"] != "first\n" {
 		t.Errorf("first round result = %v", res)
 	}
+	// The log agrees with the record: the killed round is not in its
+	// history, so the session goes on and replays to its record, and the
+	// log's only errors are the killed round's missing results (SPEC 9).
+	e.checkReplayMatchesRecord(id)
+	again := e.script(answer("unused"), answer("resumed"))
+	if r := e.must("", "resume", id, "--script", again, "go on"); r.stdout != "resumed\n" {
+		t.Fatalf("%s", r)
+	}
+	e.checkReplayMatchesRecord(id)
+	e.onlyKilledStepIssues(id, "TOOL_RESULT_MISSING")
 	_ = time.Second
+}
+
+// onlyKilledStepIssues checks SPEC 9's promise for a killed step: the log
+// validates apart from the killed step's missing responses (codes).
+func (e *env) onlyKilledStepIssues(id string, codes ...string) {
+	e.t.Helper()
+	var report struct {
+		Files []struct {
+			Issues []struct{ Code, Message string }
+		}
+	}
+	r := e.run("", "validate-log", "--strict", "--format", "json", id)
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil || len(report.Files) != 1 {
+		e.t.Fatalf("validate-log: %v\n%s", err, r)
+	}
+	for _, issue := range report.Files[0].Issues {
+		if !slices.Contains(codes, issue.Code) {
+			e.t.Errorf("validate-log after the kill and a resume: %s %s", issue.Code, issue.Message)
+		}
+	}
+}
+
+func TestKillDuringAProviderCallLeavesALogThatReplaysToTheRecord(t *testing.T) {
+	e := newEnv(t)
+	e.rawLogs = true // the step is killed on purpose
+	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 30000})
+	e.must("", "run", "--provider", "script", "--script", s, "go")
+	id := e.onlySession()
+	c := e.cmd("resume", id, "two")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(e.events(id, "provider_request")) == 2 })
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	e.checkReplayMatchesRecord(id)                       // the unanswered "two" is in neither
+	again := e.script(answer("unused"), answer("third")) // the killed call was never counted
+	if r := e.must("", "resume", id, "--script", again, "three"); r.stdout != "third\n" {
+		t.Fatalf("%s", r)
+	}
+	e.checkReplayMatchesRecord(id)
+	e.onlyKilledStepIssues(id, "PROVIDER_NATIVE_RAW_PAYLOAD_MISSING", "PROVIDER_RESPONSE_RAW_MISSING", "PROVIDER_RESPONSE_NORMALIZED_MISSING")
 }
 
 func TestInterruptKillsARunningToolsProcessGroup(t *testing.T) {

@@ -36,7 +36,9 @@ func readPrompt(o *RunOptions) (string, error) {
 	default:
 		prompt = prompt + "\n\n" + input
 	}
-	if strings.TrimSpace(prompt) == "" && !o.allowsEmptyPrompt() {
+	// A resume without a prompt is judged once its session is loaded: a
+	// paused one names the calls it waits for (exit 4).
+	if strings.TrimSpace(prompt) == "" && !o.Resume {
 		return "", core.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 	}
 	return prompt, nil

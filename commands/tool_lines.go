@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"trail/core"
@@ -25,7 +24,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 // toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
 func toolLine(call core.ToolCall, out core.ToolOutcome, color bool) string {
-	desc := core.DescribeCall(call.Name, json.RawMessage(call.Arguments))
+	desc := core.DescribeCall(call.Name, call.Arguments)
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:

@@ -5,9 +5,10 @@ package core
 //  1. PreToolUse hooks. Exit 2 (or decision block, or continue false)
 //     blocks the call, even under bypassPermissions; updatedInput replaces
 //     its arguments.
-//  2. A deny rule denies (a hook's allow does not override a deny rule).
-//  3. A hook's permissionDecision: deny denies, allow allows without a
-//     prompt, ask forces a prompt.
+//  2. A deny rule denies; a hook's deny denies; an ask rule asks (a hook's
+//     allow overrides neither rule, as in Claude Code).
+//  3. A hook's permissionDecision: allow allows without a prompt, ask
+//     forces a prompt.
 //  4. An allow rule allows; else the mode table.
 //  5. ask: a tool the person allowed for the session is allowed; on a
 //     terminal the person answers y / a / n; without one --on-ask decides:
@@ -55,6 +56,10 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		s.settle(round, r, DecisionDeny, SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
 	case hook.Permission == DecisionDeny:
 		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
+	case v.Decision == DecisionAsk && v.Source == SourceRule:
+		// An ask rule asks every time: neither the session's allowed
+		// tools nor a hook's allow answer for the person.
+		s.ask(ctx, round, r, true, "")
 	case hook.Permission == DecisionAllow:
 		s.settle(round, r, DecisionAllow, SourceHook, "", hook.PermissionReason)
 	case hook.Permission == DecisionAsk:

@@ -63,7 +63,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	if opts.KeepLast < 0 {
 		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
 	}
-	s, err := e.open(ctx, &o)
+	s, err := e.open(ctx, &o, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +159,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
+	s.logUnsaved() // the replaced list must be the logged one
 	next := make([]Message, 0, len(system)+1+len(tail))
 	next = append(append(append(next, system...), note), tail...)
 	s.messages = next

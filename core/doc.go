@@ -15,7 +15,10 @@
 //     call of its round runs, and every decision is logged with its source.
 //   - Every hook is awaited before the step returns.
 //   - Every message appended to the record is also logged as a
-//     history_mutation, so replaying the log yields the record's messages.
+//     history_mutation, so replaying the log yields the record's messages;
+//     a message the record would not keep yet (a prompt awaiting its
+//     answer, calls awaiting their results) is logged only once it would,
+//     so a killed step leaves log and record at the same round.
 //   - API keys come from the environment only; they are never written to the
 //     record and the log writer scrubs them.
 //

@@ -75,7 +75,7 @@ func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = defaultMaxTokens
 	}
-	s, err := e.open(ctx, &opts)
+	s, err := e.open(ctx, &opts, requirePrompt)
 	if err != nil {
 		return nil, err
 	}

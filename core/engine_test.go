@@ -200,6 +200,37 @@ func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 	}
 }
 
+type panickyTool struct{}
+
+func (panickyTool) Schema() ToolSchema { return ToolSchema{Name: "Boom"} }
+func (panickyTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
+	var m map[string]int
+	m["x"] = 1 // a bug: writes to a nil map
+	return ToolResult{}
+}
+
+func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
+	calls := 0
+	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
+		calls++
+		if calls == 1 {
+			return &Response{ToolCalls: []ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
+		}
+		return &Response{Text: "done"}, nil
+	}}
+	e, st := testEngine(t, p)
+	e.Tools = []Tool{panickyTool{}}
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: ModeBypass, Provider: ProviderFlags{Name: "echo"}})
+	if err != nil || res.Text != "done" {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	rec, _ := st.Load(res.SessionID)
+	tool, _ := DecodeMessage(rec.Messages[3])
+	if tool.ToolCallID != "c1" || !strings.Contains(tool.Content, "internal error in Boom") {
+		t.Fatalf("tool message = %+v", tool)
+	}
+}
+
 func TestMaxTurnsStopsTheLoop(t *testing.T) {
 	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
 		return &Response{ToolCalls: []ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil

@@ -3,7 +3,8 @@ package core
 // Hooks (SPEC 5.5), Claude Code compatible. Each hook is a shell command run
 // with sh -c in the session's cwd, its JSON input on stdin. Exit 0: stdout is
 // used (JSON decisions, or plain text as context); exit 2: the hook blocks,
-// stderr is the reason; any other exit, a timeout or a failure to start is a
+// stderr is the reason (shown to the user for events nothing can stop);
+// any other exit, a timeout or a failure to start is a
 // non-blocking error shown on stderr. Hooks of one event run one after the
 // other in settings order and stop at the first that blocks. A hook past its
 // timeout is killed with its whole process group.
@@ -137,6 +138,8 @@ func (h *HookRunner) runOne(ctx context.Context, event string, hc HookCommand, s
 		h.message(fmt.Sprintf("%s hook %q timed out after %s and was killed", event, hc.Command, timeout))
 	case res.err != nil:
 		h.message(fmt.Sprintf("%s hook %q failed: %v", event, hc.Command, res.err))
+	case res.code == 2 && !blockable(event):
+		h.message(fmt.Sprintf("%s hook %q exited 2%s", event, hc.Command, stderrNote(res.stderr)))
 	case res.code == 2:
 		out.Blocked, blocked = true, true
 		out.Reason = firstNonEmpty(string(res.stderr), "blocked by "+event+" hook")
@@ -150,6 +153,17 @@ func (h *HookRunner) runOne(ctx context.Context, event string, hc HookCommand, s
 		h.OnRun(run)
 	}
 	return blocked
+}
+
+// blockable reports whether exit 2 can stop what event announces. For the
+// others (SessionStart, SessionEnd, StopFailure, PostCompact) there is
+// nothing to stop: as in Claude Code, their stderr is shown to the user.
+func blockable(event string) bool {
+	switch event {
+	case HookPreToolUse, HookPostToolUse, HookUserPromptSubmit, HookStop, HookPreCompact:
+		return true
+	}
+	return false
 }
 
 func (h *HookRunner) useStdout(event, command string, stdout []byte, out *HookOutcome) bool {

@@ -134,6 +134,19 @@ func TestHookRunnerExitCodes(t *testing.T) {
 	}
 }
 
+func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
+	for _, event := range []string{HookSessionStart, HookSessionEnd, HookStopFailure, HookPostCompact} {
+		h, runs, msgs := runner(t, event, HookMatcher{Hooks: []HookCommand{cmd("echo not ready >&2; exit 2"), cmd("echo after")}})
+		out := h.Run(context.Background(), event, HookInput{})
+		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 2: not ready") {
+			t.Errorf("%s: messages %q, want the hook's stderr shown", event, *msgs)
+		}
+		if out.Blocked || len(*runs) != 2 || (*runs)[0].Blocked {
+			t.Errorf("%s: outcome %+v runs %+v", event, out, *runs)
+		}
+	}
+}
+
 func TestHookRunnerInputAndEnv(t *testing.T) {
 	h, _, _ := runner(t, HookPostToolUse, HookMatcher{Hooks: []HookCommand{cmd(`cat > in.json; env > env.txt`)}})
 	h.Run(context.Background(), HookPostToolUse, postToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))

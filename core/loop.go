@@ -113,7 +113,11 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("round", round),
 		logfmt.F("message", m))
-	s.appendMessage(m, round, "")
+	if len(m.ToolCalls) > 0 {
+		s.appendUnsaved(m, round) // logged with the round's results
+	} else {
+		s.appendMessage(m, round, "")
+	}
 	s.final = resp.Text
 	s.obs.Event(StepEvent{Kind: EvAssistantMessage, Round: round, Message: &m, Usage: resp.Usage})
 	return m

@@ -19,6 +19,7 @@ import (
 // as the last message, and the calls with the decisions known so far are
 // saved as pendingToolCalls (SPEC 5.4).
 func (s *session) pause(round int, runs []*toolRun) {
+	s.logUnsaved()
 	s.pending = make([]PendingToolCall, len(runs))
 	list := make([]any, len(runs))
 	for i, r := range runs {

@@ -3,11 +3,13 @@ package core
 // The permission decision for one tool call (SPEC 5.2, Robota's order):
 //
 //  1. a matching deny rule denies, whatever the mode;
-//  2. a matching allow rule allows;
-//  3. the mode table decides: allow, ask or deny.
+//  2. a matching ask rule (Claude Code's permissions.ask) asks, whatever
+//     the mode and the allow rules (plan denies);
+//  3. a matching allow rule allows;
+//  4. the mode table decides: allow, ask or deny.
 //
 // A Bash command is split on its unquoted control operators (; & && | ||
-// newline): a deny rule matching any part denies the whole, and an allow
+// newline): a deny or ask rule matching any part covers the whole, and an allow
 // rule with a pattern allows only when every part is allowed, so
 // Bash(echo *) does not let "echo hi; rm -rf ." through. A command with
 // $(...), `...` or process substitution cannot be seen into: only a bare
@@ -16,10 +18,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
-
-	"github.com/tidwall/gjson"
+	"unicode"
 )
 
 // Permission modes.
@@ -61,6 +61,7 @@ func ValidMode(m string) bool {
 type Permissions struct {
 	Mode  string
 	Allow []Rule
+	Ask   []Rule
 	Deny  []Rule
 	Cwd   string // path arguments are also matched relative to it
 }
@@ -76,7 +77,7 @@ type Verdict struct {
 func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	values, known := p.argumentValues(tool, args)
 	for _, r := range p.Deny {
-		if r.Tool == tool && p.denyMatches(r, tool, values, known) {
+		if r.covers(tool) && matchesAnyPart(r, tool, values, known) {
 			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
 		}
 	}
@@ -84,9 +85,14 @@ func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	// evaluated; "cannot tell" must not turn into an allow (Robota's CORE-030).
 	if !known {
 		for _, r := range p.Deny {
-			if r.Tool == tool && r.Pattern != "" {
+			if r.covers(tool) && r.Pattern != "" {
 				return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 			}
+		}
+	}
+	for _, r := range p.Ask {
+		if r.covers(tool) && (matchesAnyPart(r, tool, values, known) || (!known && r.Pattern != "")) {
+			return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
 		}
 	}
 	if r, ok := p.allowedBy(tool, values, known); ok {
@@ -126,54 +132,9 @@ func ModeDecision(mode, tool string) string {
 	return DecisionAsk
 }
 
-// argumentKey names the argument a tool's rules match.
-func argumentKey(tool string) string {
-	switch tool {
-	case "Bash":
-		return "command"
-	case "Read", "Write", "Edit":
-		return "filePath"
-	case "Glob", "Grep":
-		return "pattern"
-	}
-	return ""
-}
-
-// argumentValues are the strings a rule pattern is tried against: the
-// argument as given and, for file paths, its absolute and cwd-relative
-// forms, so Read(.env) also catches "./.env" and "/abs/project/.env".
-// known is false when the tool has no argument rules can match.
-func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
-	key := argumentKey(tool)
-	if key == "" {
-		return nil, false
-	}
-	if !gjson.ValidBytes(args) {
-		return nil, true
-	}
-	v := gjson.GetBytes(args, key)
-	if v.Type != gjson.String {
-		return nil, true
-	}
-	raw := v.String()
-	vals := []string{raw}
-	if key == "filePath" && raw != "" {
-		abs := raw
-		if !filepath.IsAbs(abs) && p.Cwd != "" {
-			abs = filepath.Join(p.Cwd, abs)
-		}
-		abs = filepath.Clean(abs)
-		vals = append(vals, abs)
-		if p.Cwd != "" {
-			if rel, err := filepath.Rel(p.Cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				vals = append(vals, rel)
-			}
-		}
-	}
-	return vals, true
-}
-
-func (p *Permissions) denyMatches(r Rule, tool string, values []string, known bool) bool {
+// matchesAnyPart reports whether a deny or ask rule covers the call: its
+// argument, or for Bash any part of the command.
+func matchesAnyPart(r Rule, tool string, values []string, known bool) bool {
 	if r.Pattern == "" {
 		return true
 	}
@@ -200,7 +161,7 @@ func (p *Permissions) denyMatches(r Rule, tool string, values []string, known bo
 func (p *Permissions) allowedBy(tool string, values []string, known bool) (string, bool) {
 	var scoped []Rule
 	for _, r := range p.Allow {
-		if r.Tool != tool {
+		if !r.covers(tool) {
 			continue
 		}
 		if r.Pattern == "" {
@@ -333,6 +294,9 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 	if err := add(&p.Deny, settings.Permissions.Deny, fromFile); err != nil {
 		return nil, err
 	}
+	if err := add(&p.Ask, settings.Permissions.Ask, fromFile); err != nil {
+		return nil, err
+	}
 	if err := add(&p.Allow, settings.Permissions.Allow, fromFile); err != nil {
 		return nil, err
 	}
@@ -346,13 +310,13 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 }
 
 // DescribeCall is a call as people read it: Bash(go test ./...), Write(a.go),
-// or the tool and its compact arguments.
-func DescribeCall(name string, args json.RawMessage) string { return describeCall(name, args) }
+// or the tool and its compact arguments. arguments are the model's text.
+func DescribeCall(name, arguments string) string { return describeCall(name, toolArgs(arguments)) }
 
 func describeCall(name string, args json.RawMessage) string {
-	if key := argumentKey(name); key != "" && gjson.ValidBytes(args) {
-		if v := gjson.GetBytes(args, key); v.Type == gjson.String {
-			return fmt.Sprintf("%s(%s)", name, cut(v.String(), 120))
+	if key := argumentKey(name); key != "" {
+		if v, ok := argString(args, key); ok {
+			return fmt.Sprintf("%s(%s)", name, shownValue(v))
 		}
 	}
 	compact := strings.TrimSpace(string(args))
@@ -360,4 +324,21 @@ func describeCall(name string, args json.RawMessage) string {
 		return name
 	}
 	return fmt.Sprintf("%s(%s)", name, cut(compact, 120))
+}
+
+// shownValue is an argument as the terminal shows it in a question or a
+// tool line: its first line, marked when more follows (the question must not
+// pass "echo hi\nrm -rf ~" off as "echo hi"), and no control characters
+// (a model's escape sequence must not redraw the question).
+func shownValue(v string) string {
+	short := cut(v, 120)
+	if len(short) < len(v) && !strings.HasSuffix(short, "…") {
+		short += " …"
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, short)
 }

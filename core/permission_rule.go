@@ -4,11 +4,15 @@ package core
 //
 //	Tool            every call of Tool
 //	Tool(glob)      calls whose main argument matches glob, anchored:
-//	                "*" any run of characters (empty too), "**" any non-empty run
+//	                "*" any run of characters (empty too), "**" any non-empty run;
+//	                a trailing " *" also matches nothing at all, as in Claude
+//	                Code, so Bash(git push *) covers a bare "git push" too
 //	Tool(prefix:*)  calls whose main argument starts with prefix (Claude's legacy form)
 //
 // The main argument is command for Bash, filePath for Read/Write/Edit and
-// pattern for Glob/Grep. Nothing else in a glob is special.
+// pattern for Glob/Grep. Nothing else in a glob is special. As in Claude
+// Code, Edit rules also govern Write, and Read deny rules keep their files
+// out of Grep and Glob.
 
 import (
 	"fmt"
@@ -71,6 +75,9 @@ func ParseRule(s string) (Rule, error) {
 func globRegexp(glob string) string {
 	var b strings.Builder
 	b.WriteString(`(?s)^`)
+	// "git push *" must also match "git push": a deny rule written for the
+	// command with arguments would otherwise let it run without them.
+	glob, optionalArgs := strings.CutSuffix(glob, " *")
 	for i := 0; i < len(glob); {
 		switch {
 		case strings.HasPrefix(glob[i:], "**"):
@@ -88,6 +95,9 @@ func globRegexp(glob string) string {
 			i = j
 		}
 	}
+	if optionalArgs {
+		b.WriteString(`( .*)?`)
+	}
 	b.WriteString(`$`)
 	return b.String()
 }
@@ -102,6 +112,12 @@ func (r Rule) matchValue(v string) bool {
 	default:
 		return r.re.MatchString(v)
 	}
+}
+
+// covers reports whether the rule governs calls of tool: its own tool and,
+// as in Claude Code, for Edit rules every built-in tool that edits files.
+func (r Rule) covers(tool string) bool {
+	return r.Tool == tool || (r.Tool == "Edit" && tool == "Write")
 }
 
 // exact reports whether the rule names one value only (no wildcard).

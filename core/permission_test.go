@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -91,6 +93,23 @@ func TestPermissionCheck(t *testing.T) {
 			Verdict{DecisionDeny, SourceRule, "Glob(**/*.key)"}},
 		{"rules for other tools do not apply", ModeDefault, []string{"Read"}, []string{"Write"}, "Bash", args("command", "ls"),
 			Verdict{DecisionAsk, SourceMode, ""}},
+		// The rules must judge the arguments the tool will run with.
+		{"an allow rule judges the last of repeated keys", ModeDefault, []string{"Bash(echo *)"}, nil, "Bash", json.RawMessage(`{"command":"echo hi","command":"rm -rf x"}`),
+			Verdict{DecisionAsk, SourceMode, ""}},
+		{"a deny rule judges the last of repeated keys", ModeBypass, nil, []string{"Bash(rm *)"}, "Bash", json.RawMessage(`{"command":"ls","command":"rm -rf x"}`),
+			Verdict{DecisionDeny, SourceRule, "Bash(rm *)"}},
+		{"a deny rule sees arguments the model sent as a JSON string", ModeBypass, nil, []string{"Bash(rm *)"}, "Bash", toolArgs(`"{\"command\":\"rm -rf x\"}"`),
+			Verdict{DecisionDeny, SourceRule, "Bash(rm *)"}},
+		{"a ./ rule matches a plain relative path", ModeBypass, nil, []string{"Read(./src/**)"}, "Read", args("filePath", "src/a.go"),
+			Verdict{DecisionDeny, SourceRule, "Read(./src/**)"}},
+		{"a ./ rule matches an absolute path inside cwd", ModeBypass, nil, []string{"Edit(./src/**)"}, "Edit", args("filePath", "/proj/src/a.go"),
+			Verdict{DecisionDeny, SourceRule, "Edit(./src/**)"}},
+		{"a deny rule with a trailing space-star covers the bare command", ModeBypass, nil, []string{"Bash(git push *)"}, "Bash", args("command", "git push"),
+			Verdict{DecisionDeny, SourceRule, "Bash(git push *)"}},
+		{"an Edit rule governs Write too (Claude Code)", ModeAcceptEdits, nil, []string{"Edit(.env)"}, "Write", args("filePath", ".env"),
+			Verdict{DecisionDeny, SourceRule, "Edit(.env)"}},
+		{"a Write rule does not govern Edit", ModeAcceptEdits, nil, []string{"Write(.env)"}, "Edit", args("filePath", ".env"),
+			Verdict{DecisionAllow, SourceMode, ""}},
 		{"a scoped deny on a tool without a known argument asks", ModeDefault, []string{"WebFetch"}, []string{"WebFetch(x*)"}, "WebFetch", args("url", "x"),
 			Verdict{DecisionAsk, SourceRule, "WebFetch(x*)"}},
 	}
@@ -101,6 +120,84 @@ func TestPermissionCheck(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPathRulesSeeThroughSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"secrets", "docs"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "secrets", "key"), []byte("k"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644)
+	os.Symlink("../secrets", filepath.Join(dir, "docs", "s"))
+	os.Symlink("../.env", filepath.Join(dir, "docs", "e"))
+	p, err := BuildPermissions(ModeBypass, &Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ tool, path, want string }{
+		{"Read", "docs/s/key", DecisionDeny},
+		{"Read", "docs/e", DecisionDeny},
+		{"Read", filepath.Join(dir, "docs", "e"), DecisionDeny},
+		{"Write", "docs/s/new.txt", DecisionDeny}, // not there yet: judged by its folder
+		{"Read", "docs/readme", DecisionAllow},
+	} {
+		if got := p.Check(tt.tool, args("filePath", tt.path)); got.Decision != tt.want {
+			t.Errorf("%s(%s) = %+v, want %s", tt.tool, tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestReadDenyRulesNameTheFilesSearchesSkip(t *testing.T) {
+	if perms(t, ModeDefault, []string{"Read"}, []string{"Bash(rm *)"}).ReadDenied() != nil {
+		t.Error("without a Read deny rule, no file is hidden")
+	}
+	hidden := perms(t, ModeDefault, nil, []string{"Read(.env)", "Read(./secrets/**)"}).ReadDenied()
+	for path, want := range map[string]bool{"/proj/.env": true, "/proj/secrets/a/key": true, "/proj/main.go": false, "/proj/sub/.env": false} {
+		if got := hidden(path); got != want {
+			t.Errorf("ReadDenied(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestAskRulesFromSettingsAskWhateverTheAllowRulesAndMode(t *testing.T) {
+	s := &Settings{Permissions: PermissionSettings{Allow: []string{"Bash"}, Ask: []string{"Bash(git push *)"}}}
+	for _, tt := range []struct {
+		mode, command string
+		want          Verdict
+	}{
+		{ModeDefault, "git status", Verdict{DecisionAllow, SourceRule, "Bash"}},
+		{ModeDefault, "git add . && git push", Verdict{DecisionAsk, SourceRule, "Bash(git push *)"}},
+		{ModeBypass, "git push origin main", Verdict{DecisionAsk, SourceRule, "Bash(git push *)"}},
+		{ModePlan, "git push", Verdict{DecisionDeny, SourceRule, "Bash(git push *)"}},
+	} {
+		p, err := BuildPermissions(tt.mode, s, nil, nil, "/proj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Check("Bash", args("command", tt.command)); got != tt.want {
+			t.Errorf("%s in %s: got %+v, want %+v", tt.command, tt.mode, got, tt.want)
+		}
+	}
+}
+
+func TestDescribeCallShowsWhatWillRun(t *testing.T) {
+	tests := []struct {
+		args json.RawMessage
+		want string
+	}{
+		{args("command", "go test ./..."), "Bash(go test ./...)"},
+		{args("command", "echo hi\nrm -rf ~"), "Bash(echo hi …)"},
+		{args("command", "ls\x1b[2K\rtrue"), "Bash(ls?[2K …)"},
+		{json.RawMessage(`{"command":"ls","command":"rm -rf ~"}`), "Bash(rm -rf ~)"},
+	}
+	for _, tt := range tests {
+		if got := describeCall("Bash", tt.args); got != tt.want {
+			t.Errorf("describeCall(%s) = %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }
 

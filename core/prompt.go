@@ -21,9 +21,6 @@ const maxStopContinuations = 5
 func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
 	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
 	resuming := len(s.pending) > 0
-	if prompt == "" && !resuming {
-		return nil, Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
-	}
 	s.sessionStart(ctx)
 	stop, err := StopEndTurn, error(nil)
 	if resuming {
@@ -79,7 +76,7 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	if err != nil {
 		return StopError, err
 	}
-	s.appendMessage(user, 0, "")
+	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
 		s.rec.Title = cut(prompt, titleLen)
 	}
@@ -113,7 +110,7 @@ func (s *session) stopHooks(ctx context.Context, stop string, err error) (string
 		if nerr != nil {
 			return StopError, nerr
 		}
-		s.appendMessage(msg, 0, "")
+		s.appendUnsaved(msg, 0)
 		active = true
 		stop, err = s.loop(ctx)
 	}

@@ -47,6 +47,7 @@ type session struct {
 	hooks          *HookRunner
 	sessionAllowed []string          // tools the person allowed for the session ("a")
 	pending        []PendingToolCall // the paused round's calls (loaded, or saved by pause)
+	unlogged       []int             // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
 	approve, deny  idList            // resume --approve / --deny
 	hookStop       *HookBlockedError // a tool hook answered continue: false
 	startContext   []string          // SessionStart output, injected before the next prompt
@@ -85,12 +86,34 @@ func (s *session) logEvent(event string, fields ...logfmt.Field) {
 // appendMessage adds a message to the conversation, its chat history entry,
 // and logs the history_mutation replay is built from.
 func (s *session) appendMessage(m Message, round int, batchID string) {
+	s.logUnsaved()
 	s.logMutation(m, len(s.messages), round, batchID)
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
 	if m.Role == RoleTool {
 		s.obs.Event(StepEvent{Kind: EvToolResult, Round: round, Message: &m})
 	}
+}
+
+// appendUnsaved appends a message whose history_mutation waits until the
+// message is part of something the record keeps: the round's answer, its
+// committed results, a pause, or a save (logUnsaved). A process killed
+// before then (in a provider call, while a tool runs) leaves a log that,
+// like the record, replays to the last complete round, and the next step's
+// messages land on the right indices.
+func (s *session) appendUnsaved(m Message, round int) {
+	s.messages = append(s.messages, m)
+	s.history = append(s.history, chatEntry(m))
+	s.unlogged = append(s.unlogged, round)
+}
+
+// logUnsaved writes the history_mutations appendUnsaved held back.
+func (s *session) logUnsaved() {
+	first := len(s.messages) - len(s.unlogged)
+	for i, round := range s.unlogged {
+		s.logMutation(s.messages[first+i], first+i, round, "")
+	}
+	s.unlogged = nil
 }
 
 func (s *session) logMutation(m Message, index, round int, batchID string) {
@@ -145,6 +168,7 @@ func (s *session) eventEntry(typ string, data any) {
 
 // save writes the record atomically with the given status.
 func (s *session) save(status, stopReason string) error {
+	s.logUnsaved()
 	r := s.rec
 	r.UpdatedAt = logfmt.FormatTime(s.now())
 	r.Status, r.StopReason = status, stopReason

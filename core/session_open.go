@@ -15,8 +15,9 @@ import (
 
 // open creates or loads the session, takes its lock and opens its log.
 // Everything that can be checked without touching files (ids, provider
-// configuration) is checked before the lock file is created.
-func (e *Engine) open(ctx context.Context, opts *StepOptions) (*session, error) {
+// configuration) is checked before the lock file is created; vet, when
+// set, judges a stored session once loaded, before anything is written.
+func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session) error) (*session, error) {
 	execID, err := e.NewID()
 	if err != nil {
 		return nil, fmt.Errorf("new execution id: %w", err)
@@ -26,7 +27,7 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions) (*session, error) 
 		return nil, err
 	}
 	if opts.Resume {
-		err = s.openStored(ctx)
+		err = s.openStored(ctx, vet)
 	} else {
 		err = s.create(ctx)
 	}
@@ -88,7 +89,7 @@ func (s *session) create(ctx context.Context) error {
 	return nil
 }
 
-func (s *session) openStored(ctx context.Context) error {
+func (s *session) openStored(ctx context.Context, vet func(*session) error) error {
 	o, e := s.opts, s.e
 	id, err := ResolveSession(e.Store, o.Ref)
 	if err != nil {
@@ -117,6 +118,11 @@ func (s *session) openStored(ctx context.Context) error {
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
 		return err
+	}
+	if vet != nil {
+		if err := vet(s); err != nil {
+			return err
+		}
 	}
 	if err := s.setProvider(rec.Provider); err != nil {
 		return err

@@ -34,6 +34,7 @@ type Settings struct {
 // PermissionSettings are the permission rules of the settings files.
 type PermissionSettings struct {
 	Allow       []string
+	Ask         []string // Claude Code's ask rules: always a question, even when allowed
 	Deny        []string
 	DefaultMode string
 	// Sources names the file each rule came from, for error messages.
@@ -106,6 +107,7 @@ type settingsFile struct {
 	SystemPrompt *string `json:"systemPrompt"`
 	Permissions  *struct {
 		Allow       []string `json:"allow"`
+		Ask         []string `json:"ask"`
 		Deny        []string `json:"deny"`
 		DefaultMode *string  `json:"defaultMode"`
 	} `json:"permissions"`
@@ -151,6 +153,10 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	if p := f.Permissions; p != nil {
 		for _, r := range p.Allow {
 			s.Permissions.Allow = append(s.Permissions.Allow, r)
+			s.Permissions.Sources[r] = path
+		}
+		for _, r := range p.Ask {
+			s.Permissions.Ask = append(s.Permissions.Ask, r)
 			s.Permissions.Sources[r] = path
 		}
 		for _, r := range p.Deny {

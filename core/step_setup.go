@@ -24,6 +24,19 @@ const (
 	fieldPermissionMode = "permissionMode"
 )
 
+// errNoPrompt: a step with nothing to do.
+var errNoPrompt = Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+
+// requirePrompt judges a loaded session: a resume needs a prompt unless it
+// decides a paused round (a paused session without a decision has already
+// been refused with the calls it waits for, exit 4).
+func requirePrompt(s *session) error {
+	if strings.TrimSpace(s.opts.Prompt) == "" && len(s.pending) == 0 {
+		return errNoPrompt
+	}
+	return nil
+}
+
 // prepare checks what can be checked before any file is touched: the
 // offered tools, the rules and the flags.
 func (s *session) prepare() error {
@@ -51,6 +64,9 @@ func (s *session) prepare() error {
 	case OnAskDeny, OnAskPause:
 	default:
 		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %q", o.OnAsk)
+	}
+	if !o.Resume && strings.TrimSpace(o.Prompt) == "" {
+		return errNoPrompt
 	}
 	if !o.Resume && (o.Approve != "" || o.Deny != "") {
 		return Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")

@@ -17,6 +17,9 @@ type Tool interface {
 type ToolEnv struct {
 	Cwd string
 	Env []string // extra KEY=VALUE pairs from settings
+	// ReadDenied, when set, tells the tools that search (Grep, Glob) which
+	// files a Read deny rule keeps from the model: they skip them.
+	ReadDenied func(abs string) bool
 }
 
 // ToolResult is Robota's tool result, sent to the model as a JSON string

@@ -8,7 +8,9 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"trail/logfmt"
@@ -87,6 +89,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	}
 	s.execute(ctx, round, runs)
 	s.postToolUse(ctx, runs)
+	s.logUnsaved()
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
@@ -134,7 +137,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv()}
+	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied()}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != DecisionAllow {
 			continue
@@ -150,6 +153,13 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 		go func(r *toolRun) {
 			defer wg.Done()
 			defer func() { <-sem }()
+			// A tool must not panic; if one does, its call fails and the
+			// round is still committed whole instead of the process dying.
+			defer func() {
+				if p := recover(); p != nil {
+					r.result = ToolResult{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
+				}
+			}()
 			r.result = r.tool.Run(ctx, r.args, env)
 		}(r)
 	}
@@ -226,16 +236,24 @@ func (s *session) toolEnv() []string {
 }
 
 // toolArgs parses a call's JSON arguments; anything else is kept as a string
-// so the log and the tool see exactly what the model sent.
+// so the log and the tool see exactly what the model sent. An object the
+// model encoded once more as a JSON string is unwrapped here, as the tools
+// unwrap it: rules, hooks and the question must judge the object that runs.
 func toolArgs(arguments string) json.RawMessage {
 	if arguments == "" {
 		return json.RawMessage("{}")
 	}
-	if json.Valid([]byte(arguments)) {
-		return json.RawMessage(arguments)
+	if !json.Valid([]byte(arguments)) {
+		b, _ := json.Marshal(arguments)
+		return b
 	}
-	b, _ := json.Marshal(arguments)
-	return b
+	var inner string
+	if json.Unmarshal([]byte(arguments), &inner) == nil {
+		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+	}
+	return json.RawMessage(arguments)
 }
 
 // encodeToolResult is the tool message content: a JSON string of Robota's

@@ -84,10 +84,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) co
 	if strings.TrimSpace(a.Command) == "" {
 		return missing("Bash", "command")
 	}
-	timeoutMS := bashDefaultTimeoutMS
-	if a.Timeout != nil && *a.Timeout > 0 {
-		timeoutMS = min(int(*a.Timeout), bashMaxTimeoutMS)
-	}
+	timeoutMS := min(count(a.Timeout, bashDefaultTimeoutMS), bashMaxTimeoutMS)
 	dir := env.Cwd
 	if a.WorkingDirectory != "" {
 		dir = a.WorkingDirectory

@@ -11,5 +11,7 @@
 //     permission check that runs before it.
 //   - Output over 30,000 characters keeps its first and last 15,000 (the
 //     model sees both ends of a long build log).
-//   - Permission decisions are not made here: core decides before Run.
+//   - Permission decisions are not made here: core decides before Run, and
+//     tells the searching tools which files Read deny rules keep from the
+//     model (ToolEnv.ReadDenied); Grep and Glob skip them.
 package tools

@@ -77,7 +77,7 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if !g.match(relTo(root, start, rel)) {
+		if !g.match(relTo(root, start, rel)) || readDenied(env, abs) {
 			return nil
 		}
 		var mtime int64
@@ -99,10 +99,7 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		}
 		return hits[i].rel < hits[j].rel
 	})
-	limit := globDefaultLimit
-	if a.Limit != nil && *a.Limit > 0 {
-		limit = int(*a.Limit)
-	}
+	limit := count(a.Limit, globDefaultLimit)
 	total := len(hits)
 	if total > limit {
 		hits = hits[:limit]

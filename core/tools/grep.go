@@ -71,10 +71,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	if r != nil {
 		return *r
 	}
-	ctxLines := 0
-	if a.ContextLines != nil && *a.ContextLines > 0 {
-		ctxLines = int(*a.ContextLines)
-	}
+	ctxLines := count(a.ContextLines, 0)
 	var out []string
 	search := func(abs, rel string) {
 		data, err := os.ReadFile(abs)
@@ -88,6 +85,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		return fail("Path not found: %s", a.Path)
 	}
 	if fi.Mode().IsRegular() {
+		if readDenied(env, root) {
+			return fail("Access denied: %s is denied to Read by a permission rule", a.Path)
+		}
 		search(root, "")
 	} else {
 		err = walkFiles(root, nil, func(abs, rel string, d fs.DirEntry) error {
@@ -104,6 +104,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 			if d.Type()&fs.ModeSymlink != 0 && !within(env.Cwd, abs) {
 				return nil
 			}
+			if readDenied(env, abs) {
+				return nil
+			}
 			search(abs, rel)
 			return nil
 		})
@@ -111,8 +114,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 			return fail("Aborted")
 		}
 	}
-	if a.HeadLimit != nil && *a.HeadLimit >= 1 && len(out) > int(*a.HeadLimit) {
-		n := int(*a.HeadLimit)
+	if n := count(a.HeadLimit, len(out)); len(out) > n {
 		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
 	}
 	if len(out) == 0 {

@@ -1,12 +1,8 @@
 package tools
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"trail/core"
 )
@@ -34,11 +30,11 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 
 // within reports whether target, once symlinks are resolved, is root or below it.
 func within(root, target string) bool {
-	croot, err := canonical(root)
+	croot, err := core.CanonicalPath(root)
 	if err != nil {
 		return false
 	}
-	ctarget, err := canonical(target)
+	ctarget, err := core.CanonicalPath(target)
 	if err != nil {
 		return false
 	}
@@ -49,33 +45,11 @@ func within(root, target string) bool {
 	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
-// canonical resolves the symlinks of the longest existing prefix of p and
-// appends the rest, so a file about to be created is judged by where its
-// folder really is.
-func canonical(p string) (string, error) {
-	p = filepath.Clean(p)
-	var rest []string
-	for {
-		real, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			for i := len(rest) - 1; i >= 0; i-- {
-				real = filepath.Join(real, rest[i])
-			}
-			return real, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, os.ErrInvalid) && !isNotDir(err) {
-			return "", err
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", err
-		}
-		rest = append(rest, filepath.Base(p))
-		p = parent
-	}
+// readDenied reports whether a Read deny rule keeps the file at abs from
+// the model: the searching tools skip it (Claude Code's best effort).
+func readDenied(env core.ToolEnv, abs string) bool {
+	return env.ReadDenied != nil && env.ReadDenied(abs)
 }
-
-func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // display is how a path is shown back to the model: relative to cwd when inside it.
 func display(cwd, abs string) string {

@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -51,22 +53,21 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.T
 	if !fi.Mode().IsRegular() {
 		return fail("Path is not a file: %s", a.FilePath)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fail("%s", err.Error())
 	}
-	if isBinary(data) {
+	defer f.Close()
+	start, limit := count(a.Offset, 1), count(a.Limit, readDefaultLimit)
+	br := bufio.NewReaderSize(f, 64<<10)
+	if head, err := br.Peek(8192); (err == nil || err == io.EOF) && isBinary(head) {
 		return fail("Binary file not supported: %s", a.FilePath)
 	}
-	start := 1
-	if a.Offset != nil && *a.Offset > 0 {
-		start = int(*a.Offset)
+	sel, total, err := readLines(br, start, limit)
+	if err != nil {
+		return fail("%s", err.Error())
 	}
-	limit := readDefaultLimit
-	if a.Limit != nil && *a.Limit > 0 {
-		limit = int(*a.Limit)
-	}
-	return ok(formatRead(a.FilePath, string(data), start, limit))
+	return ok(formatRead(a.FilePath, sel, total, start))
 }
 
 // isBinary: a NUL byte in the first 8 KiB (Robota's heuristic).
@@ -74,15 +75,40 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0
 }
 
-func formatRead(name, content string, start, limit int) string {
-	lines := strings.Split(content, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+// readLines returns lines start..start+limit-1 (1-based) and the number of
+// lines, keeping only the selected ones in memory: reading the top of a
+// multi-gigabyte log must not load all of it. Lines are what splitting on
+// "\n" gives, without the empty one after a final newline.
+func readLines(br *bufio.Reader, start, limit int) (sel []string, total int, err error) {
+	var cur []byte
+	started := false // the current line has bytes
+	for {
+		chunk, err := br.ReadSlice('\n')
+		keep := total+1 >= start && total+1-start < limit
+		if keep {
+			cur = append(cur, chunk...)
+		}
+		started = started || len(chunk) > 0
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if started {
+			total++
+			if keep {
+				sel = append(sel, strings.TrimSuffix(string(cur), "\n"))
+			}
+			cur, started = cur[:0], false
+		}
+		if err == io.EOF {
+			return sel, total, nil
+		}
 	}
-	total := len(lines)
-	from := min(start-1, total)
-	to := min(from+limit, total)
-	sel := lines[from:to]
+}
+
+func formatRead(name string, sel []string, total, start int) string {
 	var b strings.Builder
 	if len(sel) < total {
 		fmt.Fprintf(&b, "[File: %s (lines %d-%d of %d)]\n", name, start, start+len(sel)-1, total)

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"trail/core"
@@ -87,11 +90,37 @@ func decodeArgs(tool string, raw json.RawMessage, dst any) *core.ToolResult {
 			raw = json.RawMessage(inner)
 		}
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	// Go matches struct keys case-insensitively; rules and hooks read the
+	// exact keys, so "Command" must not run as command. A map keeps exact
+	// keys and, like JSON.parse, the last of repeated ones.
+	var fields map[string]json.RawMessage
+	err := json.Unmarshal(raw, &fields)
+	if err == nil {
+		known := jsonNames(dst)
+		for k := range fields {
+			if !known[k] {
+				delete(fields, k)
+			}
+		}
+		exact, _ := json.Marshal(fields)
+		err = json.Unmarshal(exact, dst)
+	}
+	if err != nil {
 		r := fail("Invalid arguments for %s: %s", tool, describeDecodeError(err))
 		return &r
 	}
 	return nil
+}
+
+// jsonNames are the JSON keys of the struct dst points to.
+func jsonNames(dst any) map[string]bool {
+	t := reflect.TypeOf(dst).Elem()
+	names := make(map[string]bool, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	return names
 }
 
 func describeDecodeError(err error) string {
@@ -115,6 +144,19 @@ func jsonKind(goKind string) string {
 		return "a boolean"
 	}
 	return goKind
+}
+
+// count reads a numeric argument as a count of at least 1: def when it is
+// absent or under 1, and capped so that a model's 1e300 cannot wrap to a
+// negative int (which sliced out of range and crashed the step).
+func count(v *float64, def int) int {
+	switch {
+	case v == nil || *v < 1:
+		return def
+	case *v >= math.MaxInt32:
+		return math.MaxInt32
+	}
+	return int(*v)
 }
 
 // missing is the result for a required parameter the model left out.

@@ -84,6 +84,10 @@ func TestRead(t *testing.T) {
 		{"filePath is required", `{}`, false, "filePath is required"},
 		{"a wrong type is explained", `{"filePath":3}`, false, "filePath must be a string"},
 		{"arguments sent as a JSON string are read", `"{\"filePath\":\"sub/b.txt\"}"`, true, "1\tb"},
+		// Permission rules and hooks read exact keys and the last of repeated
+		// ones; the tool must read the same, or a rule judges another call.
+		{"a key is read with its exact name only", `{"FilePath":"a.txt"}`, false, "filePath is required"},
+		{"the last of repeated keys wins", `{"filePath":"a.txt","filePath":"sub/b.txt"}`, true, "1\tb"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +103,51 @@ func TestRead(t *testing.T) {
 				t.Errorf("got %q, want it to contain %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestReadKeepsSplitLinesSemantics(t *testing.T) {
+	long := strings.Repeat("x", 100<<10) // longer than the read buffer
+	tests := []struct{ name, content, args, want string }{
+		{"an empty file has no lines", "", `{"filePath":"f"}`, "[File: f (0 lines)]\n"},
+		{"a lone newline is one empty line", "\n", `{"filePath":"f"}`, "[File: f (1 lines)]\n1\t"},
+		{"a last line without newline counts", "a\nb", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\n2\tb"},
+		{"carriage returns are kept", "a\r\nb\r\n", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\r\n2\tb\r"},
+		{"a line longer than the buffer is whole", "a\n" + long + "\nc\n", `{"filePath":"f","offset":2,"limit":1}`, "[File: f (lines 2-2 of 3)]\n2\t" + long},
+		{"an offset past the end selects nothing", "a\n", `{"filePath":"f","offset":5}`, "[File: f (lines 5-4 of 1)]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := call(t, Read{}, world(t, map[string]string{"f": tt.content}), tt.args)
+			if !r.Success || TruncateOutput(tt.want) != r.Output {
+				t.Errorf("got %+v", r)
+			}
+		})
+	}
+}
+
+// A model may send any number; one past int's range used to wrap negative
+// and crash the whole step with a slice out of range.
+func TestNumbersOutOfRangeAreClamped(t *testing.T) {
+	env := world(t, map[string]string{"a.txt": "one\ntwo\n"})
+	tests := []struct {
+		tool core.Tool
+		args string
+		want string // in the output
+	}{
+		{Read{}, `{"filePath":"a.txt","limit":1e300}`, "(2 lines)"},
+		{Read{}, `{"filePath":"a.txt","offset":0.5}`, "(2 lines)"},
+		{Read{}, `{"filePath":"a.txt","offset":1e300}`, "of 2)"},
+		{Glob{}, `{"pattern":"*","limit":1e300}`, "a.txt"},
+		{Grep{}, `{"pattern":"o","outputMode":"content","headLimit":1e300,"contextLines":1e300}`, "a.txt:2:two"},
+		{Bash{}, `{"command":"echo ok","timeout":1e300}`, "ok"},
+		{Bash{}, `{"command":"echo ok","timeout":0.5}`, "ok"},
+	}
+	for _, tt := range tests {
+		r := call(t, tt.tool, env, tt.args)
+		if !r.Success || !strings.Contains(r.Output, tt.want) {
+			t.Errorf("%s %s: %+v", tt.tool.Schema().Name, tt.args, r)
+		}
 	}
 }
 
@@ -358,6 +407,20 @@ func TestGrep(t *testing.T) {
 		if r := call(t, Grep{}, env, bad); r.Success {
 			t.Errorf("%s: %+v", bad, r)
 		}
+	}
+}
+
+func TestSearchesSkipFilesDeniedToRead(t *testing.T) {
+	env := world(t, map[string]string{".env": "TOKEN=s3cret\n", "a.go": "// TOKEN here\n"})
+	env.ReadDenied = func(abs string) bool { return filepath.Base(abs) == ".env" }
+	if r := call(t, Grep{}, env, `{"pattern":"TOKEN","outputMode":"content"}`); r.Output != "a.go:1:// TOKEN here" {
+		t.Errorf("Grep over the tree: %+v", r)
+	}
+	if r := call(t, Grep{}, env, `{"pattern":".","path":".env"}`); r.Success || strings.Contains(r.Output, "s3cret") {
+		t.Errorf("Grep of the denied file: %+v", r)
+	}
+	if r := call(t, Glob{}, env, `{"pattern":"*"}`); strings.Contains(r.Output, ".env") {
+		t.Errorf("Glob lists the denied file: %+v", r)
 	}
 }
 
