@@ -235,18 +235,18 @@ func TestFaults(t *testing.T) {
 		{
 			name:    "a server that never answers",
 			steps:   []wiretest.Step{wiretest.Hang()},
-			retries: 4, wantErr: "anthropic: timed out: no data from the server for 300ms", wantCalls: 1,
+			retries: 4, wantErr: "anthropic: timed out: no data from the server for 1s", wantCalls: 1,
 		},
 		{
 			name:    "a server that goes silent mid-stream",
 			steps:   []wiretest.Step{wiretest.Hold(text, 4)},
-			retries: 4, wantErr: "anthropic: timed out: no data from the server for 300ms", wantCalls: 1, wantText: "Hello",
+			retries: 4, wantErr: "anthropic: timed out: no data from the server for 1s", wantCalls: 1, wantText: "Hello",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)

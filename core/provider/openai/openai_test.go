@@ -275,13 +275,13 @@ func TestFaults(t *testing.T) {
 			name:    "a server that never answers",
 			steps:   []wiretest.Step{wiretest.Hang()},
 			retries: 4, wantCalls: 1,
-			wantErr: "openai: timed out: no data from the server for 300ms",
+			wantErr: "openai: timed out: no data from the server for 1s",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: 300 * time.Millisecond},
+			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)

@@ -238,14 +238,16 @@ func TestIdleTimeoutIsRefreshedByEveryEvent(t *testing.T) {
 		for range 6 {
 			io.WriteString(w, "event: ping\ndata: {\"type\": \"ping\"}\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(40 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond)
 		}
 		io.WriteString(w, "data: done\n\n")
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // then silence
 	}))
 	defer srv.Close()
-	c, req := testClient(srv.URL, Options{IdleTimeout: 100 * time.Millisecond})
+	// Six pings 100 ms apart outlast a 400 ms timer only if each restarts it;
+	// the margins leave room for a loaded machine.
+	c, req := testClient(srv.URL, Options{IdleTimeout: 400 * time.Millisecond})
 	s, err := c.Open(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +255,7 @@ func TestIdleTimeoutIsRefreshedByEveryEvent(t *testing.T) {
 	defer s.Close()
 	for i := range 7 {
 		if _, err := s.Next(); err != nil {
-			t.Fatalf("event %d: %v (pings 40ms apart must keep a 100ms timer alive)", i, err)
+			t.Fatalf("event %d: %v (pings 100ms apart must keep a 400ms timer alive)", i, err)
 		}
 	}
 	_, err = s.Next()
