@@ -261,3 +261,25 @@ func TestReplayAfterCompaction(t *testing.T) {
 		t.Errorf("the context view still holds a compacted message:\n%s", r.stdout)
 	}
 }
+
+func TestKillAfterAutoCompactionLeavesALogThatReplaysToTheRecord(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer(strings.Repeat("long answer ", 100)), answer("auto summary"), map[string]any{"text": "slow answer that never ends", "delayMs": 30000})
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "kill-1", "first")
+	c := e.cmd("resume", "kill-1", "second", "--context-window", "500")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool {
+		b, _ := os.ReadFile(e.logPath("kill-1"))
+		return bytes.Count(b, []byte(`"provider_request"`)) >= 3 // first, the summary, then the prompt
+	})
+	c.Process.Kill()
+	c.Wait()
+	msgs := e.messages("kill-1")
+	if len(msgs) < 2 || msgs[1]["content"] != "[Context Summary]\nauto summary" {
+		t.Fatalf("the compaction was not saved before the prompt's provider call: %v", msgs)
+	}
+	e.checkReplayMatchesRecord("kill-1")
+	e.rawLogs = true // the killed step's request has no response, as SPEC 9 allows
+}

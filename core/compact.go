@@ -100,8 +100,17 @@ func (s *session) autoCompact(ctx context.Context) {
 	if st.UsedPercentage < threshold*100 {
 		return
 	}
-	if _, err := s.compact(ctx, TriggerAuto, "", 0); err != nil && !errors.Is(err, ErrNothingToCompact) {
-		s.obs.Event(StepEvent{Kind: EvWarning, Text: "auto-compaction failed, continuing without it: " + err.Error()})
+	if _, err := s.compact(ctx, TriggerAuto, "", 0); err != nil {
+		if !errors.Is(err, ErrNothingToCompact) {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "auto-compaction failed, continuing without it: " + err.Error()})
+		}
+		return
+	}
+	// The log now says the conversation was replaced: the record must say
+	// so too before the prompt's first provider call, or a step killed there
+	// would leave a record its log does not replay to.
+	if err := s.save(StatusRunning, ""); err != nil {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: "record not saved after auto-compaction: " + err.Error()})
 	}
 }
 
