@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,6 @@ const foreignRecord = `{
 
 func TestUnknownFieldsSurviveResumeAndHeaderComesFirst(t *testing.T) {
 	e := newEnv(t)
-	e.rawLogs = true // the record came without its log
 	id := "robota-session-1"
 	if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
 		t.Fatal(err)
@@ -235,6 +235,45 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 	r = e.run("", "resume", "zzzz-unknown", "c")
 	if r.code != 3 {
 		t.Fatalf("unknown id: %s", r)
+	}
+}
+
+// A name is as good a reference as an id prefix: when one session is named
+// "review" and another's id starts with "review", neither is picked.
+func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
+	e.must("", "run", "--provider", "echo", "--session-id", "named", "--name", "review", "b")
+	before := filesUnder(t, e.home)
+	r := e.run("", "resume", "review", "c")
+	if r.code != 3 || !strings.Contains(r.stderr, "named") || !strings.Contains(r.stderr, "review-2") {
+		t.Fatalf("%s", r)
+	}
+	if after := filesUnder(t, e.home); !reflect.DeepEqual(before, after) {
+		t.Fatal("an ambiguous reference changed files")
+	}
+}
+
+// A record copied under a new name is a new session: resuming the copy
+// must leave the session its "id" member names alone.
+func TestACopiedRecordResumesAsItself(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "orig", "hello")
+	orig, err := os.ReadFile(e.recordPath("orig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.recordPath("copy"), orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.must("", "resume", "copy", "again"); r.stdout != "echo: again\n" {
+		t.Fatalf("%s", r)
+	}
+	if now, _ := os.ReadFile(e.recordPath("orig")); !bytes.Equal(now, orig) {
+		t.Fatal("resuming the copy rewrote the original's record")
+	}
+	if rec := e.record("copy"); rec["id"] != "copy" || len(e.messages("copy")) != 5 {
+		t.Fatalf("the copy after resume: id %v, %d messages", rec["id"], len(e.messages("copy")))
 	}
 }
 
