@@ -240,12 +240,20 @@ func (m Message) object() logfmt.Object {
 }
 
 func (m Message) hasExtra(key string) bool {
+	_, ok := m.extra(key)
+	return ok
+}
+
+// extra is the raw value of an unknown key (or of a known key whose value
+// had a shape trail does not type, such as content parts).
+func (m Message) extra(key string) (json.RawMessage, bool) {
 	for _, f := range m.Extra {
 		if f.Key == key {
-			return true
+			raw, ok := f.Value.(json.RawMessage)
+			return raw, ok
 		}
 	}
-	return false
+	return nil, false
 }
 
 // MessageUsage is the provider usage stored in an assistant message's metadata.
