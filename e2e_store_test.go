@@ -277,6 +277,25 @@ func TestACopiedRecordResumesAsItself(t *testing.T) {
 	}
 }
 
+// --older-than cannot tell the age of a corrupt record: it keeps it, says
+// so on stderr, and deletes the rest; by id the corrupt one goes too.
+func TestDeleteOlderThanNamesTheRecordsItCannotDate(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "fresh", "hi")
+	os.WriteFile(e.recordPath("old"), []byte(`{"id":"old","cwd":"/x","createdAt":"2020-01-01T00:00:00.000Z","updatedAt":"2020-01-01T00:00:00.000Z","messages":[]}`), 0o600)
+	os.WriteFile(e.recordPath("broken"), nil, 0o600)
+	r := e.must("", "delete", "--older-than", "1d", "--yes")
+	if r.stdout != "old\n" || !strings.Contains(r.stderr, "session broken has a corrupt record; not deleted") {
+		t.Fatalf("%s", r)
+	}
+	if got := e.sessionIDs(); !reflect.DeepEqual(got, []string{"broken", "fresh"}) {
+		t.Fatalf("sessions left: %v", got)
+	}
+	if r := e.must("", "delete", "broken", "--yes"); r.stdout != "broken\n" {
+		t.Fatalf("delete of a corrupt record by id: %s", r)
+	}
+}
+
 func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "a")
