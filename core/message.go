@@ -285,12 +285,3 @@ func (m Message) Usage() (u MessageUsage, ok bool) {
 	}
 	return u, true
 }
-
-// ProviderText is the content sent to a provider: an interrupted assistant
-// message carries the interrupted note (SPEC 3.3).
-func (m Message) ProviderText() string {
-	if m.Role == RoleAssistant && m.State == StateInterrupted {
-		return m.Content + InterruptedNote
-	}
-	return m.Content
-}
