@@ -296,6 +296,26 @@ func TestDeleteOlderThanNamesTheRecordsItCannotDate(t *testing.T) {
 	}
 }
 
+// --session-id of a session whose record is gone but whose log is not:
+// that log is the session's only copy, and a new session must not be
+// appended to it.
+func TestSessionIDOfALogWithoutARecordIsRefused(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "lost", "one")
+	if err := os.Remove(e.recordPath("lost")); err != nil {
+		t.Fatal(err)
+	}
+	before := filesUnder(t, e.home)
+	r := e.run("", "run", "--provider", "echo", "--session-id", "lost", "two")
+	if r.code != 2 || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "replay lost --write-record") {
+		t.Fatalf("%s", r)
+	}
+	if after := filesUnder(t, e.home); !reflect.DeepEqual(before, after) {
+		t.Fatal("the refused run changed files")
+	}
+	e.must("", "replay", "lost", "--write-record")
+}
+
 func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "a")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -61,6 +62,13 @@ func (s *session) create(ctx context.Context) error {
 	}
 	if exists {
 		return Usagef("resume it with: trail resume "+id, "session %s already exists", id)
+	}
+	// A log without its record is a session whose record was lost, and the
+	// log is what restores it: a new session appended there would mix two
+	// conversations in it.
+	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
+		return Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
+			"session %s has a log but no record (%s)", id, e.Store.LogPath(id))
 	}
 	now := s.now()
 	sp := s.systemPrompt(now)
