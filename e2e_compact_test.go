@@ -236,6 +236,7 @@ func TestReplayAfterCompaction(t *testing.T) {
 		answer("the summary"),
 		answer("after the summary"),
 		answer(strings.Repeat("long ", 200)), answer("auto summary"), answer("after auto"),
+		answer("in the fork"),
 	)
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "rc-1", "read notes.txt")
 	e.must("", "resume", "rc-1", "second")
@@ -259,6 +260,16 @@ func TestReplayAfterCompaction(t *testing.T) {
 	r = e.must("", "replay", "rc-1", "--format", "jsonl")
 	if strings.Contains(r.stdout, "It says hello.") {
 		t.Errorf("the context view still holds a compacted message:\n%s", r.stdout)
+	}
+	// A fork of the compacted session starts from its context, and its
+	// own log replays to its record.
+	e.must("", "resume", "rc-1", "--fork", "--name", "rc-fork", "sixth")
+	fork := e.replayMessages("rc-fork")
+	if len(fork) != len(e.recordMessages("rc-1"))+2 || strings.Contains(string(fork[1]), "It says hello.") {
+		t.Fatalf("the fork replays %d messages", len(fork))
+	}
+	for _, id := range e.sessionIDs() {
+		e.checkReplayMatchesRecord(id)
 	}
 }
 
