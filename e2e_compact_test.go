@@ -236,6 +236,7 @@ func TestReplayAfterCompaction(t *testing.T) {
 		answer("the summary"),
 		answer("after the summary"),
 		answer(strings.Repeat("long ", 200)), answer("auto summary"), answer("after auto"),
+		answer("in the fork"),
 	)
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "rc-1", "read notes.txt")
 	e.must("", "resume", "rc-1", "second")
@@ -259,6 +260,77 @@ func TestReplayAfterCompaction(t *testing.T) {
 	r = e.must("", "replay", "rc-1", "--format", "jsonl")
 	if strings.Contains(r.stdout, "It says hello.") {
 		t.Errorf("the context view still holds a compacted message:\n%s", r.stdout)
+	}
+	// A fork of the compacted session starts from its context, and its
+	// own log replays to its record.
+	e.must("", "resume", "rc-1", "--fork", "--name", "rc-fork", "sixth")
+	fork := e.replayMessages("rc-fork")
+	if len(fork) != len(e.recordMessages("rc-1"))+2 || strings.Contains(string(fork[1]), "It says hello.") {
+		t.Fatalf("the fork replays %d messages", len(fork))
+	}
+	for _, id := range e.sessionIDs() {
+		e.checkReplayMatchesRecord(id)
+	}
+}
+
+// The threshold comes from the flag, else the settings, else 0.835. The
+// first answer reports 600 tokens used, so with a window of 1,000 the
+// context is 60% full when the next prompt comes.
+func TestAutoCompactThresholdFromSettingsAndFlags(t *testing.T) {
+	tests := []struct {
+		name        string
+		settings    string
+		flags       []string
+		wantCompact bool
+	}{
+		{"the default 0.835 waits", "", nil, false},
+		{"settings 0.5 compacts", `{"autoCompactThreshold": 0.5}`, nil, true},
+		{"--auto-compact 0.9 beats settings 0.5", `{"autoCompactThreshold": 0.5}`, []string{"--auto-compact", "0.9"}, false},
+		{"--auto-compact off beats settings 0.5", `{"autoCompactThreshold": 0.5}`, []string{"--auto-compact", "off"}, false},
+		{"--auto-compact 0.5 beats settings false", `{"autoCompactThreshold": false}`, []string{"--auto-compact", "0.5"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			if tt.settings != "" {
+				e.writeFile(".trail/settings.json", tt.settings)
+			}
+			s := e.script(map[string]any{"text": "one", "usage": map[string]any{"inputTokens": 590, "outputTokens": 10}},
+				answer("the summary"), answer("two"))
+			e.must("", "run", "--provider", "script", "--script", s, "--session-id", "th-1", "first")
+			e.must("", append([]string{"resume", "th-1", "second", "--context-window", "1000"}, tt.flags...)...)
+			cc := e.events("th-1", "context_compact")
+			if got := len(cc) == 1 && cc[0]["trigger"] == "auto"; got != tt.wantCompact || len(cc) > 1 {
+				t.Fatalf("context_compact = %v, want a compaction: %v", cc, tt.wantCompact)
+			}
+		})
+	}
+}
+
+// A failed auto-compaction is a warning: the conversation stays as it was
+// and the prompt is answered.
+func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 500, "message": "boom"}}, answer("two"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fa-1", "first")
+	r := e.must("", "resume", "fa-1", "second", "--context-window", "1")
+	if r.stdout != "two\n" || !strings.Contains(r.stderr, "auto-compaction failed") || !strings.Contains(r.stderr, "boom") {
+		t.Fatalf("resume: %s", r)
+	}
+	if cc := e.events("fa-1", "context_compact"); len(cc) != 0 {
+		t.Fatalf("context_compact = %v", cc)
+	}
+	var said []string
+	for _, m := range e.messages("fa-1")[1:] {
+		said = append(said, m["content"].(string))
+	}
+	if got := strings.Join(said, "|"); got != "first|one|second|two" {
+		t.Fatalf("conversation = %s", got)
+	}
+	// With the window at one token the context reads full, never more.
+	ctx := e.events("fa-1", "context")
+	if last := ctx[len(ctx)-1]; last["usedPercentage"] != float64(100) || last["remainingPercentage"] != float64(0) {
+		t.Fatalf("context = %v", last)
 	}
 }
 

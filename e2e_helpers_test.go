@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -34,6 +35,27 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// statSources looks at every file the built binary and its tests depend
+// on. go test caches a package's result until a file the test binary opened
+// or stat'ed changes, or the binary itself does; these tests run a binary go
+// build makes, and the linker drops the rest of trail from the test binary,
+// so without this a change to commands/ or core/ came back "ok (cached)".
+// go test only records what happens inside m.Run, hence newEnv calls it.
+var statSources = sync.OnceValue(func() error {
+	return filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p != "." && strings.HasPrefix(d.Name(), "."):
+			return filepath.SkipDir // .git, .ci
+		case d.IsDir():
+			return nil
+		}
+		_, err = os.Stat(p)
+		return err
+	})
+})
+
 // env is one test's world: a temp TRAIL_HOME, a temp HOME (so no real
 // ~/.claude settings leak in) and a temp working directory.
 type env struct {
@@ -49,6 +71,9 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	if err := statSources(); err != nil {
+		t.Fatalf("stat sources: %v", err)
+	}
 	root := t.TempDir()
 	e := &env{t: t, home: filepath.Join(root, "trail-home"), user: filepath.Join(root, "user"), cwd: filepath.Join(root, "work")}
 	for _, d := range []string{e.user, e.cwd} {

@@ -385,3 +385,36 @@ func TestReplayLast(t *testing.T) {
 	}
 	e.validateAll()
 }
+
+// A session whose first steps ran with --no-log (or whose record came
+// without a log) gets a log at its next logged step: that log must still
+// replay to the whole record, not to the new turns only, so that it
+// validates clean and a rebuilt record loses nothing.
+func TestALogStartedLateReplaysTheWholeSession(t *testing.T) {
+	e := newEnv(t)
+	s := e.script(answer("first answer"), answer("second answer"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "late-1", "--no-log", "one")
+	if _, err := os.Stat(e.logPath("late-1")); err == nil {
+		t.Fatal("--no-log wrote a log")
+	}
+	e.must("", "resume", "late-1", "two")
+	e.checkReplayMatchesRecord("late-1")
+	e.validateAll()
+	before := e.recordMessages("late-1")
+	if err := os.Remove(e.recordPath("late-1")); err != nil {
+		t.Fatal(err)
+	}
+	e.must("", "replay", "late-1", "--write-record")
+	after := e.recordMessages("late-1")
+	if len(after) != len(before) || len(after) != 5 {
+		t.Fatalf("the rebuilt record has %d messages, the lost one had %d", len(after), len(before))
+	}
+	for i := range before {
+		if !bytes.Equal(after[i], before[i]) {
+			t.Fatalf("message %d differs:\n%s\n%s", i, after[i], before[i])
+		}
+	}
+	if r := e.must("", "resume", "late-1", "three", "--provider", "echo"); r.stdout != "echo: three\n" {
+		t.Fatalf("resume after the rebuild: %s", r)
+	}
+}

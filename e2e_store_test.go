@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,6 @@ const foreignRecord = `{
 
 func TestUnknownFieldsSurviveResumeAndHeaderComesFirst(t *testing.T) {
 	e := newEnv(t)
-	e.rawLogs = true // the record came without its log
 	id := "robota-session-1"
 	if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
 		t.Fatal(err)
@@ -236,6 +236,84 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 	if r.code != 3 {
 		t.Fatalf("unknown id: %s", r)
 	}
+}
+
+// A name is as good a reference as an id prefix: when one session is named
+// "review" and another's id starts with "review", neither is picked.
+func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
+	e.must("", "run", "--provider", "echo", "--session-id", "named", "--name", "review", "b")
+	before := filesUnder(t, e.home)
+	r := e.run("", "resume", "review", "c")
+	if r.code != 3 || !strings.Contains(r.stderr, "named") || !strings.Contains(r.stderr, "review-2") {
+		t.Fatalf("%s", r)
+	}
+	if after := filesUnder(t, e.home); !reflect.DeepEqual(before, after) {
+		t.Fatal("an ambiguous reference changed files")
+	}
+}
+
+// A record copied under a new name is a new session: resuming the copy
+// must leave the session its "id" member names alone.
+func TestACopiedRecordResumesAsItself(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "orig", "hello")
+	orig, err := os.ReadFile(e.recordPath("orig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.recordPath("copy"), orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.must("", "resume", "copy", "again"); r.stdout != "echo: again\n" {
+		t.Fatalf("%s", r)
+	}
+	if now, _ := os.ReadFile(e.recordPath("orig")); !bytes.Equal(now, orig) {
+		t.Fatal("resuming the copy rewrote the original's record")
+	}
+	if rec := e.record("copy"); rec["id"] != "copy" || len(e.messages("copy")) != 5 {
+		t.Fatalf("the copy after resume: id %v, %d messages", rec["id"], len(e.messages("copy")))
+	}
+}
+
+// --older-than cannot tell the age of a corrupt record: it keeps it, says
+// so on stderr, and deletes the rest; by id the corrupt one goes too.
+func TestDeleteOlderThanNamesTheRecordsItCannotDate(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "fresh", "hi")
+	os.WriteFile(e.recordPath("old"), []byte(`{"id":"old","cwd":"/x","createdAt":"2020-01-01T00:00:00.000Z","updatedAt":"2020-01-01T00:00:00.000Z","messages":[]}`), 0o600)
+	os.WriteFile(e.recordPath("broken"), nil, 0o600)
+	r := e.must("", "delete", "--older-than", "1d", "--yes")
+	if r.stdout != "old\n" || !strings.Contains(r.stderr, "session broken has a corrupt record; not deleted") {
+		t.Fatalf("%s", r)
+	}
+	if got := e.sessionIDs(); !reflect.DeepEqual(got, []string{"broken", "fresh"}) {
+		t.Fatalf("sessions left: %v", got)
+	}
+	if r := e.must("", "delete", "broken", "--yes"); r.stdout != "broken\n" {
+		t.Fatalf("delete of a corrupt record by id: %s", r)
+	}
+}
+
+// --session-id of a session whose record is gone but whose log is not:
+// that log is the session's only copy, and a new session must not be
+// appended to it.
+func TestSessionIDOfALogWithoutARecordIsRefused(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--session-id", "lost", "one")
+	if err := os.Remove(e.recordPath("lost")); err != nil {
+		t.Fatal(err)
+	}
+	before := filesUnder(t, e.home)
+	r := e.run("", "run", "--provider", "echo", "--session-id", "lost", "two")
+	if r.code != 2 || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "replay lost --write-record") {
+		t.Fatalf("%s", r)
+	}
+	if after := filesUnder(t, e.home); !reflect.DeepEqual(before, after) {
+		t.Fatal("the refused run changed files")
+	}
+	e.must("", "replay", "lost", "--write-record")
 }
 
 func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {

@@ -95,7 +95,8 @@ func globalFlags() []cli.Flag {
 // of urfave/cli printing help on stdout.
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	name := "trail"
-	if c != nil && c.Command != nil && c.Command.Name != "" {
+	// At the top level urfave/cli names the root command after the app.
+	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
 		name = "trail " + c.Command.Name
 	}
 	return &core.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}

@@ -54,7 +54,10 @@ func reorderArgs(app *cli.App, args []string) []string {
 			dst, table = &moved, globals
 		}
 		*dst = append(*dst, a)
-		if table.takesValue(a) && !strings.Contains(a, "=") && j+1 < len(rest) {
+		if table.takesValue(a) {
+			if j+1 == len(rest) {
+				return danglingOption(out, moved, name, flags, dst == &moved)
+			}
 			*dst = append(*dst, rest[j+1])
 			j++
 		}
@@ -67,6 +70,19 @@ func reorderArgs(app *cli.App, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// danglingOption arranges arguments whose last word is an option that needs
+// a value and has none ("trail run hi -o"). That option must stay last with
+// nothing after it, so the parser says "-o needs a value" rather than taking
+// the "--" or the prompt put after it as the value. A global option is left
+// without its command, for the app's own flags to report.
+func danglingOption(out, moved []string, name string, flags []string, global bool) []string {
+	out = append(out, moved...)
+	if global {
+		return out
+	}
+	return append(append(out, name), flags...)
 }
 
 // isOption: "-x", "--xy", "--xy=v"; a lone "-" is an argument (stdin).

@@ -23,6 +23,9 @@ func TestReorderArgsLetsOptionsFollowArguments(t *testing.T) {
 		{"trail list", "trail list"},
 		{"trail frob x -y", "trail frob x -y"},
 		{"trail run - -p x", "trail run -p x -- -"},
+		// an option without its value stays last, for the parser to report
+		{"trail run hi -o", "trail run -o"},
+		{"trail run --no-log hi --home", "trail --home"},
 	}
 	for _, tt := range tests {
 		got := reorderArgs(app, strings.Fields(tt.in))

@@ -172,7 +172,16 @@ func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
 	for _, h := range heads {
 		if o.OlderThan > 0 {
 			t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt)
-			if h.Corrupt || err != nil || now.Sub(t) < o.OlderThan {
+			if h.Corrupt || err != nil {
+				// Its age is unknown: say so rather than keep it quietly.
+				why := "has no readable updatedAt"
+				if h.Corrupt {
+					why = "has a corrupt record"
+				}
+				fmt.Fprintf(o.IO.ErrOut, "trail: warning: session %s %s; not deleted (delete it by id)\n", h.ID, why)
+				continue
+			}
+			if now.Sub(t) < o.OlderThan {
 				continue
 			}
 		}

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +15,10 @@ func parseAge(s string) (time.Duration, error) {
 	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
 		if num, ok := strings.CutSuffix(s, suffix); ok {
 			n, err := strconv.ParseFloat(num, 64)
-			if err != nil || n < 0 {
-				return 0, fmt.Errorf("invalid duration %q", s)
+			// !(n >= 0) also refuses NaN; ParseFloat takes "NaN" and "Inf",
+			// and a float beyond int64 converts to a negative Duration.
+			if err != nil || !(n >= 0) || n*float64(unit) >= math.MaxInt64 {
+				return 0, fmt.Errorf("invalid duration %q (use e.g. 90m, 36h, 7d, 2w)", s)
 			}
 			return time.Duration(n * float64(unit)), nil
 		}

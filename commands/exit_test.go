@@ -71,3 +71,22 @@ func TestMainMapsUsageErrorsToTwoWithoutHelpOnStdout(t *testing.T) {
 		t.Fatalf("stderr = %q", errOut)
 	}
 }
+
+func TestUsageErrorsNameTheHelpToRead(t *testing.T) {
+	for _, tt := range []struct {
+		args       []string
+		wantStderr string
+	}{
+		{[]string{"--frob"}, "trail: unknown option --frob\nhint: see trail --help\n"},
+		{[]string{"run", "hi", "-o"}, "trail: -o needs a value\nhint: see trail run --help\n"},
+		{[]string{"run", "hi", "--home"}, "trail: --home needs a value\nhint: see trail --help\n"},
+	} {
+		ios, _, _, errOut := TestIO()
+		if code := Main(context.Background(), append([]string{"trail"}, tt.args...), testDeps(t, ios)); code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2", tt.args, code)
+		}
+		if errOut.String() != tt.wantStderr {
+			t.Errorf("%v: stderr %q, want %q", tt.args, errOut, tt.wantStderr)
+		}
+	}
+}

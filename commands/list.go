@@ -27,7 +27,10 @@ type ListOptions struct {
 	Cwd     string // filter: sessions of this directory
 	Status  string
 	Limit   int
-	Since   time.Duration
+	// Since keeps sessions updated within it, when HasSince: "--since 0s"
+	// is a filter that keeps (almost) nothing, not no filter.
+	Since    time.Duration
+	HasSince bool
 }
 
 func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Command {
@@ -76,6 +79,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 				if o.Since, err = parseAge(s); err != nil {
 					return &core.UsageError{Msg: "--since", Err: err}
 				}
+				o.HasSince = true
 			}
 			return runF(c.Context, o)
 		},
@@ -125,7 +129,7 @@ func filterHeads(heads []store.Head, o *ListOptions, now time.Time) []store.Head
 		if o.Status != "" && headStatus(h) != o.Status {
 			continue
 		}
-		if o.Since > 0 {
+		if o.HasSince {
 			t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt)
 			if err != nil || now.Sub(t) > o.Since {
 				continue

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -97,12 +96,20 @@ func logIDsWithPrefix(st *store.FS, prefix string) ([]string, error) {
 	return ids, nil
 }
 
+// checkLogFile reports a log path that is not a file: a folder is a usage
+// error (replay reads one log), anything missing is not found.
+func checkLogFile(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return logNotFound(path)
+	case fi.IsDir():
+		return core.Usagef("give one .jsonl log; validate-log takes folders", "%s is a folder, not a log", path)
+	}
+	return nil
+}
+
 // logNotFound is the error for a log path that does not exist.
 func logNotFound(path string) error {
 	return &core.NotFoundError{What: fmt.Sprintf("log %s does not exist", path), Fix: "check the path, or name the session by id"}
-}
-
-// sessionIDOfLog is the id a log file name carries (<id>.jsonl).
-func sessionIDOfLog(path string) string {
-	return strings.TrimSuffix(filepath.Base(path), ".jsonl")
 }

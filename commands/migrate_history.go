@@ -31,7 +31,8 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 		Usage: "backfill the history field of old session records",
 		Description: "For each record whose history is missing or empty and whose messages are not,\n" +
 			"fills history with one chat entry per message. Each record is rewritten atomically\n" +
-			"under its session lock, keeping every other field; running it again changes nothing.\n" +
+			"under its session lock; only history changes (every other field, byte and key order\n" +
+			"stays); running it again changes nothing.\n" +
 			"Prints Migrated: M, Skipped: S, Failed: F, Total: T; names each failed file on stderr;\n" +
 			"exit 7 when any failed (a record that does not parse is never rewritten).",
 		Flags: []cli.Flag{

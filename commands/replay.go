@@ -121,8 +121,8 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	} else if t, err = resolveLog(st, o.Ref); err != nil {
 		return err
 	}
-	if !isFile(t.Path) {
-		return logNotFound(t.Path)
+	if err := checkLogFile(t.Path); err != nil {
+		return err
 	}
 	// The transcript (and the history built from it) is kept only when
 	// the output needs it; a context replay's memory is the context's.

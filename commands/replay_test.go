@@ -110,6 +110,7 @@ func TestReplayUsageAndNotFound(t *testing.T) {
 		{"--force alone", []string{"replay", "testdata/logs/valid.jsonl", "--force"}, ExitUsage},
 		{"a record has no transcript", []string{"replay", "testdata/logs/valid.jsonl", "--format", "record", "--view", "transcript"}, ExitUsage},
 		{"a missing log file", []string{"replay", "testdata/logs/nope.jsonl"}, ExitNotFound},
+		{"a folder is not a log", []string{"replay", "testdata/logs/"}, ExitUsage},
 		{"an unknown session", []string{"replay", "0193abcdef"}, ExitNotFound},
 		{"a broken payload replay does not use", []string{"replay", "testdata/logs/payload-sha256-mismatch.jsonl"}, ExitOK},
 	}

@@ -51,15 +51,7 @@ type CompactResult struct {
 func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResult, error) {
 	o := opts.Step
 	o.Resume = true
-	if o.Observer == nil {
-		o.Observer = nopObserver{}
-	}
-	if o.Settings == nil {
-		o.Settings = &Settings{}
-	}
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = defaultMaxTokens
-	}
+	o.fillDefaults()
 	if opts.KeepLast < 0 {
 		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
 	}
@@ -240,9 +232,13 @@ func CompactionPrompt(msgs []Message, instructions string) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
+		// Robota writes content that is not a string (null, a list of
+		// parts) with JSON.stringify, so the summary still sees its text.
 		content := m.Content
 		if m.ContentNull {
-			content = "null" // as JSON.stringify has it
+			content = "null"
+		} else if raw, ok := m.extra("content"); ok {
+			content = string(compactBytes(raw))
 		}
 		fmt.Fprintf(&b, "%s: %s", m.Role, content)
 	}

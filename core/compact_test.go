@@ -57,3 +57,16 @@ func TestSplitForCompactionKeepsToolCallsWithTheirResults(t *testing.T) {
 		}
 	}
 }
+
+func TestCompactionPromptWritesContentThatIsNotAStringAsJSON(t *testing.T) {
+	parts, err := DecodeMessage([]byte(`{"role": "user", "content": [ {"type": "text", "text": "and again"} ]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := Message{Role: RoleAssistant, ContentNull: true}
+	got := CompactionPrompt([]Message{parts, calls}, "")
+	want := "\nConversation:\nuser: [{\"type\":\"text\",\"text\":\"and again\"}]\nassistant: null"
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("prompt ends\n%q\nwant\n%q", got[strings.LastIndex(got, "\nConversation:"):], want)
+	}
+}

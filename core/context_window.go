@@ -78,16 +78,19 @@ func SerializedLength(messages []Message) int64 {
 	return n
 }
 
-// NewContextState computes usage percentages rounded to two decimals.
+// NewContextState computes usage percentages rounded to two decimals, the
+// way Robota's ContextWindowTracker does, step for step so the floats agree:
+// the used share is capped at 100 (a context over its window is full, not
+// 26300% used with -26200% left), and both figures are rounded from it.
 func NewContextState(used, window int64) ContextState {
 	if window <= 0 {
 		window = DefaultContextWindow
 	}
-	pct := math.Round(float64(used)/float64(window)*10000) / 100
+	pct := min(100, float64(used)/float64(window)*100)
 	return ContextState{
 		MaxTokens:           window,
 		UsedTokens:          used,
-		UsedPercentage:      pct,
+		UsedPercentage:      math.Round(pct*100) / 100,
 		RemainingPercentage: math.Round((100-pct)*100) / 100,
 	}
 }

@@ -49,3 +49,15 @@ func TestContextStateRoundsToTwoDecimals(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 }
+
+func TestContextStateIsCappedAtAFullWindow(t *testing.T) {
+	st := NewContextState(263, 1)
+	if st.UsedPercentage != 100 || st.RemainingPercentage != 0 || st.UsedTokens != 263 {
+		t.Fatalf("%+v, want 100%% used, 0%% left, the real token count", st)
+	}
+	// Robota rounds the remainder from the unrounded share: 615 of 100,000
+	// tokens is 0.615%, shown as 0.62 used and 99.39 left.
+	if st := NewContextState(615, 100_000); st.UsedPercentage != 0.62 || st.RemainingPercentage != 99.39 {
+		t.Fatalf("%+v", st)
+	}
+}

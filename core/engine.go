@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"time"
-
-	"trail/store"
 )
 
 // Engine runs steps. Every dependency is injected so tests can drive it
@@ -66,15 +64,7 @@ const defaultMaxTokens = 8192
 // Step runs one prompt to completion in a new or stored session.
 func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 	start := e.Clock.Now()
-	if opts.Observer == nil {
-		opts.Observer = nopObserver{}
-	}
-	if opts.Settings == nil {
-		opts.Settings = &Settings{}
-	}
-	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = defaultMaxTokens
-	}
+	opts.fillDefaults()
 	s, err := e.open(ctx, &opts, requirePrompt)
 	if err != nil {
 		return nil, err
@@ -87,8 +77,16 @@ func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 	return res, err
 }
 
-// Hold takes a session's lock for commands that change a session outside a
-// step (delete, migrate). The caller unlocks.
-func (e *Engine) Hold(ctx context.Context, id string, wait time.Duration) (*store.Lock, error) {
-	return e.Store.Lock(ctx, id, wait)
+// fillDefaults gives a caller's zero values their meaning: no observer,
+// no settings files, the default answer cap.
+func (o *StepOptions) fillDefaults() {
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
+	}
+	if o.Settings == nil {
+		o.Settings = &Settings{}
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = defaultMaxTokens
+	}
 }

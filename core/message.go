@@ -240,12 +240,20 @@ func (m Message) object() logfmt.Object {
 }
 
 func (m Message) hasExtra(key string) bool {
+	_, ok := m.extra(key)
+	return ok
+}
+
+// extra is the raw value of an unknown key (or of a known key whose value
+// had a shape trail does not type, such as content parts).
+func (m Message) extra(key string) (json.RawMessage, bool) {
 	for _, f := range m.Extra {
 		if f.Key == key {
-			return true
+			raw, ok := f.Value.(json.RawMessage)
+			return raw, ok
 		}
 	}
-	return false
+	return nil, false
 }
 
 // MessageUsage is the provider usage stored in an assistant message's metadata.
@@ -276,13 +284,4 @@ func (m Message) Usage() (u MessageUsage, ok bool) {
 		u.TotalTokens = u.InputTokens + u.OutputTokens
 	}
 	return u, true
-}
-
-// ProviderText is the content sent to a provider: an interrupted assistant
-// message carries the interrupted note (SPEC 3.3).
-func (m Message) ProviderText() string {
-	if m.Role == RoleAssistant && m.State == StateInterrupted {
-		return m.Content + InterruptedNote
-	}
-	return m.Content
 }

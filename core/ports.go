@@ -95,6 +95,8 @@ type Logger interface {
 	Log(event string, fields ...logfmt.Field) error
 	// Sync makes every appended line durable.
 	Sync() error
+	// NextSeq is the seq of the next line: 0 while the log holds none.
+	NextSeq() int64
 	Close() error
 }
 

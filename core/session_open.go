@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -62,6 +63,13 @@ func (s *session) create(ctx context.Context) error {
 	}
 	if exists {
 		return Usagef("resume it with: trail resume "+id, "session %s already exists", id)
+	}
+	// A log without its record is a session whose record was lost, and the
+	// log is what restores it: a new session appended there would mix two
+	// conversations in it.
+	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
+		return Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
+			"session %s has a log but no record (%s)", id, e.Store.LogPath(id))
 	}
 	now := s.now()
 	sp := s.systemPrompt(now)
@@ -138,7 +146,8 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 }
 
 // fork continues the loaded session under a new id: the source is only read,
-// and the new log gets every copied message so it replays to the new record.
+// and the new log gets every copied message (openLog) so it replays to the
+// new record.
 func (s *session) fork(ctx context.Context) error {
 	parent := s.rec
 	id, err := s.e.NewID()
@@ -161,16 +170,7 @@ func (s *session) fork(ctx context.Context) error {
 	child.Fields = append(store.Fields(nil), parent.Fields...)
 	child.History = append([]json.RawMessage(nil), parent.History...)
 	s.rec = &child
-	if err := s.openLog(true); err != nil {
-		return err
-	}
-	copied := s.messages
-	s.messages = make([]Message, 0, len(copied))
-	for _, m := range copied {
-		s.logMutation(m, len(s.messages), 0, "")
-		s.messages = append(s.messages, m)
-	}
-	return nil
+	return s.openLog(true)
 }
 
 func (s *session) takeLock(ctx context.Context, id string) error {
@@ -210,6 +210,12 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 }
 
 // openLog opens the session's log and writes session_init.
+//
+// A stored session whose log holds no line yet (a fork, a session run with
+// --no-log, a record brought from elsewhere) gets its messages logged first,
+// each as an append_message at its index: replay starts from an empty
+// conversation, and without them the log would replay to the new turns
+// only, and rebuild a record that lost the rest.
 func (s *session) openLog(resumed bool) error {
 	s.resumed = resumed
 	if s.opts.NoLog || s.e.OpenLog == nil {
@@ -220,6 +226,7 @@ func (s *session) openLog(resumed bool) error {
 		return fmt.Errorf("open log: %w", err)
 	}
 	s.log = l
+	fresh := l.NextSeq() == 0
 	sp := s.currentSystemPrompt()
 	fields := []logfmt.Field{
 		logfmt.F("cwd", s.rec.Cwd),
@@ -234,6 +241,11 @@ func (s *session) openLog(resumed bool) error {
 		fields = append(fields, logfmt.F("parentSessionId", s.rec.ParentSessionID))
 	}
 	s.logEvent("session_init", fields...)
+	if resumed && fresh {
+		for i, m := range s.messages {
+			s.logMutation(m, i, 0, "")
+		}
+	}
 	return nil
 }
 

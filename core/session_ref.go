@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,18 +57,24 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 			byName = append(byName, h.ID)
 		}
 	}
-	for _, set := range [][]string{byPrefix, byName} {
-		switch len(set) {
-		case 0:
-			continue
-		case 1:
-			return set[0], nil
-		default:
-			sort.Strings(set)
-			return "", &AmbiguousError{Ref: r, Candidates: set}
+	// A name and an id prefix that point at different sessions are as
+	// ambiguous as two prefixes: "review" may name one session and start
+	// the id "review-2" of another, and taking either silently would step
+	// the wrong one.
+	matches := byPrefix
+	for _, id := range byName {
+		if !slices.Contains(matches, id) {
+			matches = append(matches, id)
 		}
 	}
-	return "", &NotFoundError{What: fmt.Sprintf("session %q not found", r), Fix: "see trail list for the stored sessions"}
+	switch len(matches) {
+	case 0:
+		return "", &NotFoundError{What: fmt.Sprintf("session %q not found", r), Fix: "see trail list for the stored sessions"}
+	case 1:
+		return matches[0], nil
+	}
+	sort.Strings(matches)
+	return "", &AmbiguousError{Ref: r, Candidates: matches}
 }
 
 func resolveLast(st Store, ref SessionRef) (string, error) {

@@ -27,6 +27,9 @@ func TestResolveSession(t *testing.T) {
 	writeRecord(t, st, "0193aaab-2", "beta", "/b", "2026-01-01T00:00:03.000Z")
 	writeRecord(t, st, "0193bbbb-3", "twin", "/a", "2026-01-01T00:00:02.000Z")
 	writeRecord(t, st, "0193cccc-4", "twin", "/a", "2026-01-01T00:00:00.000Z")
+	writeRecord(t, st, "review-2", "", "/a", "2026-01-01T00:00:00.000Z")
+	writeRecord(t, st, "0193dddd-5", "review", "/a", "2026-01-01T00:00:00.000Z")
+	writeRecord(t, st, "0193eeee-6", "0193eeee", "/a", "2026-01-01T00:00:00.000Z")
 	tests := []struct {
 		name    string
 		ref     SessionRef
@@ -39,6 +42,8 @@ func TestResolveSession(t *testing.T) {
 		{"a prefix under 4 characters is not a prefix", SessionRef{Ref: "019"}, "", &NotFoundError{}},
 		{"a name", SessionRef{Ref: "beta"}, "0193aaab-2", nil},
 		{"a name two sessions share", SessionRef{Ref: "twin"}, "", &AmbiguousError{}},
+		{"a name that is also another session's id prefix", SessionRef{Ref: "review"}, "", &AmbiguousError{}},
+		{"a name that is its own session's id prefix", SessionRef{Ref: "0193eeee"}, "0193eeee-6", nil},
 		{"a name with spaces is looked up", SessionRef{Ref: "no such name"}, "", &NotFoundError{}},
 		{"a path is refused", SessionRef{Ref: "../../etc/passwd"}, "", &UsageError{}},
 		{"--last of a directory", SessionRef{Last: true, Cwd: "/a"}, "0193bbbb-3", nil},

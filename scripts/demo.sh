@@ -30,10 +30,6 @@ step "$trail" resume demo "What is left in TODO.txt?"
 step "$trail" resume --last -o json "And the log?"
 step "$trail" list
 id=$("$trail" list --jsonl | head -n1 | sed 's/.*"id":"\([^"]*\)".*/\1/')
-if "$trail" replay --help >/dev/null 2>&1; then
-  step "$trail" replay "$id" --format text
-fi
-if "$trail" validate-log --help >/dev/null 2>&1; then
-  step "$trail" validate-log "$id"
-fi
+step "$trail" replay "$id" --format text
+step "$trail" validate-log "$id"
 printf '\nThe session %s lives in a temporary home, removed on exit.\n' "$id"

@@ -46,6 +46,20 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("members changed: %d/%d/%s -> %d/%d/%s", len(r.Messages), len(r.History), otherFields(r),
 				len(again.Messages), len(again.History), otherFields(again))
 		}
+		// migrate-history's edit in place gives a record with one history
+		// entry per message and every other member as it was.
+		if len(r.Messages) == 0 {
+			return
+		}
+		migrated, err := withHistory(data, buildHistory(r, func() string { return "new" }), "f.json")
+		if err != nil {
+			t.Fatalf("withHistory: %v\ninput %q", err, data)
+		}
+		m, err := Decode(migrated, "f.json")
+		if err != nil || len(m.History) != len(r.Messages) || len(m.Messages) != len(r.Messages) ||
+			!reflect.DeepEqual(header(r), header(m)) || otherFields(r) != otherFields(m) {
+			t.Fatalf("migrated record changed: %v\ninput %q\noutput %q", err, data, migrated)
+		}
 	})
 }
 

@@ -42,7 +42,7 @@ const (
 // headWindow+tailWindow bytes, reused across calls by one goroutine.
 func readHead(path, id string, win []byte) (h Head, gone bool) {
 	h = Head{ID: id, Path: path}
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return h, true
 	}
@@ -50,10 +50,6 @@ func readHead(path, id string, win []byte) (h Head, gone bool) {
 		return h.corrupt(err), false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return h.corrupt(err), false
-	}
 	h.Size = st.Size()
 	if h.Size <= headWindow {
 		return h.fromFile(f), false

@@ -10,12 +10,16 @@ import (
 // Load reads and decodes the record for id. A missing record wraps
 // ErrNotFound; one that does not parse is a *CorruptError and is left as it
 // is. Load takes no lock: a caller that will Save holds Lock first.
+//
+// The file name is the record's id, as in list: a record copied to a new
+// name, or whose "id" member is missing or wrong, loads as id, so that Save
+// writes it back to the file it came from and never over another session.
 func (s *FS) Load(id string) (*Record, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, fmt.Errorf("load session: %w", err)
 	}
 	path := s.RecordPath(id)
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("load session %s: %w", id, ErrNotFound)
 	}
@@ -30,6 +34,7 @@ func (s *FS) Load(id string) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
+	r.ID = id
 	return r, nil
 }
 

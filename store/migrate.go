@@ -118,8 +118,7 @@ func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error
 	if err != nil || !need {
 		return false, err
 	}
-	r.History = buildHistory(r, opts.NewID)
-	out, err := r.Encode()
+	out, err := withHistory(data, buildHistory(r, opts.NewID), path)
 	if err != nil {
 		return false, fmt.Errorf("migrate %s: %w", path, err)
 	}
@@ -136,7 +135,7 @@ func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error
 
 // readForMigration reads a record and reports whether it needs a history.
 func readForMigration(path string) (r *Record, data []byte, need bool, err error) {
-	data, err = os.ReadFile(path)
+	data, err = readRegular(path)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("migrate %s: %w", path, err)
 	}
@@ -144,6 +143,46 @@ func readForMigration(path string) (r *Record, data []byte, need bool, err error
 		return nil, nil, false, err
 	}
 	return r, data, len(r.History) == 0 && len(r.Messages) > 0, nil
+}
+
+// withHistory returns the record data with hist as its history and every
+// other byte as it was: SPEC 1.10 keeps every other field and the key order,
+// and a record another program wrote (Robota puts history right after
+// messages) must not come back reordered the way Encode would write it. An
+// existing history member gets its value replaced in place; a missing one
+// is added after messages. data must be a record Decode accepted.
+func withHistory(data []byte, hist []json.RawMessage, path string) ([]byte, error) {
+	histAt, histEnd, msgsEnd := -1, -1, -1
+	walkObject(data, skipSpace(data, 0), func(key string, off int) (int, bool) {
+		end := endOfValue(data, off)
+		switch key {
+		case "history":
+			histAt, histEnd = off, end // the last one is the one Decode keeps
+		case "messages":
+			msgsEnd = end
+		}
+		return end, true
+	})
+	arr, err := appendMemberArray(nil, "history", hist, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	switch {
+	case histAt >= 0:
+		out = append(append(append(out, data[:histAt]...), arr...), data[histEnd:]...)
+	case msgsEnd >= 0:
+		out = append(out, data[:msgsEnd]...)
+		out = append(out, ",\n  \"history\": "...)
+		out = append(append(out, arr...), data[msgsEnd:]...)
+	default:
+		return nil, errors.New("the record has no messages")
+	}
+	// Never write what would not load again.
+	if _, err := Decode(out, path); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // buildHistory makes one chat entry per message, the same entry replay

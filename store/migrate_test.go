@@ -199,3 +199,52 @@ func TestMigrateHistoryFailsOnWhatIsNotAFile(t *testing.T) {
 		t.Error("the symlink was replaced")
 	}
 }
+
+// SPEC 1.10: migrate keeps every other field and the key order. Encode
+// would move the header first and messages/history last; a foreign record
+// must come back with only its history changed.
+func TestMigrateHistoryChangesOnlyTheHistory(t *testing.T) {
+	for name, tt := range map[string]struct {
+		record   string
+		wantKeys []string
+	}{
+		"Robota's layout, empty history after messages": {
+			record:   string(fixture(t, "robota.json")),
+			wantKeys: []string{"id", "cwd", "createdAt", "updatedAt", "messages", "history", "systemPrompt", "toolSchemas", "backgroundTasks", "memoryEvents", "sandboxSnapshotId"},
+		},
+		"no history, header after the body, one line": {
+			record:   `{"messages":[{"id":"m1","role":"user","content":"hi"}],"zz":{"b":1,"a":2},"title":"t","id":"rec"}` + "\n",
+			wantKeys: []string{"messages", "history", "zz", "title", "id"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newStore(t)
+			path := writeRecord(t, s, "rec", []byte(tt.record))
+			rep, err := s.MigrateHistory(MigrateOptions{NewID: seqIDs()})
+			if err != nil || rep.Migrated != 1 {
+				t.Fatalf("%+v %v", rep, err)
+			}
+			out, _ := os.ReadFile(path)
+			if keys := topKeys(t, out); !slices.Equal(keys, tt.wantKeys) {
+				t.Errorf("keys %v, want %v", keys, tt.wantKeys)
+			}
+			r := mustDecode(t, out)
+			if len(r.History) != len(r.Messages) {
+				t.Fatalf("history %d entries for %d messages", len(r.History), len(r.Messages))
+			}
+			// Cutting the new history out gives the original bytes back.
+			start := bytes.Index(out, []byte(`"history": [`)) + len(`"history": `)
+			end := start + bytes.Index(out[start:], []byte("\n  ]")) + len("\n  ]")
+			rest := string(out[:start]) + string(out[end:])
+			orig := tt.record
+			if !strings.Contains(orig, `"history"`) {
+				rest = strings.Replace(rest, `,`+"\n"+`  "history": `, "", 1)
+			} else {
+				orig = strings.Replace(orig, `"history": []`, `"history": `, 1)
+			}
+			if rest != orig {
+				t.Errorf("bytes outside the history changed:\n%s\nwant\n%s", rest, orig)
+			}
+		})
+	}
+}

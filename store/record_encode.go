@@ -147,24 +147,31 @@ func (e *encoder) raw(k string, v json.RawMessage) error {
 
 func (e *encoder) array(k string, elems, decoded []json.RawMessage) error {
 	e.key(k)
+	var err error
+	e.b, err = appendMemberArray(e.b, k, elems, decoded)
+	return err
+}
+
+// appendMemberArray writes the array value of the top-level member k: one
+// element a line at depth 2, "[]" when empty. Elements that are still the
+// slices decoded holds skip the byte-by-byte check (see Record).
+func appendMemberArray(b []byte, k string, elems, decoded []json.RawMessage) ([]byte, error) {
 	if len(elems) == 0 {
-		e.b = append(e.b, "[]"...)
-		return nil
+		return append(b, "[]"...), nil
 	}
-	e.b = append(e.b, '[')
+	b = append(b, '[')
 	for i, v := range elems {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			b = append(b, ',')
 		}
-		e.b = append(e.b, "\n    "...)
+		b = append(b, "\n    "...)
 		var err error
 		trusted := i < len(decoded) && sameBytes(v, decoded[i])
-		if e.b, err = appendIndent(e.b, v, 2, trusted); err != nil {
-			return fmt.Errorf("encode %s[%d]: %w", k, i, err)
+		if b, err = appendIndent(b, v, 2, trusted); err != nil {
+			return b, fmt.Errorf("encode %s[%d]: %w", k, i, err)
 		}
 	}
-	e.b = append(e.b, "\n  ]"...)
-	return nil
+	return append(b, "\n  ]"...), nil
 }
 
 // sameBytes reports whether a and b are the same slice of the same array.

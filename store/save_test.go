@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSaveThenLoad(t *testing.T) {
@@ -165,5 +167,62 @@ func TestValidateID(t *testing.T) {
 		if err := ValidateID(id); (err == nil) != ok {
 			t.Errorf("ValidateID(%q) = %v", id, err)
 		}
+	}
+}
+
+// A record copied to a new name (or whose id member is wrong or missing)
+// is the session its file names: saving it must not write over the session
+// its id member names.
+func TestLoadTakesTheIDFromTheFileName(t *testing.T) {
+	s := newStore(t)
+	orig := fixture(t, "trail.json")
+	origID := mustDecode(t, orig).ID
+	writeRecord(t, s, origID, orig)
+	writeRecord(t, s, "copy", orig)
+	writeRecord(t, s, "noid", []byte(`{"cwd":"/w","messages":[]}`))
+	for _, id := range []string{"copy", "noid"} {
+		r, err := s.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ID != id {
+			t.Fatalf("Load(%q).ID = %q", id, r.ID)
+		}
+		r.Title = "changed"
+		if err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+		if saved, err := s.Load(id); err != nil || saved.Title != "changed" {
+			t.Errorf("%s was not saved to its own file: %v", id, err)
+		}
+	}
+	if after, _ := os.ReadFile(s.RecordPath(origID)); string(after) != string(orig) {
+		t.Error("saving the copy rewrote the original session's record")
+	}
+}
+
+// A FIFO where a record should be is reported, never opened for a read
+// that waits for a writer.
+func TestReadsDoNotBlockOnAFIFO(t *testing.T) {
+	s := newStore(t)
+	writeRecord(t, s, "a", fixture(t, "trail.json"))
+	if err := syscall.Mkfifo(s.RecordPath("pipe"), 0o600); err != nil {
+		t.Skipf("no FIFOs: %v", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		heads, err := s.ListHeads()
+		if err != nil || len(heads) != 2 || heads[1].ID != "pipe" || !heads[1].Corrupt || !errors.Is(heads[1].Err, errNotRegular) {
+			t.Errorf("ListHeads = %+v, %v", heads, err)
+		}
+		if _, err := s.Load("pipe"); !errors.As(err, new(*CorruptError)) {
+			t.Errorf("Load of a FIFO: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading the sessions folder blocked on a FIFO")
 	}
 }
