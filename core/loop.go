@@ -128,10 +128,17 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 // every hook is awaited before the process exits.
 func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Result, error) {
 	status := StatusIdle
+	var saveErr error
+	saved := false
 	switch stop {
 	case StopEndTurn, StopMaxTurns:
+		// The record is written while the answer's outline is logged: both
+		// walk the whole conversation, and nothing runs between them.
+		s.addUsageTotals()
+		wait := s.saveAsync(status, stop)
 		s.logAssistantSummary()
 		s.logContext()
+		saveErr, saved = wait(), true
 	case StopInterrupted:
 		s.logEvent("error", logfmt.F("message", "Aborted"), logfmt.F("historyLength", len(s.messages)))
 	case StopRequiresAction:
@@ -148,8 +155,10 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
 		s.runHooks(hookCtx, HookStopFailure, stopFailureInput(stepErr.Error()))
 	}
-	s.addUsageTotals()
-	saveErr := s.save(status, stop)
+	if !saved {
+		s.addUsageTotals()
+		saveErr = s.save(status, stop)
+	}
 	reason := "other"
 	if stop == StopInterrupted {
 		reason = "interrupted"

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -125,4 +126,26 @@ func FuzzCompactBytes(f *testing.F) {
 			t.Fatalf("compactBytes(%q) = %q, want %q", in, got, want.Bytes())
 		}
 	})
+}
+
+func TestDecodeMessagesKeepsOrderAndNamesTheBadOne(t *testing.T) {
+	for _, n := range []int{3, parallelDecodeMin + 5} {
+		raws := make([]json.RawMessage, n)
+		for i := range raws {
+			raws[i] = json.RawMessage(`{"id":"m` + strconv.Itoa(i) + `","role":"user","content":"x","state":"complete","timestamp":"t"}`)
+		}
+		msgs, err := decodeMessages(raws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range msgs {
+			if m.ID != "m"+strconv.Itoa(i) {
+				t.Fatalf("n=%d: message %d has id %s", n, i, m.ID)
+			}
+		}
+		raws[n-2] = json.RawMessage(`[1]`)
+		if _, err := decodeMessages(raws); err == nil || !strings.Contains(err.Error(), "message "+strconv.Itoa(n-2)) {
+			t.Fatalf("n=%d: err = %v", n, err)
+		}
+	}
 }

@@ -168,6 +168,29 @@ func (s *session) eventEntry(typ string, data any) {
 
 // save writes the record atomically with the given status.
 func (s *session) save(status, stopReason string) error {
+	r, err := s.prepareSave(status, stopReason)
+	if err != nil {
+		return err
+	}
+	return s.e.Store.Save(r)
+}
+
+// saveAsync prepares the record now and writes it on another goroutine,
+// returning the wait for it. Encoding and writing a long conversation is
+// the step's biggest cost after logging it; on two cores the two overlap.
+// Until wait returns, the caller may only read the session and log.
+func (s *session) saveAsync(status, stopReason string) (wait func() error) {
+	r, err := s.prepareSave(status, stopReason)
+	if err != nil {
+		return func() error { return err }
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.e.Store.Save(r) }()
+	return func() error { return <-done }
+}
+
+// prepareSave logs what the record is about to keep and fills it in.
+func (s *session) prepareSave(status, stopReason string) (*store.Record, error) {
 	s.logUnsaved()
 	r := s.rec
 	r.UpdatedAt = logfmt.FormatTime(s.now())
@@ -177,7 +200,7 @@ func (s *session) save(status, stopReason string) error {
 	for i := range s.messages {
 		raw, err := s.messages[i].RecordJSON()
 		if err != nil {
-			return fmt.Errorf("encode message %d: %w", i, err)
+			return nil, fmt.Errorf("encode message %d: %w", i, err)
 		}
 		r.Messages[i] = raw
 	}
@@ -186,12 +209,12 @@ func (s *session) save(status, stopReason string) error {
 		r.Version = 1
 	}
 	if err := r.Fields.Set("providerCalls", s.providerCalls); err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.saveApprovalState(); err != nil {
-		return err
+		return nil, err
 	}
-	return s.e.Store.Save(r)
+	return r, nil
 }
 
 func (s *session) close() {

@@ -116,11 +116,9 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if rec.Status == StatusTerminated {
 		return Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
 	}
-	msgs := make([]Message, len(rec.Messages))
-	for i, raw := range rec.Messages {
-		if msgs[i], err = decodeValidMessage(raw); err != nil {
-			return &InvalidDataError{Path: e.Store.RecordPath(id), Err: fmt.Errorf("message %d: %w", i, err)}
-		}
+	msgs, err := decodeMessages(rec.Messages)
+	if err != nil {
+		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
