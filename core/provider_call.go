@@ -214,7 +214,6 @@ type roundSink struct {
 	seqRaw int // provider_native_raw_payload sequence
 	seqTxt int // provider_stream_raw_delta sequence
 	native bool
-	tools  int
 }
 
 func (k *roundSink) TextDelta(text string) {
