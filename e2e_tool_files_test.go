@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,35 @@ func TestASymlinkedTempJournalIsRefusedNotFollowed(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep me\n" {
 		t.Errorf("the link's target changed: %q", b)
+	}
+}
+
+func TestGrepAndGlobSkipWhatGitignoreIgnoresUnlessNoIgnore(t *testing.T) {
+	e := newEnv(t)
+	os.MkdirAll(filepath.Join(e.cwd, ".git"), 0o755)
+	e.writeFile(".gitignore", "build/\n")
+	e.writeFile("main.go", "// TODO: ship\n")
+	e.writeFile("build/gen.go", "// TODO: generated\n")
+	s := e.script(calls(
+		call("Grep", map[string]any{"pattern": "TODO", "glob": "*.go"}),
+		call("Grep", map[string]any{"pattern": "TODO", "glob": "*.go", "noIgnore": true}),
+		call("Glob", map[string]any{"pattern": "**/*.go"}),
+		call("Glob", map[string]any{"pattern": "build/*.go", "noIgnore": true}),
+	), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "go")
+	res := e.toolResults(e.onlySession())
+	for id, want := range map[string]string{
+		"call_0_0": "main.go",
+		"call_0_1": "build/gen.go\nmain.go",
+		"call_0_2": "main.go",
+		"call_0_3": "build/gen.go",
+	} {
+		if got := res[id]["output"]; got != want {
+			t.Errorf("%s output = %q, want %q", id, got, want)
+		}
+	}
+	inits := e.events(e.onlySession(), "session_init")
+	if len(inits) == 0 || !strings.Contains(fmt.Sprint(inits[0]["toolSchemas"]), "noIgnore") {
+		t.Errorf("the tool schemas offered do not name noIgnore: %v", inits)
 	}
 }
