@@ -156,3 +156,20 @@ func TestGrepAndGlobSkipWhatGitignoreIgnoresUnlessNoIgnore(t *testing.T) {
 		t.Errorf("the tool schemas offered do not name noIgnore: %v", inits)
 	}
 }
+
+func TestDeleteRemovesATempFileAKilledWriteLeft(t *testing.T) {
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "go")
+	id := e.onlySession()
+	cwd, _ := filepath.EvalSymlinks(e.cwd)
+	leftover := e.writeFile(".out.txt.tmp-42", "half a file")
+	b, _ := json.Marshal(filepath.Join(cwd, ".out.txt.tmp-42"))
+	jp := filepath.Join(e.home, "sessions", id+".tmpfiles")
+	os.WriteFile(jp, append(b, '\n'), 0o600)
+	e.must("", "delete", id, "--yes")
+	for _, p := range []string{leftover, jp} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s left after delete", p)
+		}
+	}
+}
