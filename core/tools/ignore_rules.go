@@ -62,6 +62,9 @@ func parseIgnoreLine(line string) (ignoreRule, bool) {
 		return r, false
 	}
 	line = trimTrailingSpaces(line)
+	if line == "" {
+		return r, false
+	}
 	if line[0] == '!' {
 		r.negate = true
 		line = line[1:]

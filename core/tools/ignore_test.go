@@ -101,6 +101,8 @@ func TestIgnoreRules(t *testing.T) {
 		{"\n\n# only a comment\n", "foo", false, false},
 		{"/", "foo", false, false},
 		{"!", "foo", false, false},
+		{"   ", "foo", false, false},
+		{"\t", "foo", false, false},
 		{"*.html", "foo.HTML", false, false},
 		{"dépôt/", "dépôt", true, true},
 		{"[é]x", "éx", false, true},
@@ -281,6 +283,7 @@ func FuzzIgnoreRules(f *testing.F) {
 	f.Add("build/\n*.log\n!keep.log\n", "src/keep.log", false)
 	f.Add("/*\n!/foo\n/foo/*\n!/foo/bar", "foo/bar", true)
 	f.Add("[[:alpha:]-z]\\ \n\\!x\n[!]]\n[\\", "a/b/c", false)
+	f.Add("   \n! \n/ \n\\", "a", true)
 	f.Add(strings.Repeat("**/a/", 30)+"b", strings.Repeat("a/", 200)+"c", false)
 	f.Fuzz(func(t *testing.T, rules, rel string, isDir bool) {
 		compiled := parseIgnore(rules)
