@@ -138,6 +138,10 @@ func deleteOne(ctx context.Context, st *store.FS, id string, wait time.Duration)
 		return err
 	}
 	defer l.Unlock()
+	// Temp files a killed step's tools left in the project go first: once
+	// the journal is deleted, nothing would find them again. A journal that
+	// cannot be read is deleted all the same.
+	_ = core.SweepToolTemps(st, id)
 	return st.Delete(id)
 }
 

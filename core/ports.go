@@ -84,6 +84,11 @@ type Store interface {
 	Lock(ctx context.Context, id string, wait time.Duration) (*store.Lock, error)
 	// ListHeads returns the header of every record, corrupt ones flagged.
 	ListHeads() ([]store.Head, error)
+	// NoteTempFile durably journals path, a temp file a tool is about to
+	// create outside the home, for the session whose lock the caller holds.
+	NoteTempFile(id, path string) error
+	// SweepTempFiles hands each journaled path to remove, then forgets them.
+	SweepTempFiles(id string, remove func(path string)) error
 	// RecordPath and LogPath name a session's files (for hooks and messages).
 	RecordPath(id string) string
 	LogPath(id string) string

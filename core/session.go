@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"trail/logfmt"
@@ -51,6 +52,7 @@ type session struct {
 	approve, deny  idList            // resume --approve / --deny
 	hookStop       *HookBlockedError // a tool hook answered continue: false
 	startContext   []string          // SessionStart output, injected before the next prompt
+	notedTemps     atomic.Bool       // a tool journaled a temp file (tool_tempfiles.go)
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
@@ -221,6 +223,12 @@ func (s *session) close() {
 	if s.log != nil {
 		_ = s.log.Close()
 		s.log = nil
+	}
+	if s.notedTemps.Load() && s.lock != nil {
+		// Every temp file was renamed or removed by now (or is a tool's
+		// leftover after a panic): clear them and the journal while the
+		// lock is still ours.
+		_ = SweepToolTemps(s.e.Store, s.rec.ID)
 	}
 	_ = s.releaseLock()
 }

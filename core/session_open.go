@@ -177,7 +177,9 @@ func (s *session) takeLock(ctx context.Context, id string) error {
 		return err
 	}
 	s.lock = l
-	return nil
+	// A step killed while a tool's temp file existed left it in the user's
+	// folder; the lock is ours now, so no tool of that session runs.
+	return SweepToolTemps(s.e.Store, id)
 }
 
 func (s *session) releaseLock() error {

@@ -20,6 +20,12 @@ type ToolEnv struct {
 	// ReadDenied, when set, tells the tools that search (Grep, Glob) which
 	// files a Read deny rule keeps from the model: they skip them.
 	ReadDenied func(abs string) bool
+	// NoteTemp, when set, must be called with the path of every temp file a
+	// tool is about to create in the user's folders (named by ToolTempName),
+	// before creating it. The engine journals the path under the session
+	// lock, and the next step removes the file if this process was killed
+	// before renaming or removing it. An error means: do not create it.
+	NoteTemp func(path string) error
 }
 
 // ToolResult is Robota's tool result, sent to the model as a JSON string

@@ -137,7 +137,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied()}
+	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != DecisionAllow {
 			continue

@@ -8,10 +8,10 @@ import (
 )
 
 // Delete removes everything trail keeps for id: the log, the payload folder,
-// the record and the lock file. Missing pieces are fine; it wraps
-// ErrNotFound when there was no record, log or payload folder. The lock file
-// does not count, since a caller holding the lock (as it should while
-// deleting) has just created it.
+// the record, the temp-file journal and the lock file. Missing pieces are
+// fine; it wraps ErrNotFound when there was no record, log or payload
+// folder. The lock file does not count, since a caller holding the lock (as
+// it should while deleting) has just created it.
 //
 // The log and payloads go before the record, and the lock last, so a
 // failure half-way leaves a session that is still listed and can be deleted
@@ -29,6 +29,7 @@ func (s *FS) Delete(id string) error {
 		{s.LogPath(id), false, true},
 		{s.PayloadDir(id), true, true},
 		{s.RecordPath(id), false, true},
+		{s.TempJournalPath(id), false, false},
 		{s.LockPath(id), false, false},
 	} {
 		existed, err := removePath(p.path, p.all)

@@ -2,31 +2,49 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"trail/core"
 )
 
-// writeFileAtomic replaces path with data through a temp file in the same
+// writeFileAtomic replaces the file at path (a path writeTarget resolved:
+// no symlink in it that exists) with data through a temp file in the same
 // folder, so a crash leaves the old file or the new one, never half of it.
-// Missing parent folders are created; an existing file keeps its mode.
-func writeFileAtomic(path string, data []byte) (err error) {
+// Missing parent folders are created. An existing file keeps its mode (a
+// 0755 script stays executable); a new one gets 0644 minus the umask, as
+// any editor's new file does.
+//
+// The temp file is created only after note (when set) has journaled its
+// path: a SIGKILL before the rename leaves a file the next step removes.
+func writeFileAtomic(path string, data []byte, note func(string) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return errors.New("path is a directory: " + path)
-		}
-		mode = fi.Mode().Perm()
+	// The journal names canonical paths (the sweep refuses any that pass
+	// through a link), and the rename must land where the check was made.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	path = filepath.Join(dir, filepath.Base(path))
+	perm, existing := fs.FileMode(0o644), false
+	if fi, err := os.Lstat(path); err == nil {
+		switch {
+		case fi.IsDir():
+			return errors.New("path is a directory: " + path)
+		case !fi.Mode().IsRegular():
+			return fmt.Errorf("not a regular file: %s", path)
+		}
+		perm, existing = fi.Mode().Perm(), true
+	}
+	f, tmp, err := createTemp(dir, filepath.Base(path), perm, existing, note)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	defer func() {
 		if err != nil {
 			_ = os.Remove(tmp)
@@ -36,9 +54,13 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		f.Close()
 		return err
 	}
-	if err = f.Chmod(mode); err != nil {
-		f.Close()
-		return err
+	if existing {
+		// Chmod, not the create mode: the umask must not strip bits the
+		// file already had.
+		if err = f.Chmod(perm); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err = f.Sync(); err != nil {
 		f.Close()
@@ -47,5 +69,46 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// createTemp creates a fresh ToolTempName file in dir, journaled first. A
+// new file's temp is created with perm so the umask applies; an existing
+// file's is private until chmod-ed to the old mode.
+func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(string) error) (*os.File, string, error) {
+	create := perm
+	if existing {
+		create = 0o600
+	}
+	for range 10 {
+		tmp := filepath.Join(dir, core.ToolTempName(base))
+		if note != nil {
+			if err := note(tmp); err != nil {
+				return nil, "", fmt.Errorf("journal the temp file: %w", err)
+			}
+		}
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, create)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		return f, tmp, nil
+	}
+	return nil, "", errors.New("no free temp file name in " + dir)
+}
+
+// syncDir makes the rename durable. Best effort: the data is already
+// synced, and a folder that refuses fsync (some network file systems) must
+// not fail a write that happened.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
 }

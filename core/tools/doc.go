@@ -9,6 +9,18 @@
 //     Bash is not contained: a command can cd anywhere, so a check on its
 //     working directory would only look like a boundary. Its boundary is the
 //     permission check that runs before it.
+//   - Write and Edit change the file a symlink names (its canonical path, the
+//     one the permission rules judged) and keep the link; a link to nothing
+//     is refused. A rewritten file keeps its mode. The temp file beside it is
+//     journaled through ToolEnv.NoteTemp before it exists, so a killed step's
+//     leftover is removed by the next one.
+//   - Grep and Glob skip what .gitignore, .ignore and .git/info/exclude
+//     exclude, with ripgrep's precedence (ignore_files.go), unless the model
+//     passes noIgnore; .git and node_modules are always skipped, hidden
+//     files are searched.
+//   - Patterns the model or the user's tree supply match in linear time: a
+//     Glob pattern by a table over (pattern, path) positions, an ignore rule
+//     as an RE2 expression.
 //   - Output over 30,000 characters keeps its first and last 15,000 (the
 //     model sees both ends of a long build log).
 //   - Permission decisions are not made here: core decides before Run, and

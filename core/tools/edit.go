@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"trail/core"
 )
@@ -52,9 +54,13 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.T
 	if denied != nil {
 		return *denied
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fail("File not found: %s", a.FilePath)
+	target, r := writeTarget(env.Cwd, path, a.FilePath)
+	if r != nil {
+		return *r
+	}
+	data, r := readForEdit(target, a.FilePath)
+	if r != nil {
+		return *r
 	}
 	content, old, repl := string(data), *a.OldString, *a.NewString
 	count := strings.Count(content, old)
@@ -72,10 +78,32 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.T
 		updated = content[:first] + repl + content[first+len(old):]
 		count = 1
 	}
-	if err := writeFileAtomic(path, []byte(updated)); err != nil {
+	if err := writeFileAtomic(target, []byte(updated), env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
-	r := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
-	r.Extra = []core.ToolResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
-	return r
+	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
+	res.Extra = []core.ToolResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
+	return res
+}
+
+// readForEdit reads the file Edit changes. Only a regular file is read: a
+// FIFO would block the tool (and the step) until someone writes to it, so it
+// is opened without blocking and refused.
+func readForEdit(path, shown string) ([]byte, *core.ToolResult) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		r := fail("File not found: %s", shown)
+		return nil, &r
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		r := fail("Path is not a file: %s", shown)
+		return nil, &r
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		r := fail("%s", err.Error())
+		return nil, &r
+	}
+	return data, nil
 }

@@ -26,13 +26,15 @@ func (Glob) Schema() core.ToolSchema {
 		param{name: "pattern", typ: "string", desc: `The glob pattern to match files against (e.g. "**/*.ts", "src/**/*.tsx")`, required: true},
 		param{name: "path", typ: "string", desc: "The directory to search in. Defaults to the current working directory. Must be a valid directory path if provided"},
 		param{name: "limit", typ: "number", desc: "Maximum number of results to return (default: 1000). Use a smaller limit to save context space"},
+		param{name: "noIgnore", typ: "boolean", desc: noIgnoreDesc},
 	)
 }
 
 type globArgs struct {
-	Pattern string   `json:"pattern"`
-	Path    string   `json:"path"`
-	Limit   *float64 `json:"limit"`
+	Pattern  string   `json:"pattern"`
+	Path     string   `json:"path"`
+	Limit    *float64 `json:"limit"`
+	NoIgnore bool     `json:"noIgnore"`
 }
 
 type globHit struct {
@@ -71,9 +73,16 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	}
 	start := filepath.Join(root, filepath.FromSlash(g.staticPrefix()))
 	var hits []globHit
-	err = walkFiles(start, func(rel string) bool {
+	w := &walk{ignore: !a.NoIgnore, descend: func(rel string) bool {
 		return ctx.Err() == nil && g.mayContain(relTo(root, start, rel))
-	}, func(abs, rel string, d fs.DirEntry) error {
+	}}
+	if w.ignore {
+		var reachable bool
+		if w.above, reachable = ignoredStart(root, start); !reachable {
+			return ok("(no matches)" + noIgnoreHint)
+		}
+	}
+	err = w.files(start, func(abs, rel string, d fs.DirEntry) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -111,6 +120,9 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	out := strings.Join(lines, "\n")
 	if total == 0 {
 		out = "(no matches)"
+		if w.skipped > 0 {
+			out += noIgnoreHint
+		}
 	}
 	if total > limit {
 		out += fmt.Sprintf("\n\n[Showing %d of %d matches. Use limit parameter to see more.]", limit, total)

@@ -166,26 +166,66 @@ func (g *globPattern) staticPrefix() string {
 	return strings.Join(common, "/")
 }
 
+// matchSegs reports whether segs match pat segment by segment, "**"
+// standing for any number of segments. A pattern is untrusted (the model
+// writes it, and a walk runs it on every file), so the cost must not depend
+// on how the "**"s could be placed: the answer for each (pattern position,
+// path position) pair is worked out once, from the ends backwards, which
+// bounds a match to len(pat)×len(segs) segment tests. (Trying every
+// placement instead took seconds for "**/a/" eight times against a deep path.)
 func matchSegs(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			rest := pat[1:]
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(rest, segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
+	if !hasDoubleStar(pat) {
+		return matchFixed(pat, segs)
 	}
-	return len(segs) == 0
+	n := len(segs)
+	// next[j]: pat[i+1:] matches segs[j:]; cur[j]: pat[i:] matches segs[j:].
+	buf := make([]bool, 2*(n+1))
+	next, cur := buf[:n+1], buf[n+1:]
+	next[n] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		if pat[i] == "**" {
+			cur[n] = next[n]
+			for j := n - 1; j >= 0; j-- {
+				cur[j] = next[j] || cur[j+1]
+			}
+		} else {
+			cur[n] = false
+			for j := n - 1; j >= 0; j-- {
+				cur[j] = next[j+1] && segMatch(pat[i], segs[j])
+			}
+		}
+		next, cur = cur, next
+	}
+	return next[0]
+}
+
+// matchFixed matches a pattern without "**": one segment for one segment.
+func matchFixed(pat, segs []string) bool {
+	if len(pat) != len(segs) {
+		return false
+	}
+	for i := range pat {
+		if !segMatch(pat[i], segs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasDoubleStar(pat []string) bool {
+	for _, p := range pat {
+		if p == "**" {
+			return true
+		}
+	}
+	return false
+}
+
+// segMatch is path.Match on one segment (parseGlob rejected bad patterns);
+// path.Match itself runs in time linear in pattern × name.
+func segMatch(pat, seg string) bool {
+	ok, _ := path.Match(pat, seg)
+	return ok
 }
 
 // prefixSegs: can segs be the leading folders of a path matching pat?
@@ -197,7 +237,7 @@ func prefixSegs(pat, segs []string) bool {
 		if pat[0] == "**" {
 			return true
 		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+		if !segMatch(pat[0], segs[0]) {
 			return false
 		}
 		pat, segs = pat[1:], segs[1:]

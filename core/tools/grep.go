@@ -25,6 +25,7 @@ func (Grep) Schema() core.ToolSchema {
 		param{name: "contextLines", typ: "number", desc: `Number of context lines to show before and after each match. Only applies when outputMode is "content". Default: 0`},
 		param{name: "outputMode", typ: "string", enum: []string{"files_with_matches", "content", "count"}, desc: `Output mode: "files_with_matches" shows only file paths (default), "content" shows matching lines with context, "count" shows per-file match counts`},
 		param{name: "headLimit", typ: "number", desc: "Maximum number of result lines (file paths, content lines, or count rows) to return. Excess results are truncated with a marker line"},
+		param{name: "noIgnore", typ: "boolean", desc: noIgnoreDesc},
 	)
 }
 
@@ -35,6 +36,7 @@ type grepArgs struct {
 	ContextLines *float64 `json:"contextLines"`
 	OutputMode   string   `json:"outputMode"`
 	HeadLimit    *float64 `json:"headLimit"`
+	NoIgnore     bool     `json:"noIgnore"`
 }
 
 // grepMaxFileSize skips files too large to be source: a search must not
@@ -84,13 +86,20 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	if err != nil {
 		return fail("Path not found: %s", a.Path)
 	}
+	var w *walk
 	if fi.Mode().IsRegular() {
 		if readDenied(env, root) {
 			return fail("Access denied: %s is denied to Read by a permission rule", a.Path)
 		}
 		search(root, "")
 	} else {
-		err = walkFiles(root, nil, func(abs, rel string, d fs.DirEntry) error {
+		w = &walk{ignore: !a.NoIgnore}
+		if w.ignore {
+			// The search folder itself is searched even if ignored, as
+			// ripgrep searches a folder named on its command line.
+			w.above, _ = ignoredStart(root, root)
+		}
+		err = w.files(root, func(abs, rel string, d fs.DirEntry) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -118,6 +127,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
 	}
 	if len(out) == 0 {
+		if w != nil && w.skipped > 0 {
+			return ok("(no matches)" + noIgnoreHint)
+		}
 		return ok("(no matches)")
 	}
 	return ok(strings.Join(out, "\n"))

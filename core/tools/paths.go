@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -26,6 +28,41 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 		return "", &r
 	}
 	return abs, nil
+}
+
+// writeTarget is the file a write to abs (a resolvePath result) changes:
+// its canonical path, so a write to a symlink reaches the file the link
+// names and the link stays a link. That is also the path the permission
+// rules judged. A link to nothing is refused, not followed: where it
+// points was never checked (it may name a place outside the working
+// directory), and replacing it with a plain file would lose the user's
+// link. shown is the path as the model wrote it; cwd is the working directory.
+func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
+	target, err := core.CanonicalPath(abs)
+	if err != nil {
+		r := fail("Cannot resolve %s: %v", shown, err)
+		return "", &r
+	}
+	// CanonicalPath resolved every link that leads somewhere; the first
+	// part of target that exists is a link only if it leads nowhere.
+	for p := target; ; p = filepath.Dir(p) {
+		fi, err := os.Lstat(p)
+		if err == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				dest, _ := os.Readlink(p)
+				if ccwd, err := core.CanonicalPath(cwd); err == nil {
+					p = display(ccwd, p)
+				}
+				r := fail("Cannot write %s: %s is a symbolic link to %s, which does not exist. Write to the target's path itself, or remove the link first", shown, p, dest)
+				return "", &r
+			}
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	return target, nil
 }
 
 // within reports whether target, once symlinks are resolved, is root or below it.

@@ -39,8 +39,8 @@ func TestSchemasUseRobotaParameterNames(t *testing.T) {
 		"Write": {"filePath", "content"},
 		"Edit":  {"filePath", "oldString", "newString", "replaceAll"},
 		"Bash":  {"command", "timeout", "workingDirectory"},
-		"Glob":  {"pattern", "path", "limit"},
-		"Grep":  {"pattern", "path", "glob", "contextLines", "outputMode", "headLimit"},
+		"Glob":  {"pattern", "path", "limit", "noIgnore"},
+		"Grep":  {"pattern", "path", "glob", "contextLines", "outputMode", "headLimit", "noIgnore"},
 	}
 	for _, tool := range All() {
 		s := tool.Schema()

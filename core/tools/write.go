@@ -40,7 +40,11 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.
 	if denied != nil {
 		return *denied
 	}
-	if err := writeFileAtomic(path, []byte(*a.Content)); err != nil {
+	target, r := writeTarget(env.Cwd, path, a.FilePath)
+	if r != nil {
+		return *r
+	}
+	if err := writeFileAtomic(target, []byte(*a.Content), env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
 	return ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
