@@ -214,6 +214,11 @@ func (s *session) prepareSave(status, stopReason string) (*store.Record, error) 
 	if err := s.saveApprovalState(); err != nil {
 		return nil, err
 	}
+	// After logUnsaved: the checkpoint is the log with every mutation this
+	// record covers, whatever is logged while an async save writes.
+	if err := s.setCheckpoint(r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
