@@ -1,0 +1,524 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"trail/logfmt"
+)
+
+// The crash campaign (SPEC 9's reliability paragraph): a real trail
+// process is SIGKILLed at random points of a streaming tool round (an
+// Anthropic tool_use round that writes a file, then a final text round,
+// from a local server that sleeps between events), 100 times, each in its
+// own home. After each kill:
+//
+//   - the record parses, and it is a prefix of what the log replays to: no
+//     saved turn is missing from the log;
+//   - validate-log reports nothing but what SPEC 9 allows a killed step:
+//     a LOG_TRUNCATED_TAIL warning and the killed step's missing responses
+//     (errors, so --strict cannot pass on the killed log itself);
+//   - the next resume works, and after it the log validates --strict (the
+//     killed step's requests are closed, its torn line cut, the log
+//     re-synced with the record) and replays to the record exactly.
+//
+// Kill points come from a seeded PRNG (TRAIL_CRASH_SEED to replay a run,
+// printed on failure), spread over the stages of the step: starting up,
+// each streamed event of both rounds, the tool run and the round's save,
+// and the final save and finish. TRAIL_CRASH_TRIALS changes the count.
+
+const crashTrials = 100
+
+// The codes SPEC 9 allows a log right after a kill.
+var killedStepCodes = []string{
+	"LOG_TRUNCATED_TAIL",
+	"PROVIDER_NATIVE_RAW_PAYLOAD_MISSING", "PROVIDER_RESPONSE_RAW_MISSING", "PROVIDER_RESPONSE_NORMALIZED_MISSING",
+	"TOOL_RESULT_MISSING",
+}
+
+// writeTempsCleaned turns the last check (no *.tmp-* file left in the
+// project after the next resume) from a skip into a failure. A kill inside
+// the Write tool leaves its ".<name>.tmp-*" file; removing it at the next
+// step is another change, not yet on this branch: set this when it lands.
+const writeTempsCleaned = false
+
+func TestCrashCampaign(t *testing.T) {
+	if err := statSources(); err != nil {
+		t.Fatal(err)
+	}
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("TRAIL_CRASH_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("TRAIL_CRASH_SEED: %v", err)
+		}
+		seed = v
+	}
+	trials := crashTrials
+	if s := os.Getenv("TRAIL_CRASH_TRIALS"); s != "" {
+		trials, _ = strconv.Atoi(s)
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	plans := make([]killPlan, trials)
+	for i := range plans {
+		plans[i] = newKillPlan(rng)
+	}
+
+	root := t.TempDir()
+	tpl, err := newCrashTemplate(filepath.Join(root, "tpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := make([]trialResult, trials)
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = runCrashTrial(filepath.Join(root, fmt.Sprintf("%03d", i)), tpl, plans[i])
+			}
+		}()
+	}
+	for i := range plans {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+
+	var temps []string
+	stages := map[string]int{}
+	for i, r := range results {
+		stages[plans[i].stage]++
+		if r.err != nil {
+			t.Errorf("trial %d (kill %s): %v", i, plans[i], r.err)
+		}
+		temps = append(temps, r.temps...)
+	}
+	t.Logf("%d trials, seed %d, kills by stage: %v", trials, seed, stages)
+	if t.Failed() {
+		t.Logf("replay this run with TRAIL_CRASH_SEED=%d", seed)
+		return
+	}
+	t.Run("no temp file left in the project", func(t *testing.T) {
+		if len(temps) == 0 {
+			return
+		}
+		msg := fmt.Sprintf("a kill inside the Write tool left %d temp file(s) in the project after the next resume: %v", len(temps), temps)
+		if writeTempsCleaned {
+			t.Fatalf("%s (TRAIL_CRASH_SEED=%d)", msg, seed)
+		}
+		t.Skipf("%s; their removal by the next step is not on this branch yet", msg)
+	})
+}
+
+// killPlan is when one trial's process dies: at a time after it starts,
+// or some time after the server flushed event `event` of response `response`
+// (1: the tool_use round, 2: the final text round).
+type killPlan struct {
+	stage           string
+	response, event int // response 0: timed from the start
+	delay           time.Duration
+}
+
+func (p killPlan) String() string {
+	if p.response == 0 {
+		return fmt.Sprintf("%s: %v after the start", p.stage, p.delay)
+	}
+	return fmt.Sprintf("%s: %v after event %d of response %d", p.stage, p.delay, p.event, p.response)
+}
+
+func newKillPlan(rng *rand.Rand) killPlan {
+	us := func(max int) time.Duration { return time.Duration(rng.IntN(max*1000)) * time.Microsecond }
+	switch x := rng.IntN(100); {
+	case x < 10:
+		return killPlan{stage: "start-up", delay: us(40)}
+	case x < 40:
+		return killPlan{stage: "tool_use stream", response: 1, event: rng.IntN(len(toolUseEvents(0))), delay: us(3)}
+	case x < 60:
+		return killPlan{stage: "tool run and round save", response: 1, event: len(toolUseEvents(0)) - 1, delay: us(30)}
+	case x < 75:
+		return killPlan{stage: "text stream", response: 2, event: rng.IntN(len(finalEvents())), delay: us(3)}
+	default:
+		return killPlan{stage: "final save and finish", response: 2, event: len(finalEvents()) - 1, delay: us(30)}
+	}
+}
+
+// crashWrite is what the model writes: big enough (over 32 KB) that its
+// arguments go to payload files, so kills land among payload writes too.
+var crashWrite = strings.Repeat("a line the model wrote to the file\n", 1200)
+
+func sse(event string, data any) string {
+	b, _ := json.Marshal(data)
+	return "event: " + event + "\ndata: " + string(b) + "\n\n"
+}
+
+func messageStart(id string) string {
+	return sse("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 100, "output_tokens": 1}}})
+}
+
+func textDelta(index int, text string) string {
+	return sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": map[string]any{"type": "text_delta", "text": text}})
+}
+
+func blockStop(index int) string {
+	return sse("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
+}
+
+func messageEnd(reason string) []string {
+	return []string{
+		sse("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": reason, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 20}}),
+		sse("message_stop", map[string]any{"type": "message_stop"}),
+	}
+}
+
+// toolUseEvents is an Anthropic stream that says a few words and calls
+// Write; n makes the ids unique.
+func toolUseEvents(n int) []string {
+	args, _ := json.Marshal(map[string]string{"filePath": "out.txt", "content": crashWrite})
+	third := len(args) / 3
+	evs := []string{
+		messageStart(fmt.Sprintf("msg_tool_%d", n)),
+		sse("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}}),
+		textDelta(0, "I will"), textDelta(0, " write"), textDelta(0, " the file."),
+		blockStop(0),
+		sse("content_block_start", map[string]any{"type": "content_block_start", "index": 1, "content_block": map[string]any{
+			"type": "tool_use", "id": fmt.Sprintf("toolu_crash_%d", n), "name": "Write", "input": map[string]any{}}}),
+	}
+	for _, part := range []string{string(args[:third]), string(args[third : 2*third]), string(args[2*third:])} {
+		evs = append(evs, sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": 1, "delta": map[string]any{"type": "input_json_delta", "partial_json": part}}))
+	}
+	evs = append(evs, blockStop(1))
+	return append(evs, messageEnd("tool_use")...)
+}
+
+func finalEvents() []string {
+	evs := []string{
+		messageStart("msg_final"),
+		sse("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}}),
+		textDelta(0, "The file"), textDelta(0, " is"), textDelta(0, " written"), textDelta(0, "."),
+		blockStop(0),
+	}
+	return append(evs, messageEnd("end_turn")...)
+}
+
+// crashServer answers like Anthropic: a prompt gets a tool_use round, a
+// tool result the final text. While slow (the killed step), it sleeps
+// between events and carries out the kill plan.
+type crashServer struct {
+	mu       sync.Mutex
+	requests int
+	slow     bool
+	plan     killPlan
+	kill     func()
+}
+
+func (s *crashServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad body"}}`, http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.requests++
+	n, slow, plan, kill := s.requests, s.slow, s.plan, s.kill
+	s.mu.Unlock()
+	last := req.Messages[len(req.Messages)-1].Content
+	prompt := last[0] == '"' || bytes.Contains(last, []byte(`"type":"text"`))
+	evs := finalEvents()
+	if prompt {
+		evs = toolUseEvents(n)
+	}
+	response := 1
+	if !prompt {
+		response = 2
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	for i, ev := range evs {
+		if _, err := io.WriteString(w, ev); err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		if slow && plan.response == response && plan.event == i {
+			time.AfterFunc(plan.delay, kill)
+		}
+		if slow {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+}
+
+// crashTemplate is a session made once and copied into each trial's home,
+// its paths rewritten to the trial's: a process per trial saved. The
+// trial folders' names are as long as the template's, so the record's log
+// checkpoint still points at the right byte.
+type crashTemplate struct {
+	dir     string
+	record  []byte
+	log     []byte
+	session string
+}
+
+const crashID = "crash"
+
+func newCrashTemplate(dir string) (*crashTemplate, error) {
+	c := &crashTrial{home: filepath.Join(dir, "home"), cwd: filepath.Join(dir, "work")}
+	if err := os.MkdirAll(c.cwd, 0o755); err != nil {
+		return nil, err
+	}
+	c.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TRAIL_HOME=" + c.home, "TERM=dumb"}
+	if _, stderr, code, err := c.run("run", "--provider", "echo", "--no-stdin", "--session-id", crashID, "first"); err != nil || code != 0 {
+		return nil, fmt.Errorf("template session: exit %d %v\n%s", code, err, stderr)
+	}
+	rec, err := os.ReadFile(filepath.Join(c.home, "sessions", crashID+".json"))
+	if err != nil {
+		return nil, err
+	}
+	log, err := os.ReadFile(filepath.Join(c.home, "logs", crashID+".jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	return &crashTemplate{dir: dir, record: rec, log: log}, nil
+}
+
+// install copies the session into a trial's home.
+func (tp *crashTemplate) install(c *crashTrial, dir string) error {
+	if len(dir) != len(tp.dir) {
+		return fmt.Errorf("trial folder %s is not as long as the template's %s", dir, tp.dir)
+	}
+	for _, f := range []struct {
+		sub  string
+		data []byte
+	}{{"sessions/" + crashID + ".json", tp.record}, {"logs/" + crashID + ".jsonl", tp.log}} {
+		path := filepath.Join(c.home, f.sub)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, bytes.ReplaceAll(f.data, []byte(tp.dir), []byte(dir)), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type trialResult struct {
+	err   error
+	temps []string // Write temp files left in the project after the next resume
+}
+
+// crashTrial is one home, project and server.
+type crashTrial struct {
+	home, cwd string
+	env       []string
+}
+
+func (c *crashTrial) run(args ...string) (stdout, stderr string, code int, err error) {
+	cmd := exec.Command(trailBin, args...)
+	cmd.Dir, cmd.Env = c.cwd, c.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return out.String(), errb.String(), ee.ExitCode(), nil
+	}
+	if strings.Contains(errb.String(), "panic:") || strings.Contains(errb.String(), "goroutine ") {
+		return "", "", 0, fmt.Errorf("trail %s panicked:\n%s", args[0], errb.String())
+	}
+	return out.String(), errb.String(), 0, err
+}
+
+func runCrashTrial(dir string, tpl *crashTemplate, plan killPlan) (res trialResult) {
+	c := &crashTrial{home: filepath.Join(dir, "home"), cwd: filepath.Join(dir, "work")}
+	if err := os.MkdirAll(c.cwd, 0o755); err != nil {
+		return trialResult{err: err}
+	}
+	if err := tpl.install(c, dir); err != nil {
+		return trialResult{err: err}
+	}
+	srv := &crashServer{plan: plan}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	c.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TRAIL_HOME=" + c.home, "TERM=dumb",
+		"ANTHROPIC_API_KEY=" + anthropicKey, "TRAIL_RETRY_BASE_MS=1"}
+	const id = crashID
+	step := []string{"--provider", "anthropic", "--base-url", hs.URL, "--permission-mode", "acceptEdits", "--no-stdin"}
+
+	// The step that dies.
+	cmd := exec.Command(trailBin, append([]string{"resume", id}, append(step, "[slow] write the file")...)...)
+	cmd.Dir, cmd.Env = c.cwd, c.env
+	if err := cmd.Start(); err != nil {
+		return trialResult{err: err}
+	}
+	var once sync.Once
+	kill := func() { once.Do(func() { _ = cmd.Process.Signal(syscall.SIGKILL) }) }
+	srv.mu.Lock()
+	srv.slow, srv.kill = true, kill
+	srv.mu.Unlock()
+	if plan.response == 0 {
+		time.AfterFunc(plan.delay, kill)
+	}
+	_ = cmd.Wait()
+	kill() // a plan that came after the process finished changes nothing
+	srv.mu.Lock()
+	srv.slow = false
+	srv.mu.Unlock()
+
+	fail := func(format string, a ...any) trialResult {
+		logTail, _ := os.ReadFile(filepath.Join(c.home, "logs", id+".jsonl"))
+		if len(logTail) > 3000 {
+			logTail = logTail[len(logTail)-3000:]
+		}
+		return trialResult{err: fmt.Errorf(format+"\nlog tail:\n%s", append(a, logTail)...)}
+	}
+	// Right after the kill the log is read in-process (what validate-log
+	// and replay run), to spare two processes a trial; after the next
+	// resume the binary says it.
+	logPath := filepath.Join(c.home, "logs", id+".jsonl")
+	rec, err := c.recordMessages(id)
+	if err != nil {
+		return fail("after the kill: %v", err)
+	}
+	report, err := logfmt.ValidateFile(logPath, logfmt.ValidateOptions{})
+	if err != nil {
+		return fail("after the kill, validate-log: %v", err)
+	}
+	for _, is := range report.Issues {
+		if !slices.Contains(killedStepCodes, is.Code) {
+			return fail("after the kill, validate-log: %s (line %d) %s", is.Code, is.Line, is.Message)
+		}
+	}
+	rep, err := logfmt.ReplayFile(logPath, logfmt.ReplayOptions{})
+	if err != nil {
+		return fail("after the kill, replay: %v", err)
+	}
+	replayed := rep.Messages
+	if len(replayed) < len(rec) {
+		return fail("after the kill the log replays to %d messages, fewer than the record's %d", len(replayed), len(rec))
+	}
+	for i := range rec {
+		if !bytes.Equal(replayed[i], rec[i]) {
+			return fail("after the kill, message %d differs:\nreplay %.300s\nrecord %.300s", i, replayed[i], rec[i])
+		}
+	}
+
+	// The next step works, and leaves log and record in line.
+	stdout, stderr, code, err := c.run(append([]string{"resume", id}, append(step, "again")...)...)
+	if err != nil || code != 0 || stdout != "The file is written.\n" {
+		return fail("the next resume: exit %d %v\nstdout %q\nstderr %s", code, err, stdout, stderr)
+	}
+	if rec, err = c.recordMessages(id); err != nil {
+		return fail("after the next resume: %v", err)
+	}
+	issues, err := c.issues(id, true)
+	if err != nil {
+		return fail("after the next resume: %v", err)
+	}
+	if len(issues) > 0 {
+		return fail("after the next resume, validate-log --strict: %s (line %d) %s", issues[0].Code, issues[0].Line, issues[0].Message)
+	}
+	if replayed, err = c.replayMessages(id); err != nil {
+		return fail("after the next resume: %v", err)
+	}
+	if len(replayed) != len(rec) {
+		return fail("after the next resume the log replays to %d messages, the record has %d", len(replayed), len(rec))
+	}
+	for i := range rec {
+		if !bytes.Equal(replayed[i], rec[i]) {
+			return fail("after the next resume, message %d differs:\nreplay %.300s\nrecord %.300s", i, replayed[i], rec[i])
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(c.cwd, "out.txt")); string(b) != crashWrite {
+		return fail("out.txt holds %d bytes, not what the model wrote", len(b))
+	}
+	temps, _ := filepath.Glob(filepath.Join(c.cwd, "*.tmp-*"))
+	return trialResult{temps: temps}
+}
+
+// recordMessages reads the record (it must parse) and compacts its messages.
+func (c *crashTrial) recordMessages(id string) ([]json.RawMessage, error) {
+	b, err := os.ReadFile(filepath.Join(c.home, "sessions", id+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var rec struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, fmt.Errorf("the record does not parse: %v", err)
+	}
+	for i, m := range rec.Messages {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, m); err != nil {
+			return nil, err
+		}
+		rec.Messages[i] = buf.Bytes()
+	}
+	return rec.Messages, nil
+}
+
+func (c *crashTrial) replayMessages(id string) ([]json.RawMessage, error) {
+	stdout, stderr, code, err := c.run("replay", id, "--format", "json")
+	if err != nil || code != 0 {
+		return nil, fmt.Errorf("replay: exit %d %v: %s", code, err, stderr)
+	}
+	var doc struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		return nil, fmt.Errorf("replay --format json: %v", err)
+	}
+	return doc.Messages, nil
+}
+
+type crashIssue struct {
+	Code, Message string
+	Line          int
+}
+
+func (c *crashTrial) issues(id string, strict bool) ([]crashIssue, error) {
+	args := []string{"validate-log", "--format", "json", id}
+	if strict {
+		args = append(args, "--strict")
+	}
+	stdout, stderr, code, err := c.run(args...)
+	if err != nil || (code != 0 && code != 7) {
+		return nil, fmt.Errorf("validate-log: exit %d %v: %s", code, err, stderr)
+	}
+	var report struct {
+		Files []struct{ Issues []crashIssue }
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil || len(report.Files) != 1 {
+		return nil, fmt.Errorf("validate-log --format json: %v\n%s", err, stdout)
+	}
+	if strict && code != 0 && len(report.Files[0].Issues) == 0 {
+		return nil, fmt.Errorf("validate-log --strict exit %d with no issue", code)
+	}
+	return report.Files[0].Issues, nil
+}
