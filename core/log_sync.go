@@ -55,9 +55,11 @@ const (
 // step died before answering it.
 const noteAbandoned = "abandoned"
 
+// What the closing events say. Whether the answer came (a tool may have
+// done its work) cannot be known: only that it never reached the log.
 const (
-	abandonedResponse = "no response was logged: the process ended before it (recorded by the next step)"
-	abandonedTool     = "no result was logged: the process ended before the tool finished (recorded by the next step)"
+	abandonedResponse = "no response was logged: the process ended first (recorded by the next step)"
+	abandonedTool     = "no result was logged: the process ended first (recorded by the next step)"
 )
 
 // logCheckpoint is where the log stood when the record was saved.
