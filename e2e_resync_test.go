@@ -85,6 +85,9 @@ func TestAFailedSaveIsRepairedOnTheNextResume(t *testing.T) {
 	if lost < 0 || mark < lost || two < mark || strings.Contains(text, "compacted") {
 		t.Fatalf("transcript:\n%s", text)
 	}
+	if text := e.must("", "replay", "fs-1", "--format", "text").stdout; !strings.Contains(text, "re-synced with the record 1 time;") || strings.Contains(text, "lost turn") {
+		t.Fatalf("context view:\n%s", text)
+	}
 	// A record rebuilt from the log is the record.
 	want := e.recordMessages("fs-1")
 	e.must("", "replay", "fs-1", "--write-record", "--force")

@@ -47,6 +47,9 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 		if n := rep.Compactions; n > 0 {
 			fmt.Fprintf(w, "note    compacted %s; --view transcript shows everything\n", plural(n, "time"))
 		}
+		if n := rep.Resyncs; n > 0 {
+			fmt.Fprintf(w, "note    re-synced with the record %s; --view transcript shows where\n", plural(n, "time"))
+		}
 		for _, m := range rep.Messages {
 			writeTextMessage(w, m)
 		}
