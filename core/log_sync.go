@@ -159,8 +159,18 @@ type logCheck struct {
 	resync *resyncPlan
 }
 
-func (s *session) warn(text string) {
-	s.obs.Event(StepEvent{Kind: EvWarning, Text: text})
+// warnLater keeps a warning found while the session opens: the step's
+// first event is the session itself (a stream-json reader's first line).
+func (s *session) warnLater(text string) {
+	s.openWarnings = append(s.openWarnings, text)
+}
+
+// showOpenWarnings shows what warnLater kept, once the step has begun.
+func (s *session) showOpenWarnings() {
+	for _, text := range s.openWarnings {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: text})
+	}
+	s.openWarnings = nil
 }
 
 // checkLog compares the just-opened log of a stored session with its record.
@@ -171,7 +181,7 @@ func (s *session) checkLog() *logCheck {
 	if ok && cp.Messages == len(s.messages) && l.Size() >= cp.Bytes {
 		var err error
 		if tail, err = logfmt.ScanLog(l.Path(), cp.Bytes); err != nil {
-			s.warn("log not checked against the record: " + err.Error())
+			s.warnLater("log not checked against the record: " + err.Error())
 			return nil
 		}
 	}
@@ -180,19 +190,19 @@ func (s *session) checkLog() *logCheck {
 	}
 	whole, err := logfmt.ScanLog(l.Path(), 0)
 	if err != nil {
-		s.warn("log not checked against the record: " + err.Error())
+		s.warnLater("log not checked against the record: " + err.Error())
 		return nil
 	}
 	c := &logCheck{open: whole.Open}
 	rep, err := logfmt.ReplayFile(l.Path(), logfmt.ReplayOptions{SessionID: s.rec.ID})
 	if err != nil {
-		s.warn("log not re-synced with the record: " + err.Error())
+		s.warnLater("log not re-synced with the record: " + err.Error())
 		return c
 	}
 	record := make([]json.RawMessage, len(s.messages))
 	for i := range s.messages {
 		if record[i], err = l.Encode(s.messages[i]); err != nil {
-			s.warn("log not re-synced with the record: " + err.Error())
+			s.warnLater("log not re-synced with the record: " + err.Error())
 			return c
 		}
 	}

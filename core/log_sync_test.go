@@ -337,3 +337,38 @@ func TestRequestsOfAKilledStepAreClosed(t *testing.T) {
 		t.Fatalf("closed twice: %v", ab)
 	}
 }
+
+func TestALogThatCannotBeReplayedIsLeftWithAWarningAfterTheSessionEvent(t *testing.T) {
+	se := newSyncEnv(t)
+	// A mutation whose message lives in a payload file that is gone.
+	w, err := logfmt.OpenWriter(se.st.LogPath(se.id), logfmt.Options{SessionID: se.id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := json.RawMessage(`{"kind":"external-payload","encoding":"json","sha256":"` + strings.Repeat("ab", 32) +
+		`","byteLength":10,"relativePath":"` + se.id + `.payloads/` + strings.Repeat("ab", 32) + `.json"}`)
+	if err := w.Log("history_mutation", logfmt.F("mutation", "append_message"), logfmt.F("index", 3), logfmt.F("message", ref)); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	var kinds []StepEventKind
+	var warnings []string
+	obs := ObserverFunc(func(ev StepEvent) {
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == EvWarning {
+			warnings = append(warnings, ev.Text)
+		}
+	})
+	if _, err := se.e.Step(context.Background(), StepOptions{Resume: true, Ref: SessionRef{Ref: se.id}, Prompt: "two", Cwd: "/w", Observer: obs}); err != nil {
+		t.Fatal(err)
+	}
+	if len(kinds) == 0 || kinds[0] != EvSession {
+		t.Fatalf("the first event is %v, not the session", kinds)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "log not re-synced with the record: ") {
+		t.Fatalf("warnings %q", warnings)
+	}
+	if got := se.named("log_resync"); len(got) != 0 {
+		t.Fatalf("re-synced a log it could not read: %v", got)
+	}
+}

@@ -51,6 +51,7 @@ type session struct {
 	approve, deny  idList            // resume --approve / --deny
 	hookStop       *HookBlockedError // a tool hook answered continue: false
 	startContext   []string          // SessionStart output, injected before the next prompt
+	openWarnings   []string          // found while opening, shown after the session event
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
