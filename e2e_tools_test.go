@@ -333,8 +333,7 @@ func TestBashUsesSettingsEnvAndTheSessionCwd(t *testing.T) {
 }
 
 func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
-	e := newEnv(t)
-	e.rawLogs = true // the step is killed on purpose
+	e := newEnv(t) // the resume closes what the kill left open: the log ends valid, --strict
 	s := e.script(
 		calls(call("Bash", map[string]any{"command": "echo first"})),
 		calls(call("Bash", map[string]any{"command": "echo $$ > pid; touch started; sleep 30"})),
@@ -402,8 +401,7 @@ func (e *env) onlyKilledStepIssues(id string, codes ...string) {
 }
 
 func TestKillDuringAProviderCallLeavesALogThatReplaysToTheRecord(t *testing.T) {
-	e := newEnv(t)
-	e.rawLogs = true // the step is killed on purpose
+	e := newEnv(t) // the resume closes what the kill left open: the log ends valid, --strict
 	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 30000})
 	e.must("", "run", "--provider", "script", "--script", s, "go")
 	id := e.onlySession()

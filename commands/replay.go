@@ -271,6 +271,17 @@ func writeTranscriptJSONL(w io.Writer, rep *logfmt.Replay) error {
 			fmt.Fprintf(w, "%s\n", b)
 			continue
 		}
+		if rs := it.Resync; rs != nil {
+			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("resync", logfmt.Object{
+				logfmt.F("line", rs.Line), logfmt.F("timestamp", rs.Timestamp),
+				logfmt.F("messagesBefore", rs.Before), logfmt.F("messagesAfter", rs.After),
+			})})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s\n", b)
+			continue
+		}
 		if _, err := fmt.Fprintf(w, "%s\n", it.Message); err != nil {
 			return err
 		}

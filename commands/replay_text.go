@@ -34,11 +34,21 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d): %s → %d ═══\n", c.Timestamp, c.Line, plural(c.Before, "message"), c.After)
 				continue
 			}
+			if rs := it.Resync; rs != nil {
+				// The record is the conversation: what the log said beyond
+				// it stays above, as it was said, but the model never sees it.
+				fmt.Fprintf(w, "\n═══ re-synced with the record at %s (log line %d): the log had %s, the record %d; the conversation goes on from the record's ═══\n",
+					rs.Timestamp, rs.Line, plural(rs.Before, "message"), rs.After)
+				continue
+			}
 			writeTextMessage(w, it.Message)
 		}
 	} else {
 		if n := rep.Compactions; n > 0 {
 			fmt.Fprintf(w, "note    compacted %s; --view transcript shows everything\n", plural(n, "time"))
+		}
+		if n := rep.Resyncs; n > 0 {
+			fmt.Fprintf(w, "note    re-synced with the record %s; --view transcript shows where\n", plural(n, "time"))
 		}
 		for _, m := range rep.Messages {
 			writeTextMessage(w, m)

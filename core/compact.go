@@ -60,6 +60,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 		return nil, err
 	}
 	defer s.close()
+	s.showOpenWarnings()
 	if len(s.pending) > 0 {
 		return nil, &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
 	}

@@ -18,7 +18,10 @@
 //     history_mutation, so replaying the log yields the record's messages;
 //     a message the record would not keep yet (a prompt awaiting its
 //     answer, calls awaiting their results) is logged only once it would,
-//     so a killed step leaves log and record at the same round.
+//     so a killed step leaves log and record at the same round. What a
+//     failed save, a kill between log and save, or another program still
+//     sets apart, the next step that opens the session puts back in line
+//     before appending (log_sync.go): the record is the truth.
 //   - API keys come from the environment only; they are never written to the
 //     record and the log writer scrubs them.
 //

@@ -102,6 +102,14 @@ type Logger interface {
 	Sync() error
 	// NextSeq is the seq of the next line: 0 while the log holds none.
 	NextSeq() int64
+	// Size is the file's length after the last line appended (or as
+	// opened); -1 when a failed write left it unknown.
+	Size() int64
+	// Path names the file, for reading back what it holds.
+	Path() string
+	// Encode is the compact JSON v would be logged as (secrets scrubbed),
+	// which is what a replay of the log gives back for it.
+	Encode(v any) ([]byte, error)
 	Close() error
 }
 

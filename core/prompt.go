@@ -20,6 +20,7 @@ const maxStopContinuations = 5
 // calls first) and finishes the step.
 func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
 	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
+	s.showOpenWarnings()
 	resuming := len(s.pending) > 0
 	s.sessionStart(ctx)
 	stop, err := StopEndTurn, error(nil)

@@ -74,6 +74,9 @@ func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
 	// the count must survive the repair for a resume to go on where it was.
 	_ = r.Fields.Set("providerCalls", rep.ProviderCalls)
 	r.Fields.Delete("pendingToolCalls")
+	// The replaced record's checkpoint vouched for another record; the
+	// next step compares this one with the log in full.
+	r.Fields.Delete(fieldLogCheckpoint)
 	return r
 }
 

@@ -53,6 +53,7 @@ type session struct {
 	hookStop       *HookBlockedError // a tool hook answered continue: false
 	startContext   []string          // SessionStart output, injected before the next prompt
 	notedTemps     atomic.Bool       // a tool journaled a temp file (tool_tempfiles.go)
+	openWarnings   []string          // found while opening, shown after the session event
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
@@ -214,6 +215,11 @@ func (s *session) prepareSave(status, stopReason string) (*store.Record, error) 
 		return nil, err
 	}
 	if err := s.saveApprovalState(); err != nil {
+		return nil, err
+	}
+	// After logUnsaved: the checkpoint is the log with every mutation this
+	// record covers, whatever is logged while an async save writes.
+	if err := s.setCheckpoint(r); err != nil {
 		return nil, err
 	}
 	return r, nil

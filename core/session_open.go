@@ -166,6 +166,7 @@ func (s *session) fork(ctx context.Context) error {
 	child.Provider = s.pcfg.Ref()
 	// A paused parent's pendingToolCalls come along: this step decides them.
 	child.Fields = append(store.Fields(nil), parent.Fields...)
+	child.Fields.Delete(fieldLogCheckpoint) // the parent's log, not the child's
 	child.History = append([]json.RawMessage(nil), parent.History...)
 	s.rec = &child
 	return s.openLog(true)
@@ -215,7 +216,9 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 // --no-log, a record brought from elsewhere) gets its messages logged first,
 // each as an append_message at its index: replay starts from an empty
 // conversation, and without them the log would replay to the new turns
-// only, and rebuild a record that lost the rest.
+// only, and rebuild a record that lost the rest. A stored session whose
+// log has lines is checked against its record and brought back in line
+// with it (log_sync.go) before the step appends anything else.
 func (s *session) openLog(resumed bool) error {
 	s.resumed = resumed
 	if s.opts.NoLog || s.e.OpenLog == nil {
@@ -227,6 +230,10 @@ func (s *session) openLog(resumed bool) error {
 	}
 	s.log = l
 	fresh := l.NextSeq() == 0
+	var check *logCheck
+	if resumed && !fresh {
+		check = s.checkLog() // reads only: session_init comes first
+	}
 	sp := s.currentSystemPrompt()
 	fields := []logfmt.Field{
 		logfmt.F("cwd", s.rec.Cwd),
@@ -246,6 +253,7 @@ func (s *session) openLog(resumed bool) error {
 			s.logMutation(m, i, 0, "")
 		}
 	}
+	s.repairLog(check)
 	return nil
 }
 

@@ -31,13 +31,14 @@
 //     Children are externalized before their parents, so a parent that was
 //     only big because of one child stays inline.
 //
-// Invariants every reader here keeps (reader.go, replay.go, validate.go):
+// Invariants every reader here keeps (reader.go, replay.go, validate.go,
+// scan.go):
 //
 //   - A log is read once, front to back, through a bufio.Reader with no
 //     line-length cap; a line is checked with gjson.ValidBytes (behind a
 //     nesting bound) before any field of it is read.
 //   - Memory follows what must be remembered, never the file: validation
-//     keeps open request keys and one line, replay the messages.
+//     and the scan keep open request keys and one line, replay the messages.
 //   - A torn last line is a warning, not a failure: it is what a killed
 //     writer leaves.
 //   - An external payload reference is followed only to a regular file

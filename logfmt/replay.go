@@ -21,6 +21,11 @@ import (
 //   - history_mutation append_message appends its message; replace_all (a
 //     compaction) replaces the list the model sees, while the transcript
 //     keeps every earlier message and marks the compaction;
+//   - a replace_all with reason "resync" is a step putting the log back in
+//     line with its record (which is the truth for the conversation): the
+//     list the model sees becomes the record's, and the transcript marks
+//     the re-sync and adds only the record's messages it has not shown,
+//     since every other one was said already;
 //   - a Robota log has no mutation for the system message (Robota puts it
 //     in the conversation unannounced), so when the first appended message
 //     is not a system message and a session_init gave a system prompt, the
@@ -58,8 +63,11 @@ type Replay struct {
 	// Transcript is everything ever said, with compaction markers; only
 	// with ReplayOptions.Transcript.
 	Transcript []TranscriptItem
-	// Compactions counts the replace_all mutations applied.
+	// Compactions counts the replace_all mutations applied, re-syncs aside.
 	Compactions int
+	// Resyncs counts the replace_all mutations that re-synced the log
+	// with the record.
+	Resyncs int
 
 	ProviderCalls int    // provider_request lines
 	InputTokens   int64  // summed over every assistant message appended
@@ -69,14 +77,19 @@ type Replay struct {
 	Warnings      []ReplayWarning
 }
 
-// TranscriptItem is a message, or a compaction marker when Compaction is set.
+// TranscriptItem is a message, or a marker: a compaction when Compaction
+// is set, a re-sync when Resync is.
 type TranscriptItem struct {
 	Message    json.RawMessage
 	ID         string // the message's id, or a stand-in "<role>-line<N>" when it has none
 	Role       string
 	Timestamp  json.RawMessage // the message's timestamp, or its line's
 	Compaction *Compaction
+	Resync     *Resync
 }
+
+// IsMarker reports whether the item marks an event rather than holding a message.
+func (it TranscriptItem) IsMarker() bool { return it.Compaction != nil || it.Resync != nil }
 
 // Compaction marks where a replace_all replaced the messages.
 type Compaction struct {
@@ -84,6 +97,17 @@ type Compaction struct {
 	Timestamp string
 	Before    int // messages before
 	After     int // messages after
+}
+
+// Resync marks where a step re-synced the log with the record: the
+// messages the model sees went from Before (the log's) to After (the
+// record's), Added of which the transcript had not shown before.
+type Resync struct {
+	Line      int
+	Timestamp string
+	Before    int
+	After     int
+	Added     int
 }
 
 // ReplayWarning is a line replay skipped, and why.
@@ -338,6 +362,7 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	if p.keep {
 		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
 	}
+	added := 0
 	eachElement(list, func(_ int, m []byte) bool {
 		if _, ok := messageRole(m); !ok {
 			p.warn(l, "replace_all message that is not an object with a known role; skipped")
@@ -354,18 +379,29 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 			}
 		}
 		p.append(m, l)
+		added++
 		return true
 	})
 	p.appended = true
 	p.rep.Messages = next
+	ts := unquoteToken(e.timestamp)
+	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {
+		p.rep.Resyncs++
+		if p.keep {
+			p.rep.Transcript[mark] = TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: added}}
+		}
+		return nil
+	}
 	p.rep.Compactions++
 	if p.keep {
-		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{
-			Line: l.Num, Timestamp: unquoteToken(e.timestamp), Before: before, After: len(next),
-		}}
+		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{Line: l.Num, Timestamp: ts, Before: before, After: len(next)}}
 	}
 	return nil
 }
+
+// ReasonResync marks the history_mutation lines a step writes to put the
+// log back in line with its record (the "reason" key).
+const ReasonResync = "resync"
 
 // resolve returns value with every external payload reference replaced by
 // its file's content (itself resolved), each file checked first. A value
@@ -407,7 +443,7 @@ func (p *payloadReader) resolve(value []byte, depth int) ([]byte, error) {
 func (r *Replay) TranscriptMessages() []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(r.Transcript))
 	for _, it := range r.Transcript {
-		if it.Compaction == nil {
+		if !it.IsMarker() {
 			out = append(out, it.Message)
 		}
 	}
@@ -416,7 +452,8 @@ func (r *Replay) TranscriptMessages() []json.RawMessage {
 
 // History returns the history entries (ReplayOptions.Transcript): a chat
 // entry per message of the transcript, {id, timestamp, category: "chat", type: role, data: message}
-// (the entry migrate-history builds), and an event entry per compaction.
+// (the entry migrate-history builds), and an event entry per compaction
+// and per re-sync.
 func (r *Replay) History() []json.RawMessage {
 	out := make([]json.RawMessage, 0, len(r.Transcript))
 	for i := range r.Transcript {
@@ -435,6 +472,16 @@ func (r *Replay) HistoryEntry(i int) json.RawMessage {
 			F("category", "event"),
 			F("type", "compaction"),
 			F("data", Object{F("line", c.Line), F("messagesBefore", c.Before), F("messagesAfter", c.After)}),
+		})
+		return b
+	}
+	if rs := it.Resync; rs != nil {
+		b, _ := Marshal(Object{
+			F("id", "resync-line"+strconv.Itoa(rs.Line)),
+			F("timestamp", rs.Timestamp),
+			F("category", "event"),
+			F("type", "resync"),
+			F("data", Object{F("line", rs.Line), F("messagesBefore", rs.Before), F("messagesAfter", rs.After)}),
 		})
 		return b
 	}

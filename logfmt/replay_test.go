@@ -149,6 +149,53 @@ func TestReplayCompaction(t *testing.T) {
 	}
 }
 
+// A step that found its log ahead of the record (the answer of a step whose
+// save failed was logged, the record never got it) re-syncs: the context
+// becomes the record's list, the transcript keeps what was said and marks
+// the re-sync, which is no compaction.
+func TestReplayResync(t *testing.T) {
+	msg := func(id, role string) string {
+		return `{"id":"` + id + `","role":"` + role + `","content":"` + id + `"}`
+	}
+	log := logOf(
+		ev(0, "history_mutation", `"mutation":"append_message","index":0,"message":`+msg("s", "system")),
+		ev(1, "history_mutation", `"mutation":"append_message","index":1,"message":`+msg("u1", "user")),
+		ev(2, "history_mutation", `"mutation":"append_message","index":2,"message":`+msg("a1", "assistant")),
+		ev(3, "history_mutation", `"mutation":"append_message","index":3,"message":`+msg("lost-u", "user")),
+		ev(4, "history_mutation", `"mutation":"append_message","index":4,"message":`+msg("lost-a", "assistant")),
+		ev(5, "log_resync", `"mutation":"replace_all","logMessages":5,"recordMessages":4,"firstDifference":3`),
+		ev(5, "history_mutation", `"mutation":"replace_all","reason":"resync","messages":[`+msg("s", "system")+`,`+msg("u1", "user")+`,`+msg("a1", "assistant")+`,`+msg("other", "user")+`]`),
+		ev(6, "history_mutation", `"mutation":"append_message","index":4,"message":`+msg("a2", "assistant")),
+	)
+	rep := replayString(t, log)
+	if got := ids(rep.Messages); !slices.Equal(got, []string{"s", "u1", "a1", "other", "a2"}) {
+		t.Errorf("context %v", got)
+	}
+	if rep.Compactions != 0 || rep.Resyncs != 1 {
+		t.Errorf("compactions %d, resyncs %d", rep.Compactions, rep.Resyncs)
+	}
+	// Nothing said twice: only the record's message the log lacked is added.
+	if got := ids(rep.TranscriptMessages()); !slices.Equal(got, []string{"s", "u1", "a1", "lost-u", "lost-a", "other", "a2"}) {
+		t.Errorf("transcript %v", got)
+	}
+	var marks []Resync
+	for _, it := range rep.Transcript {
+		if it.Compaction != nil {
+			t.Errorf("a re-sync shown as a compaction: %+v", it.Compaction)
+		}
+		if it.Resync != nil {
+			marks = append(marks, *it.Resync)
+		}
+	}
+	if len(marks) != 1 || marks[0] != (Resync{Line: 7, Timestamp: "2026-01-01T00:00:05.000Z", Before: 5, After: 4, Added: 1}) {
+		t.Errorf("marks %+v", marks)
+	}
+	h := rep.History()
+	if len(h) != 8 || field(h[5], "type") != "resync" || field(h[5], "category") != "event" || field(h[5], "data.messagesAfter") != "4" {
+		t.Errorf("history %s", joinRaw(h))
+	}
+}
+
 func TestReplaySkipsWhatItCannotUse(t *testing.T) {
 	rep := replayString(t, "garbage\n"+logOf(
 		ev(1, "history_mutation", `"mutation":"append_message","message":{"id":"u","role":"user","content":"kept"}`),

@@ -38,6 +38,7 @@ type Writer struct {
 	seq         int64
 	buf         []byte // scratch for one line, reused so a line costs no allocation
 	created     bool   // the file is new: its folder entry needs an fsync
+	size        int64  // the file's length after the last line written; -1 once unknown
 }
 
 // maxKeptBuffer caps the scratch buffer kept between lines, so one huge
@@ -68,6 +69,11 @@ func OpenWriter(path string, opts Options) (*Writer, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open log %s: %w", path, err)
 	}
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("open log %s: %w", path, err)
+	}
 	threshold := opts.PayloadThreshold
 	if threshold <= 0 {
 		threshold = DefaultPayloadThreshold
@@ -85,6 +91,7 @@ func OpenWriter(path string, opts Options) (*Writer, error) {
 		seq:         seq,
 		buf:         make([]byte, 0, 4096),
 		created:     created,
+		size:        info.Size(),
 	}
 	w.enc = encoder{red: newRedactor(opts.Secrets), ext: w.payloads}
 	return w, nil
@@ -121,10 +128,23 @@ func (w *Writer) Log(event string, fields ...Field) error {
 	}
 	if n, err := w.f.Write(line); err != nil {
 		w.untear(n)
+		w.size = -1 // the untear may have failed: only the file knows now
 		return fmt.Errorf("log %s: write %s: %w", event, w.path, err)
 	}
 	w.seq++
+	if w.size >= 0 {
+		w.size += int64(len(line))
+	}
 	return nil
+}
+
+// Encode returns the compact JSON v would be logged as, secrets scrubbed,
+// without moving anything to a payload file: what a replay of the line
+// gives back for it. A caller compares what it holds with what the log
+// says through it.
+func (w *Writer) Encode(v any) ([]byte, error) {
+	e := encoder{red: w.enc.red}
+	return e.value(nil, v)
 }
 
 func (w *Writer) appendLine(dst []byte, event string, fields []Field) ([]byte, error) {
@@ -158,6 +178,11 @@ func (w *Writer) untear(n int) {
 
 // NextSeq is the seq the next line will carry.
 func (w *Writer) NextSeq() int64 { return w.seq }
+
+// Size is the file's length in bytes after the last line this writer
+// wrote (or the repaired length at open), so a reader can later start at
+// exactly the next line. It is -1 once a failed write left it unknown.
+func (w *Writer) Size() int64 { return w.size }
 
 // Path is the log file's path.
 func (w *Writer) Path() string { return w.path }

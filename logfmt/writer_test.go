@@ -269,3 +269,47 @@ func TestWritersInSequenceDoNotCollide(t *testing.T) {
 		t.Fatalf("payload folder holds %d entries, want 1", len(entries))
 	}
 }
+
+// Size is where the next line starts: after a torn tail was repaired, and
+// after each line; a reader starting there reads exactly the new lines.
+func TestSizeFollowsTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	torn := `{"timestamp":"2025-01-01T00:00:00.000Z","sessionId":"s1","event":"user","seq":0}` + "\n" + `{"timestamp":"20`
+	if err := os.WriteFile(path, []byte(torn), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := openTest(t, path, Options{SessionID: "s1"})
+	check := func() {
+		t.Helper()
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Size() != info.Size() {
+			t.Fatalf("Size = %d, the file has %d bytes", w.Size(), info.Size())
+		}
+	}
+	check()
+	logOK(t, w, "user", F("content", "next"))
+	check()
+	logOK(t, w, "user", F("content", strings.Repeat("big ", 20000))) // a payload: the line holds a reference
+	check()
+}
+
+// Encode gives what a line would hold for a value: secrets scrubbed, big
+// values inline (a replay resolves the payload back to them).
+func TestEncodeIsTheLoggedForm(t *testing.T) {
+	const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
+	w := openTest(t, filepath.Join(t.TempDir(), "s1.jsonl"), Options{SessionID: "s1", Secrets: []string{key}, PayloadThreshold: 16})
+	got, err := w.Encode(Object{F("content", "my key is "+key), F("apiKey", "x"), F("long", strings.Repeat("y", 40))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"content":"my key is [REDACTED]","apiKey":"[REDACTED]","long":"` + strings.Repeat("y", 40) + `"}`
+	if string(got) != want {
+		t.Fatalf("Encode = %s\nwant     %s", got, want)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(filepath.Dir(w.Path()), "s1.payloads")); len(entries) != 0 {
+		t.Errorf("Encode wrote payload files: %v", entries)
+	}
+}
