@@ -133,7 +133,7 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 		return nil, err
 	}
 	if rep.SessionID != o.ID {
-		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %q, not %q", rep.SessionID, o.ID)}
+		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
 	}
 	if len(rep.Messages) == 0 {
 		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"trail/store"
 )
 
 // Settings is the merge of every settings file (SPEC 2). Later files win for
@@ -210,7 +212,7 @@ func parseSettingsDuration(raw json.RawMessage) (time.Duration, error) {
 	if json.Unmarshal(raw, &str) == nil {
 		d, err := time.ParseDuration(str)
 		if err != nil || d <= 0 {
-			return 0, fmt.Errorf("timeout %q is not a duration like \"120s\"", str)
+			return 0, fmt.Errorf("timeout %s is not a duration like \"120s\"", store.QuoteInput(str))
 		}
 		return d, nil
 	}
