@@ -194,7 +194,7 @@ func (e *encoder) object(dst []byte, fields []Field) ([]byte, error) {
 		dst = append(dst, ':')
 		var err error
 		if dst, err = e.field(dst, f.Key, f.Value); err != nil {
-			return dst, fmt.Errorf("key %q: %w", f.Key, err)
+			return dst, atKey(err, f.Key)
 		}
 	}
 	return append(dst, '}'), nil
@@ -217,7 +217,7 @@ func (e *encoder) list(dst []byte, isNil bool, n int, elem func([]byte, int) ([]
 		}
 		var err error
 		if dst, err = elem(dst, i); err != nil {
-			return dst, fmt.Errorf("index %d: %w", i, err)
+			return dst, atIndex(err, i)
 		}
 	}
 	return append(dst, ']'), nil
