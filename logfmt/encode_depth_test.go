@@ -3,6 +3,7 @@ package logfmt
 import (
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -72,4 +73,34 @@ func BenchmarkTooDeepError(b *testing.B) {
 			b.Fatal("Marshal succeeded")
 		}
 	}
+}
+
+// A message as deep as MaxMessageDepth is logged inside a list member and
+// read back; one level deeper is refused by TooDeepToLog and by the writer,
+// and the line is not written. The writer counts the line's own object, so
+// it never writes a line its reader refuses as too deep.
+func TestMessageDepthBoundMatchesWriterAndReader(t *testing.T) {
+	deepMessage := func(depth int) json.RawMessage {
+		return json.RawMessage(`{"role":"user","content":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`)
+	}
+	ok, tooDeep := deepMessage(MaxMessageDepth), deepMessage(MaxMessageDepth+1)
+	if TooDeepToLog(ok) || !TooDeepToLog(tooDeep) {
+		t.Fatalf("TooDeepToLog: %v at the bound, %v past it", TooDeepToLog(ok), TooDeepToLog(tooDeep))
+	}
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	w := openTest(t, path, Options{PayloadThreshold: 1 << 30})
+	logOK(t, w, "provider_request", F("messages", []json.RawMessage{ok}))
+	if err := w.Log("provider_request", F("messages", []json.RawMessage{tooDeep})); !errors.Is(err, errTooDeep) {
+		t.Fatalf("a message past the bound: %v", err)
+	}
+	lines := readLines(t, path)
+	if len(lines) != 1 {
+		t.Fatalf("%d lines written, want 1", len(lines))
+	}
+	got := readAll(t, strings.NewReader(lines[0]+"\n"))
+	if len(got) != 1 || !got[0].Object {
+		t.Fatalf("the reader refuses the line the writer wrote: %s", got[0].Problem())
+	}
+	// A value logged straight under a line key may be one level deeper.
+	logOK(t, w, "history_mutation", F("message", tooDeep))
 }

@@ -129,6 +129,10 @@ func (w *Writer) Log(event string, fields ...Field) error {
 
 func (w *Writer) appendLine(dst []byte, event string, fields []Field) ([]byte, error) {
 	dst = appendEnvelope(dst, w.now(), w.sessionJSON, event, w.seq)
+	// The line's own object is the first level: counted, a line the
+	// writer accepts is never one the reader refuses as too deep.
+	w.enc.depth = 1
+	defer func() { w.enc.depth = 0 }()
 	for _, f := range fields {
 		if isEnvelopeKey(f.Key) {
 			return dst, fmt.Errorf("field %q collides with the envelope", f.Key)
