@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/logfmt"
 	"trail/store"
 )
 
@@ -57,6 +58,8 @@ func ExitCode(err error) int {
 		prov  *core.ProviderError
 		bad   *core.InvalidDataError
 		rec   *store.CorruptError
+		nrRec *store.NotRegularError
+		nrLog *logfmt.NotRegularError
 		hook  *core.HookBlockedError
 	)
 	switch {
@@ -76,7 +79,7 @@ func ExitCode(err error) int {
 		return ExitBusy
 	case errors.As(err, &prov):
 		return ExitProvider
-	case errors.As(err, &bad), errors.As(err, &rec):
+	case errors.As(err, &bad), errors.As(err, &rec), errors.As(err, &nrRec), errors.As(err, &nrLog):
 		return ExitInvalidData
 	case errors.As(err, &hook):
 		return ExitFailure
@@ -106,7 +109,11 @@ func hintOf(err error) string {
 	}
 	var rec *store.CorruptError
 	var busy *store.BusyError
+	var nrRec *store.NotRegularError
+	var nrLog *logfmt.NotRegularError
 	switch {
+	case errors.As(err, &nrRec), errors.As(err, &nrLog):
+		return notRegularHint
 	case errors.As(err, &rec):
 		return "the record was left untouched; rebuild it from the log with: trail replay " + idFromRecordPath(rec.Path) + " --write-record"
 	case errors.As(err, &busy):
@@ -114,6 +121,11 @@ func hintOf(err error) string {
 	}
 	return ""
 }
+
+// notRegularHint explains a link or special file inside the home, which
+// trail refuses rather than follow (README: "Links and special files").
+const notRegularHint = "trail never follows a link or opens a special file inside its home; " +
+	"move the real file there, or remove it (the home and its sessions/ and logs/ folders may be links)"
 
 func idFromRecordPath(p string) string {
 	base := p[strings.LastIndexByte(p, '/')+1:]

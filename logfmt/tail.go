@@ -25,14 +25,12 @@ import (
 // values live in payload files, so one read nearly always suffices.
 const tailChunk = 64 << 10
 
-// recoverTail repairs a torn end of the log at path (through w, the append
-// descriptor) and returns the seq of the next line.
-func recoverTail(path string, w *os.File) (int64, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
+// recoverTail repairs a torn end of the log open in f (read-write, append)
+// and returns the seq of the next line. It reads and cuts through the
+// descriptor the writer will append to, never by path again, so what it
+// repairs is the file that was checked to be a regular one.
+func recoverTail(f *os.File) (int64, error) {
+	r, w := f, f
 	info, err := r.Stat()
 	if err != nil {
 		return 0, err

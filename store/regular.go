@@ -47,13 +47,12 @@ func FileKind(m fs.FileMode) string {
 }
 
 // noFollow turns the error of an O_NOFOLLOW open into a NotRegularError
-// when the path is a symbolic link (ELOOP also comes from a loop in the
-// folders above, so look before saying so).
+// when what is at path is not a regular file: ELOOP for a link, EISDIR for
+// a folder opened to write, ENXIO for a socket. It looks rather than trust
+// the errno (ELOOP also comes from a loop in the folders above).
 func noFollow(path string, err error) error {
-	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) {
-		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-			return &NotRegularError{Path: path, Kind: FileKind(st.Mode())}
-		}
+	if st, lerr := os.Lstat(path); lerr == nil && !st.Mode().IsRegular() {
+		return &NotRegularError{Path: path, Kind: FileKind(st.Mode())}
 	}
 	return err
 }
