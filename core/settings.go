@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -121,7 +120,7 @@ type settingsFile struct {
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
-	data, err := os.ReadFile(path)
+	data, err := readSettingsFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {
 			return nil
@@ -129,7 +128,8 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
 		}
-		return &InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err))}
+		return &InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
+			Fix: "a settings file is a regular JSON file: replace or remove " + path}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		s.Files = append(s.Files, path)
