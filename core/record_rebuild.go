@@ -148,11 +148,12 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	return rec, nil
 }
 
-// checkMessages makes sure a resume will load what was rebuilt.
+// checkMessages makes sure a resume will load what was rebuilt: the
+// messages pass the record's shape rule, the one Load applies.
 func checkMessages(msgs []json.RawMessage) error {
 	for i, raw := range msgs {
-		if _, err := DecodeMessage(raw); err != nil {
-			return fmt.Errorf("message %d: %w", i, err)
+		if err := store.CheckMessage(raw, i); err != nil {
+			return err
 		}
 	}
 	return nil
