@@ -33,7 +33,8 @@ const exitCodesHelp = `EXIT CODES:
    4    requires action: the session paused for approval
    5    busy: the session is locked by another running step
    6    provider: the model provider failed after retries
-   7    invalid data: broken log, unparsable record or settings file
+   7    invalid data: broken log, unparsable or wrong-typed record or settings
+        file, a link or special file inside the home
    130  interrupted (the partial answer is saved)
 `
 
