@@ -58,7 +58,7 @@ func newApp(d *Deps) *cli.App {
 				return nil
 			}
 			if c.Args().Len() > 0 {
-				return core.Usagef("see trail --help for the commands", "unknown command %q", c.Args().First())
+				return core.Usagef("see trail --help for the commands", "unknown command %s", store.QuoteInput(c.Args().First()))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -184,7 +184,7 @@ func newEngine(d *Deps, st *store.FS) *core.Engine {
 // usageArgs reports extra or missing positional arguments.
 func noArgs(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return core.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %q", c.Args().First())
+		return core.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %s", store.QuoteInput(c.Args().First()))
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			}
 			o := &CompactOptions{IO: d.IO, Deps: d, Globals: g, Output: c.String("output-format")}
 			if o.Output != outText && o.Output != outJSON {
-				return core.Usagef("use text or json", "unknown output format %q", o.Output)
+				return core.Usagef("use text or json", "unknown output format %s", store.QuoteInput(o.Output))
 			}
 			ref := core.SessionRef{Cwd: cwd, Last: c.Bool("last"), AnyDir: c.Bool("any-dir")}
 			args := c.Args().Slice()
@@ -67,7 +67,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			case ref.AnyDir && !ref.Last:
 				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
 			case ref.Last && len(args) > 0, len(args) > 1:
-				return core.Usagef("trail compact ID, or trail compact --last", "unexpected argument %q", args[len(args)-1])
+				return core.Usagef("trail compact ID, or trail compact --last", "unexpected argument %s", store.QuoteInput(args[len(args)-1]))
 			case !ref.Last && len(args) == 0:
 				return core.Usagef("trail compact ID, or trail compact --last", "no session given")
 			case !ref.Last:

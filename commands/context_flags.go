@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/store"
 )
 
 // contextOptions reads --auto-compact and --context-window.
@@ -27,7 +28,7 @@ func contextOptions(c *cli.Context, s *core.StepOptions) error {
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || x <= 0 || x > 1 {
-		return core.Usagef("give a fraction in (0,1] such as 0.8, or off", "--auto-compact %q is not a threshold", v)
+		return core.Usagef("give a fraction in (0,1] such as 0.8, or off", "--auto-compact %s is not a threshold", store.QuoteInput(v))
 	}
 	s.AutoCompact = x
 	return nil

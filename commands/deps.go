@@ -98,7 +98,7 @@ func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provi
 		}
 		return p, nil
 	}
-	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %q", cfg.Name)
+	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
 }
 
 func wireOptions(env func(string) string) wire.Options {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"trail/store"
 )
 
 // parseAge reads a duration for --since and --older-than: Go durations
@@ -18,14 +20,14 @@ func parseAge(s string) (time.Duration, error) {
 			// !(n >= 0) also refuses NaN; ParseFloat takes "NaN" and "Inf",
 			// and a float beyond int64 converts to a negative Duration.
 			if err != nil || !(n >= 0) || n*float64(unit) >= math.MaxInt64 {
-				return 0, fmt.Errorf("invalid duration %q (use e.g. 90m, 36h, 7d, 2w)", s)
+				return 0, fmt.Errorf("invalid duration %s (use e.g. 90m, 36h, 7d, 2w)", store.QuoteInput(s))
 			}
 			return time.Duration(n * float64(unit)), nil
 		}
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
-		return 0, fmt.Errorf("invalid duration %q (use e.g. 90m, 36h, 7d, 2w)", s)
+		return 0, fmt.Errorf("invalid duration %s (use e.g. 90m, 36h, 7d, 2w)", store.QuoteInput(s))
 	}
 	return d, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/logfmt"
 	"trail/store"
 )
 
@@ -32,7 +33,8 @@ const exitCodesHelp = `EXIT CODES:
    4    requires action: the session paused for approval
    5    busy: the session is locked by another running step
    6    provider: the model provider failed after retries
-   7    invalid data: broken log, unparsable record or settings file
+   7    invalid data: broken log, unparsable or wrong-typed record or settings
+        file, a link or special file inside the home
    130  interrupted (the partial answer is saved)
 `
 
@@ -57,6 +59,8 @@ func ExitCode(err error) int {
 		prov  *core.ProviderError
 		bad   *core.InvalidDataError
 		rec   *store.CorruptError
+		nrRec *store.NotRegularError
+		nrLog *logfmt.NotRegularError
 		hook  *core.HookBlockedError
 	)
 	switch {
@@ -76,7 +80,7 @@ func ExitCode(err error) int {
 		return ExitBusy
 	case errors.As(err, &prov):
 		return ExitProvider
-	case errors.As(err, &bad), errors.As(err, &rec):
+	case errors.As(err, &bad), errors.As(err, &rec), errors.As(err, &nrRec), errors.As(err, &nrLog):
 		return ExitInvalidData
 	case errors.As(err, &hook):
 		return ExitFailure
@@ -106,7 +110,11 @@ func hintOf(err error) string {
 	}
 	var rec *store.CorruptError
 	var busy *store.BusyError
+	var nrRec *store.NotRegularError
+	var nrLog *logfmt.NotRegularError
 	switch {
+	case errors.As(err, &nrRec), errors.As(err, &nrLog):
+		return notRegularHint
 	case errors.As(err, &rec):
 		return "the record was left untouched; rebuild it from the log with: trail replay " + idFromRecordPath(rec.Path) + " --write-record"
 	case errors.As(err, &busy):
@@ -114,6 +122,11 @@ func hintOf(err error) string {
 	}
 	return ""
 }
+
+// notRegularHint explains a link or special file inside the home, which
+// trail refuses rather than follow (README: "Links and special files").
+const notRegularHint = "trail never follows a link or opens a special file inside its home; " +
+	"move the real file there, or remove it (the home and its sessions/ and logs/ folders may be links)"
 
 func idFromRecordPath(p string) string {
 	base := p[strings.LastIndexByte(p, '/')+1:]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trail/core"
+	"trail/logfmt"
 	"trail/store"
 )
 
@@ -32,6 +33,8 @@ func TestExitCodeTable(t *testing.T) {
 		{"a provider failure", wrap(&core.ProviderError{Provider: "anthropic", Status: 529, Message: "overloaded"}), 6},
 		{"a corrupt record", wrap(&store.CorruptError{Path: "/h/sessions/x.json", Offset: 10, Err: errors.New("eof")}), 7},
 		{"a settings file that does not parse", &core.InvalidDataError{Path: "s.json", Err: errors.New("bad")}, 7},
+		{"a record or lock that is a link", wrap(&store.NotRegularError{Path: "/h/sessions/x.json", Kind: "a symbolic link"}), 7},
+		{"a log or payload folder that is a link", fmt.Errorf("open log: %w", &logfmt.NotRegularError{Path: "/h/logs/x.jsonl", Kind: "a symbolic link", Want: "a regular file"}), 7},
 		{"an interrupt", wrap(core.ErrInterrupted), 130},
 		{"an already reported failure keeps its code", &exitError{code: 7}, 7},
 	}

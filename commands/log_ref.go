@@ -63,7 +63,7 @@ func resolveLog(st *store.FS, arg string) (logTarget, error) {
 	if isFile(arg) {
 		return logTarget{Path: arg}, nil
 	}
-	return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("no session or log file %q", arg),
+	return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("no session or log file %s", store.QuoteInput(arg)),
 		Fix: "give a session id, a unique prefix, a name, or a path to a .jsonl log"}
 }
 

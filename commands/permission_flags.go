@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/store"
 )
 
 // ruleFlag collects a repeatable rule flag. urfave/cli's StringSliceFlag
@@ -45,7 +46,7 @@ func permissionOptions(c *cli.Context, s *core.StepOptions) error {
 		}
 	}
 	if s.PermissionMode != "" && !core.ValidMode(s.PermissionMode) {
-		return core.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %q", s.PermissionMode)
+		return core.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %s", store.QuoteInput(s.PermissionMode))
 	}
 	return nil
 }

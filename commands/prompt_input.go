@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/store"
 )
 
 // readPrompt assembles the prompt (SPEC 1.3): -p, else the arguments, else
@@ -20,7 +21,7 @@ func readPrompt(o *RunOptions) (string, error) {
 	if prompt == "" {
 		prompt = strings.Join(o.Args, " ")
 	} else if len(o.Args) > 0 {
-		return "", core.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %q", o.Args[0])
+		return "", core.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %s", store.QuoteInput(o.Args[0]))
 	}
 	// A resume that decides approvals needs no prompt, so an idle inherited
 	// pipe must not hold it up either.

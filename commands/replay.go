@@ -90,12 +90,12 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			switch o.Format {
 			case "", rfText, rfJSON, rfJSONL, rfRecord:
 			default:
-				return core.Usagef("use text, json, jsonl or record", "unknown format %q", o.Format)
+				return core.Usagef("use text, json, jsonl or record", "unknown format %s", store.QuoteInput(o.Format))
 			}
 			switch o.View {
 			case viewContext, viewTranscript:
 			default:
-				return core.Usagef("use context or transcript", "unknown view %q", o.View)
+				return core.Usagef("use context or transcript", "unknown view %s", store.QuoteInput(o.View))
 			}
 			if o.Format == rfRecord && o.View == viewTranscript {
 				return core.Usagef("a record holds the context; drop --view or use --format json", "--format record has no transcript view")

@@ -158,7 +158,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	switch out {
 	case outText, outJSON, outStreamJSON:
 	default:
-		return nil, core.Usagef("use text, json or stream-json", "unknown output format %q", out)
+		return nil, core.Usagef("use text, json or stream-json", "unknown output format %s", store.QuoteInput(out))
 	}
 	if c.Int("max-turns") < 0 {
 		return nil, core.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")

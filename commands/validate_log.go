@@ -63,7 +63,7 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 			switch o.Format {
 			case vfText, vfJSON, vfGitHub, vfJUnit:
 			default:
-				return core.Usagef("use text, json, github or junit", "unknown format %q", o.Format)
+				return core.Usagef("use text, json, github or junit", "unknown format %s", store.QuoteInput(o.Format))
 			}
 			if len(o.Args) == 0 {
 				return core.Usagef("trail validate-log logs/*.jsonl, or a session id, or - for stdin", "no log given")
@@ -148,10 +148,10 @@ func expandLogArgs(st *store.FS, args []string) ([]target, error) {
 		case strings.ContainsAny(arg, "*?["):
 			matches, err := filepath.Glob(arg)
 			if err != nil {
-				return nil, core.Usagef("quote the pattern, or escape [ as \\[", "bad pattern %q: %v", arg, err)
+				return nil, core.Usagef("quote the pattern, or escape [ as \\[", "bad pattern %s: %v", store.QuoteInput(arg), err)
 			}
 			if len(matches) == 0 {
-				out = append(out, target{name: arg, missing: fmt.Errorf("no file matches %s", arg)})
+				out = append(out, target{name: arg, missing: fmt.Errorf("no file matches %s", store.QuoteInput(arg))})
 			}
 			for _, m := range matches {
 				out = append(out, target{name: m, path: m})

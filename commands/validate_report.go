@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"trail/logfmt"
+	"trail/store"
 )
 
 // The four report formats of validate-log. Each is exact on stdout; the
@@ -36,7 +37,7 @@ func writeValidationText(out, errOut io.Writer, results []logResult) {
 	for _, r := range results {
 		if r.Report == nil {
 			w.Flush()
-			reportError(errOut, fmt.Errorf("%s: %w", r.Name, r.Err))
+			reportError(errOut, fmt.Errorf("%s: %w", errorName(r.Name), r.Err))
 			continue
 		}
 		fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))
@@ -168,4 +169,14 @@ func xmlText(s string) string {
 	var b strings.Builder
 	_ = xml.EscapeText(&b, []byte(s))
 	return b.String()
+}
+
+// errorName is a log's name as an error line starts with it: a name that is
+// not a file (a 10 KB argument that resolved to nothing) is cut like every
+// quoted input.
+func errorName(name string) string {
+	if len(name) <= store.MaxQuoted {
+		return name
+	}
+	return store.QuoteInput(name)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"trail/store"
 )
 
 // Hinter is implemented by errors that know the obvious fix; commands prints
@@ -50,7 +52,7 @@ type AmbiguousError struct {
 }
 
 func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("session %q is ambiguous: it matches %s", e.Ref, strings.Join(e.Candidates, ", "))
+	return fmt.Sprintf("session %s is ambiguous: it matches %s", store.QuoteInput(e.Ref), strings.Join(e.Candidates, ", "))
 }
 func (e *AmbiguousError) Hint() string { return "give more characters of the id, or the full id" }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"trail/logfmt"
+	"trail/store"
 )
 
 // pause keeps the round for later: nothing runs, the assistant message stays
@@ -96,10 +97,10 @@ func (s *session) loadPending() error {
 	for _, list := range []idList{approve, deny} {
 		for _, id := range list.ids {
 			if !known[id] {
-				return Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %q is not pending in session %s", id, s.rec.ID)
+				return Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
 			}
 			if approve.has(id) && deny.has(id) && !approve.all && !deny.all {
-				return Usagef("name each call once", "tool call %q is both approved and denied", id)
+				return Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
 			}
 		}
 	}

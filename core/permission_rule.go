@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"trail/store"
 )
 
 // Rule is one parsed permission rule.
@@ -48,7 +50,7 @@ func ParseRule(s string) (Rule, error) {
 	}
 	r.Tool = strings.TrimSpace(text[:open])
 	if !toolNameRE.MatchString(r.Tool) {
-		return r, fmt.Errorf("%q is not a tool name", r.Tool)
+		return r, fmt.Errorf("%s is not a tool name", store.QuoteInput(r.Tool))
 	}
 	if !strings.HasSuffix(text, ")") {
 		return r, fmt.Errorf("the pattern must end with )")
@@ -64,7 +66,7 @@ func ParseRule(s string) (Rule, error) {
 	r.Pattern = pat
 	re, err := regexp.Compile(globRegexp(pat))
 	if err != nil {
-		return r, fmt.Errorf("pattern %q: %w", pat, err)
+		return r, fmt.Errorf("pattern %s: %w", store.QuoteInput(pat), err)
 	}
 	r.re = re
 	return r, nil
@@ -128,7 +130,7 @@ func (r Rule) exact() bool {
 // ruleError is an invalid rule, named with where it came from (exit 2).
 func ruleError(rule, source string, err error) error {
 	return &UsageError{
-		Msg: fmt.Sprintf("invalid permission rule %q in %s", rule, source),
+		Msg: fmt.Sprintf("invalid permission rule %s in %s", store.QuoteInput(rule), source),
 		Err: err,
 		Fix: "rules look like Bash, Bash(git diff *), Bash(npm run test:*) or Read(src/**)",
 	}

@@ -89,7 +89,7 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 		}
 	}
 	if _, ok := DefaultModels[c.Name]; !ok {
-		return c, Usagef("providers: anthropic, openai, echo, script", "unknown provider %q", c.Name)
+		return c, Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(c.Name))
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 

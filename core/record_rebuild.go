@@ -136,7 +136,7 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 		return nil, err
 	}
 	if rep.SessionID != o.ID {
-		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %q, not %q", rep.SessionID, o.ID)}
+		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
 	}
 	if len(rep.Messages) == 0 {
 		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}
@@ -151,11 +151,12 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	return rec, nil
 }
 
-// checkMessages makes sure a resume will load what was rebuilt.
+// checkMessages makes sure a resume will load what was rebuilt: the
+// messages pass the record's shape rule, the one Load applies.
 func checkMessages(msgs []json.RawMessage) error {
 	for i, raw := range msgs {
-		if _, err := DecodeMessage(raw); err != nil {
-			return fmt.Errorf("message %d: %w", i, err)
+		if err := store.CheckMessage(raw, i); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -120,6 +120,9 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if err != nil {
 		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
+	if err := checkLoggable(rec.Messages); err != nil {
+		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
+	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
@@ -303,4 +306,17 @@ func fieldInt(f store.Fields, key string) int {
 		return 0
 	}
 	return n
+}
+
+// checkLoggable refuses, before the step starts, a record whose messages
+// the log could not hold: a message nested deeper than a log line may be
+// would fail every line that carries it, and the step would be missing
+// from the log (replay would then disagree with the record for good).
+func checkLoggable(raws []json.RawMessage) error {
+	for i, raw := range raws {
+		if logfmt.TooDeepToLog(raw) {
+			return fmt.Errorf("message %d nests deeper than a log line can hold (%d levels)", i, logfmt.MaxMessageDepth)
+		}
+	}
+	return nil
 }

@@ -32,7 +32,7 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 		return "", Usagef("name a session by id, prefix or name, or pass --last", "no session given")
 	}
 	if strings.ContainsAny(r, "/\\\x00") || r == "." || r == ".." {
-		return "", &UsageError{Msg: fmt.Sprintf("invalid session id %q", r), Fix: "session ids are letters, digits, '.', '_' and '-'; see trail list"}
+		return "", &UsageError{Msg: "invalid session id " + store.QuoteInput(r), Fix: "session ids are letters, digits, '.', '_' and '-'; see trail list"}
 	}
 	validID := store.ValidateID(r) == nil
 	if validID {
@@ -69,7 +69,7 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return "", &NotFoundError{What: fmt.Sprintf("session %q not found", r), Fix: "see trail list for the stored sessions"}
+		return "", &NotFoundError{What: fmt.Sprintf("session %s not found", store.QuoteInput(r)), Fix: "see trail list for the stored sessions"}
 	case 1:
 		return matches[0], nil
 	}

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"trail/store"
 )
 
 // Settings is the merge of every settings file (SPEC 2). Later files win for
@@ -119,7 +120,7 @@ type settingsFile struct {
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
-	data, err := os.ReadFile(path)
+	data, err := readSettingsFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {
 			return nil
@@ -127,7 +128,8 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
 		}
-		return &InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err))}
+		return &InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
+			Fix: "a settings file is a regular JSON file: replace or remove " + path}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		s.Files = append(s.Files, path)
@@ -210,7 +212,7 @@ func parseSettingsDuration(raw json.RawMessage) (time.Duration, error) {
 	if json.Unmarshal(raw, &str) == nil {
 		d, err := time.ParseDuration(str)
 		if err != nil || d <= 0 {
-			return 0, fmt.Errorf("timeout %q is not a duration like \"120s\"", str)
+			return 0, fmt.Errorf("timeout %s is not a duration like \"120s\"", store.QuoteInput(str))
 		}
 		return d, nil
 	}

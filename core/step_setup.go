@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"trail/store"
 )
 
 // OnAsk values: what a needed approval does without a terminal.
@@ -47,23 +49,23 @@ func (s *session) prepare() error {
 		for _, name := range o.Tools {
 			t := s.engineTool(name)
 			if t == nil {
-				return Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %q", name)
+				return Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %s", store.QuoteInput(name))
 			}
 			s.tools = append(s.tools, t)
 		}
 	}
 	if o.PermissionMode != "" && !ValidMode(o.PermissionMode) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %q", o.PermissionMode)
+		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
 	}
 	if m := o.Settings.Permissions.DefaultMode; m != "" && !ValidMode(m) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %q in the settings", m)
+		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
 	}
 	switch o.OnAsk {
 	case "":
 		o.OnAsk = OnAskDeny
 	case OnAskDeny, OnAskPause:
 	default:
-		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %q", o.OnAsk)
+		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %s", store.QuoteInput(o.OnAsk))
 	}
 	if !o.Resume && strings.TrimSpace(o.Prompt) == "" {
 		return errNoPrompt

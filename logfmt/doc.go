@@ -20,6 +20,17 @@
 //     have no order, are written with sorted keys. HTML characters (<, >, &)
 //     are never escaped. Floats use encoding/json's shortest form; NaN and
 //     Inf are errors, not lines.
+//   - The log, the payload folder and payload files are opened without
+//     following a symbolic link and must be a regular file (a folder for
+//     the payload folder); a link, FIFO or device there is a
+//     *NotRegularError before anything is read, cut or appended. The log
+//     is opened read-write and repaired through that one descriptor, never
+//     reopened by path. The logs folder itself may be a link.
+//   - A line nests at most maxDepth levels, its own object included, the
+//     bound the reader holds lines to; MaxMessageDepth and TooDeepToLog let
+//     a caller refuse a message before a step rather than lose its lines.
+//     An encoding error names its path with a bounded message built in
+//     linear time, however deep the value.
 //   - Secrets never reach the file: values under sensitive keys become
 //     "[REDACTED]", and API keys in use or key-shaped strings are replaced
 //     inside every string, including strings inside json.RawMessage values.

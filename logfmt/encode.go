@@ -24,6 +24,21 @@ const maxDepth = 10000
 
 var errTooDeep = errors.New("json nesting deeper than 10000")
 
+// MaxMessageDepth is how deep a message may nest and still be logged where
+// trail logs messages deepest: as an element of a list member of a line
+// (provider_request's "messages", replace_all's "messages"). The line object
+// and the list take two of the maxDepth levels a line may have, the bound
+// both the writer and the reader hold lines to.
+const MaxMessageDepth = maxDepth - 2
+
+// TooDeepToLog reports whether the JSON value b nests deeper than
+// MaxMessageDepth, so that logging it would fail. Counting brackets is
+// vectorised and clears every ordinary value without the depth walk.
+func TooDeepToLog(b []byte) bool {
+	return bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) > MaxMessageDepth &&
+		nestingDepth(b) > MaxMessageDepth
+}
+
 // AppendJSON appends the compact JSON of v to dst: insertion-ordered keys
 // for Object and []Field, sorted keys for maps, no HTML escaping. On error
 // the returned slice holds dst plus whatever was written before the error.
@@ -194,7 +209,7 @@ func (e *encoder) object(dst []byte, fields []Field) ([]byte, error) {
 		dst = append(dst, ':')
 		var err error
 		if dst, err = e.field(dst, f.Key, f.Value); err != nil {
-			return dst, fmt.Errorf("key %q: %w", f.Key, err)
+			return dst, atKey(err, f.Key)
 		}
 	}
 	return append(dst, '}'), nil
@@ -217,7 +232,7 @@ func (e *encoder) list(dst []byte, isNil bool, n int, elem func([]byte, int) ([]
 		}
 		var err error
 		if dst, err = elem(dst, i); err != nil {
-			return dst, fmt.Errorf("index %d: %w", i, err)
+			return dst, atIndex(err, i)
 		}
 	}
 	return append(dst, ']'), nil

@@ -81,24 +81,30 @@ func TestAppendJSONErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		in   any
+		want string // the error says this
 	}{
-		{"NaN", math.NaN()},
-		{"Inf inside an object", Object{F("x", math.Inf(1))}},
-		{"float32 Inf", float32(math.Inf(-1))},
-		{"invalid raw json", json.RawMessage(`{"a":}`)},
-		{"empty raw json", json.RawMessage{}},
-		{"raw with trailing garbage", json.RawMessage(`{} x`)},
-		{"json.Number that is not a number", json.Number("12abc")},
-		{"json.Number empty", json.Number("")},
-		{"a Marshaler returning invalid json", badMarshaler{}},
-		{"nesting beyond the limit", deep},
-		{"raw nesting beyond the limit", json.RawMessage(strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1))},
-		{"encoding/json failure", make(chan int)},
+		{"NaN", math.NaN(), "unsupported float value (NaN or Inf)"},
+		{"Inf inside an object", Object{F("x", math.Inf(1))}, `key "x": unsupported float value`},
+		{"float32 Inf", float32(math.Inf(-1)), "unsupported float value"},
+		{"invalid raw json", json.RawMessage(`{"a":}`), "invalid raw json"},
+		{"empty raw json", json.RawMessage{}, "invalid raw json"},
+		{"raw with trailing garbage", json.RawMessage(`{} x`), "invalid raw json"},
+		{"json.Number that is not a number", json.Number("12abc"), `invalid json.Number "12abc"`},
+		{"json.Number empty", json.Number(""), `invalid json.Number ""`},
+		{"a Marshaler returning invalid json", badMarshaler{}, "invalid raw json"},
+		{"nesting beyond the limit", deep, "index 0: index 0: index 0: index 0: … 9992 more levels …: index 0: index 0: index 0: index 0: json nesting deeper than 10000"},
+		{"raw nesting beyond the limit", json.RawMessage(strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)), "json nesting deeper than 10000"},
+		{"an error deep in a list names its index", []any{1, []any{2, math.NaN()}}, "index 1: index 1: unsupported float value"},
+		{"encoding/json failure", make(chan int), "marshal chan int: json: unsupported type: chan int"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, err := Marshal(tt.in); err == nil {
+			got, err := Marshal(tt.in)
+			if err == nil {
 				t.Fatalf("Marshal succeeded with %.80s", got)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %.300q does not say %q", err, tt.want)
 			}
 		})
 	}

@@ -56,7 +56,9 @@ func (p *payloadStore) store(data []byte) ([sha256.Size]byte, error) {
 	}
 	name := hex.EncodeToString(sum[:]) + ".json"
 	final := filepath.Join(p.dir, name)
-	switch _, err := os.Lstat(final); {
+	switch st, err := os.Lstat(final); {
+	case err == nil && !st.Mode().IsRegular():
+		return sum, &NotRegularError{Path: final, Kind: fileKind(st.Mode()), Want: "a regular file"}
 	case err == nil:
 		p.known[sum] = struct{}{}
 		return sum, nil
@@ -82,7 +84,9 @@ func (p *payloadStore) makeDir() error {
 	case !errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("create payload folder: %w", err)
 	}
-	return nil
+	// Whatever is there (checked at open, but a step is long) must be
+	// the folder itself: a link would put payload files outside the home.
+	return checkFolder(p.dir)
 }
 
 // writeNewFile creates final with data unless it already exists. Linking a
@@ -153,7 +157,7 @@ func (p *payloadStore) appendRef(dst []byte, sum [sha256.Size]byte, n int) []byt
 }
 
 func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openNoFollow(path) // fsync needs no write access
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (e *encoder) raw(dst, b []byte) ([]byte, error) {
 	}
 	// gjson validates recursively: refuse nesting the walk would refuse
 	// anyway before it can cost gigabytes of stack.
-	if bytes.Count(b, []byte{'['})+bytes.Count(b, []byte{'{'}) > maxDepth && nestingDepth(b) > maxDepth-e.depth {
+	if room := maxDepth - e.depth; bytes.Count(b, []byte{'['})+bytes.Count(b, []byte{'{'}) > room && nestingDepth(b) > room {
 		return dst, errTooDeep
 	}
 	if !gjson.ValidBytes(b) {

@@ -25,15 +25,12 @@ import (
 // values live in payload files, so one read nearly always suffices.
 const tailChunk = 64 << 10
 
-// recoverTail repairs a torn end of the log at path (through w, the append
-// descriptor) and returns the seq of the next line.
-func recoverTail(path string, w *os.File) (int64, error) {
-	r, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	info, err := r.Stat()
+// recoverTail repairs a torn end of the log open in f (read-write, append)
+// and returns the seq of the next line. It reads and cuts through the
+// descriptor the writer will append to, never by path again, so what it
+// repairs is the file that was checked to be a regular one.
+func recoverTail(f *os.File) (int64, error) {
+	info, err := f.Stat()
 	if err != nil {
 		return 0, err
 	}
@@ -41,7 +38,7 @@ func recoverTail(path string, w *os.File) (int64, error) {
 	if size == 0 {
 		return 0, nil
 	}
-	nl, err := lastNewline(r, size)
+	nl, err := lastNewline(f, size)
 	if err != nil {
 		return 0, fmt.Errorf("read tail: %w", err)
 	}
@@ -49,20 +46,20 @@ func recoverTail(path string, w *os.File) (int64, error) {
 	var last []byte
 	if end < size {
 		torn := make([]byte, size-end)
-		if _, err := r.ReadAt(torn, end); err != nil {
+		if _, err := f.ReadAt(torn, end); err != nil {
 			return 0, fmt.Errorf("read tail: %w", err)
 		}
 		if isObjectLine(torn) {
-			if _, err := w.Write([]byte{'\n'}); err != nil {
+			if _, err := f.Write([]byte{'\n'}); err != nil {
 				return 0, fmt.Errorf("end last line: %w", err)
 			}
 			last, end = torn, size+1
-		} else if err := w.Truncate(end); err != nil {
+		} else if err := f.Truncate(end); err != nil {
 			return 0, fmt.Errorf("cut torn line: %w", err)
 		}
 	}
 	if last == nil {
-		if last, err = lastLine(r, end); err != nil {
+		if last, err = lastLine(f, end); err != nil {
 			return 0, fmt.Errorf("read tail: %w", err)
 		}
 	}
@@ -72,7 +69,7 @@ func recoverTail(path string, w *os.File) (int64, error) {
 	if seq, ok := lineSeq(last); ok {
 		return seq + 1, nil
 	}
-	n, err := countLines(io.NewSectionReader(r, 0, end))
+	n, err := countLines(io.NewSectionReader(f, 0, end))
 	if err != nil {
 		return 0, fmt.Errorf("count lines: %w", err)
 	}

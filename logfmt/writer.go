@@ -3,7 +3,6 @@ package logfmt
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +46,9 @@ const maxKeptBuffer = 1 << 20
 
 // OpenWriter opens the log at path for appending, creating it (0600, and
 // its folder 0700) when missing. It repairs a torn last line and continues
-// seq from the last complete line.
+// seq from the last complete line. A log or payload folder that is a
+// symbolic link or a special file is a *NotRegularError: nothing is read,
+// cut or appended through it.
 func OpenWriter(path string, opts Options) (*Writer, error) {
 	if err := checkSessionID(opts.SessionID); err != nil {
 		return nil, fmt.Errorf("open log %s: %w", path, err)
@@ -55,16 +56,22 @@ func OpenWriter(path string, opts Options) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open log %s: create folder: %w", path, err)
 	}
-	created := true
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		created = false
-		f, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	payloads := newPayloadStore(path, opts.SessionID, 0)
+	// A payload folder that is a link is refused now, before the log is
+	// touched, rather than by the first big value mid-step.
+	// A *NotRegularError names its path already.
+	if err := checkFolder(payloads.dir); err != nil {
+		return nil, err
+	}
+	f, created, err := openLogFile(path)
+	var nr *NotRegularError
+	if errors.As(err, &nr) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open log %s: %w", path, err)
 	}
-	seq, err := recoverTail(path, f)
+	seq, err := recoverTail(f)
 	if err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("open log %s: %w", path, err)
@@ -74,9 +81,9 @@ func OpenWriter(path string, opts Options) (*Writer, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("open log %s: %w", path, err)
 	}
-	threshold := opts.PayloadThreshold
-	if threshold <= 0 {
-		threshold = DefaultPayloadThreshold
+	payloads.threshold = opts.PayloadThreshold
+	if payloads.threshold <= 0 {
+		payloads.threshold = DefaultPayloadThreshold
 	}
 	now := opts.Now
 	if now == nil {
@@ -87,7 +94,7 @@ func OpenWriter(path string, opts Options) (*Writer, error) {
 		f:           f,
 		now:         now,
 		sessionJSON: appendString(nil, opts.SessionID),
-		payloads:    newPayloadStore(path, opts.SessionID, threshold),
+		payloads:    payloads,
 		seq:         seq,
 		buf:         make([]byte, 0, 4096),
 		created:     created,
@@ -149,6 +156,10 @@ func (w *Writer) Encode(v any) ([]byte, error) {
 
 func (w *Writer) appendLine(dst []byte, event string, fields []Field) ([]byte, error) {
 	dst = appendEnvelope(dst, w.now(), w.sessionJSON, event, w.seq)
+	// The line's own object is the first level: counted, a line the
+	// writer accepts is never one the reader refuses as too deep.
+	w.enc.depth = 1
+	defer func() { w.enc.depth = 0 }()
 	for _, f := range fields {
 		if isEnvelopeKey(f.Key) {
 			return dst, fmt.Errorf("field %q collides with the envelope", f.Key)

@@ -41,7 +41,7 @@ func writeSessions(b *testing.B, n int, template []byte) *FS {
 
 // benchRecord is a record in trail's layout whose messages and history make
 // it about size bytes.
-func benchRecord(b *testing.B, size int) []byte {
+func benchRecord(b testing.TB, size int) []byte {
 	b.Helper()
 	r := &Record{
 		ID: benchID(0), Name: "", Cwd: "/home/dev/project", CreatedAt: "2025-01-02T03:04:05.678Z",
@@ -164,4 +164,27 @@ func benchRecordN(b testing.TB, n int) []byte {
 		r.History = append(r.History, benchEntry(i, m))
 	}
 	return mustEncode(b, r)
+}
+
+// The shape rule walks every message once more on each load; this is its
+// share of BenchmarkDecode10kMessages.
+func BenchmarkCheckShape10kMessages(b *testing.B) {
+	data := benchRecordN(b, 10_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		walkObject(data, 0, func(key string, off int) (int, bool) {
+			if key == "messages" || key == "history" {
+				i := 0
+				return walkArrayAt(data, off, func(eoff, _ int) bool {
+					if err := checkElement(data, key, eoff, i); err != nil {
+						b.Fatal(err.msg)
+					}
+					i++
+					return true
+				}), true
+			}
+			return endOfValue(data, off), true
+		})
+	}
 }

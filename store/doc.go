@@ -8,9 +8,19 @@
 //     so no caller reaches outside $TRAIL_HOME/sessions or $TRAIL_HOME/logs.
 //     (The *Path helpers only build strings and do not check.)
 //   - Folders are created 0700 and files 0600: records hold conversations.
+//   - Files inside the home (records, their temp files and .bak, lock
+//     files) are opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO never
+//     blocks) and must be regular files; anything else is a
+//     *NotRegularError, never followed, never replaced by a rename. The
+//     home, sessions/ and logs/ folders themselves may be links.
+//   - A record is corrupt when it is not valid JSON, or when a value trail
+//     reads has the wrong shape (record_shape.go states the rule); Load,
+//     Decode, list and migrate apply the same rule.
 //   - A record is replaced only by rename of a fully written, fsynced temp
 //     file in the same folder, then the folder is fsynced. A crash leaves
-//     the old record or the new one, never a mix.
+//     the old record or the new one, never a mix. Under a session lock the
+//     temp file's name is noted in the lock file first, and the next holder
+//     of the lock removes a temp file a killed step left.
 //   - Nothing here writes a record it could not parse. Load returns a
 //     *CorruptError and Save only writes a Record the caller already holds;
 //     callers must Load (under the lock) before they Save over a file.

@@ -17,6 +17,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"id":"a","version":"1","provider":{"name":""},"usage":{"inputTokens":1.5,"outputTokens":2}}`))
 	f.Add([]byte(`{"id":"\ud800","name":"\u2028<&>","messages":[],"messages":null}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(shapeRecord))
+	f.Add([]byte(`{"id":"a","usage":{"inputTokens":1e400},"messages":[{"role":7,"content":{},"toolCalls":[{"id":"t","function":{"name":"R","arguments":{}}}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Decode(data, "f.json")
 		if err != nil {

@@ -98,15 +98,36 @@ func (h *Head) fromWindow(win []byte) bool {
 	complete := false
 	end := -1 // where the last member gjson gave us ends
 	var seen uint
+	var serr *shapeError
 	root.ForEach(func(k, v gjson.Result) bool {
 		if !isHeaderKey(k.Str) {
 			complete = true
+			return false
+		}
+		// The window is not validated as a whole: check the shape of a
+		// member only once gjson says that member alone is valid JSON,
+		// else let the whole file decide.
+		if v.Index <= 0 || v.Index+len(v.Raw) > len(win) {
+			return false // gjson did not place the value: let the file decide
+		}
+		raw := win[v.Index : v.Index+len(v.Raw)]
+		if string(raw) != v.Raw || !gjson.ValidBytes(raw) {
+			return false
+		}
+		if serr = checkTopMember(raw, k.Str, 0); serr != nil {
+			serr.off += v.Index
 			return false
 		}
 		seen |= h.set(k.Str, v)
 		end = v.Index + len(v.Raw)
 		return true
 	})
+	if serr != nil {
+		// A header value of the wrong type: the record is corrupt, whatever
+		// the rest holds.
+		h.Corrupt, h.Err = true, serr.corrupt(h.Path)
+		return true
+	}
 	// gjson parses a member's value before it shows us the key, so when the
 	// member after the header is a string cut off by the window (a long
 	// systemPrompt, say) it stops without a word. The key is all we need.
@@ -226,16 +247,32 @@ func (h *Head) fromRecord(data []byte) error {
 				cerr = &CorruptError{Path: h.Path, Offset: int64(off), Err: fmt.Errorf("%q is not an array", key)}
 				return 0, false
 			}
-			if key == "history" {
-				return endOfValue(data, off), true
-			}
-			n = 0
-			return walkArray(data, off, func(m []byte) {
-				if lookForPrompt && gjson.GetBytes(m, "role").String() == "user" {
-					h.FirstPrompt, lookForPrompt = promptText(gjson.GetBytes(m, "content")), false
+			count := 0
+			var serr *shapeError
+			end := walkArrayAt(data, off, func(eoff, eend int) bool {
+				if serr = checkElement(data, key, eoff, count); serr != nil {
+					return false
 				}
-				n++
-			}), true
+				count++
+				if key == "messages" && lookForPrompt {
+					if m := data[eoff:eend]; gjson.GetBytes(m, "role").String() == "user" {
+						h.FirstPrompt, lookForPrompt = promptText(gjson.GetBytes(m, "content")), false
+					}
+				}
+				return true
+			})
+			if serr != nil {
+				cerr = serr.corrupt(h.Path)
+				return 0, false
+			}
+			if key == "messages" {
+				n = count
+			}
+			return end, true
+		}
+		if serr := checkTopMember(data, key, off); serr != nil {
+			cerr = serr.corrupt(h.Path)
+			return 0, false
 		}
 		end := endOfValue(data, off)
 		if isHeaderKey(key) {

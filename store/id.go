@@ -11,11 +11,11 @@ const maxIDLen = 128
 // file or something a tool would read as a flag.
 func ValidateID(id string) error {
 	if len(id) == 0 || len(id) > maxIDLen || !isIDStart(id[0]) {
-		return fmt.Errorf("%w %q", ErrInvalidID, id)
+		return fmt.Errorf("%w %s", ErrInvalidID, QuoteInput(id))
 	}
 	for i := 1; i < len(id); i++ {
 		if c := id[i]; !isIDStart(c) && c != '.' && c != '_' && c != '-' {
-			return fmt.Errorf("%w %q", ErrInvalidID, id)
+			return fmt.Errorf("%w %s", ErrInvalidID, QuoteInput(id))
 		}
 	}
 	return nil

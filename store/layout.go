@@ -6,10 +6,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // FS is the on-disk session store rooted at $TRAIL_HOME.
-type FS struct{ Home string }
+type FS struct {
+	Home string
+
+	mu   sync.Mutex
+	held map[string]*Lock // the locks this process holds, by session id
+}
 
 // New returns the store rooted at home. Nothing is created until a write.
 func New(home string) *FS { return &FS{Home: home} }

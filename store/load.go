@@ -52,7 +52,7 @@ func (s *FS) Save(r *Record) error {
 	if err := s.EnsureLayout(); err != nil {
 		return fmt.Errorf("save session %s: %w", r.ID, err)
 	}
-	if err := writeFileAtomic(s.RecordPath(r.ID), data, 0o600); err != nil {
+	if err := writeFileAtomic(s.RecordPath(r.ID), data, 0o600, s.heldLock(r.ID)); err != nil {
 		return fmt.Errorf("save session %s: %w", r.ID, err)
 	}
 	return nil
@@ -63,7 +63,9 @@ func (s *FS) Exists(id string) (bool, error) {
 	if err := ValidateID(id); err != nil {
 		return false, err
 	}
-	_, err := os.Stat(s.RecordPath(id))
+	// Lstat: a link where the record should be is there (and refused by
+	// Load), not a free id for a new session to be saved through.
+	_, err := os.Lstat(s.RecordPath(id))
 	switch {
 	case err == nil:
 		return true, nil

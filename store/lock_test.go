@@ -113,7 +113,7 @@ func TestLockOnARemovedLockFileDoesNotCount(t *testing.T) {
 
 func TestConcurrentWritersLoseNoTurn(t *testing.T) {
 	s := newStore(t)
-	if err := s.Save(&Record{ID: "a", Messages: []json.RawMessage{json.RawMessage(`{"n":0}`)}}); err != nil {
+	if err := s.Save(&Record{ID: "a", Messages: []json.RawMessage{json.RawMessage(`{"role":"user","n":0}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	const writers = 8
@@ -131,7 +131,7 @@ func TestConcurrentWritersLoseNoTurn(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				r.Messages = append(r.Messages, json.RawMessage(fmt.Sprintf(`{"n":%d}`, i+1)))
+				r.Messages = append(r.Messages, json.RawMessage(fmt.Sprintf(`{"role":"user","n":%d}`, i+1)))
 				r.MessageCount = len(r.Messages)
 				return s.Save(r)
 			}()

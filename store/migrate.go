@@ -123,11 +123,11 @@ func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error
 		return false, fmt.Errorf("migrate %s: %w", path, err)
 	}
 	if opts.Backup {
-		if err := writeFileAtomic(path+".bak", data, 0o600); err != nil {
+		if err := writeFileAtomic(path+".bak", data, 0o600, lk); err != nil {
 			return false, fmt.Errorf("migrate %s: backup: %w", path, err)
 		}
 	}
-	if err := writeFileAtomic(path, out, 0o600); err != nil {
+	if err := writeFileAtomic(path, out, 0o600, lk); err != nil {
 		return false, fmt.Errorf("migrate %s: %w", path, err)
 	}
 	return true, nil

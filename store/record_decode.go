@@ -35,7 +35,8 @@ func isHeaderKey(k string) bool {
 const maxNesting = 100_000
 
 // Decode parses a session record. It returns a *CorruptError for input that
-// is not a JSON object, and never panics. The Record does not alias data.
+// is not a JSON object, or whose values trail reads have the wrong shape
+// (record_shape.go), and never panics. The Record does not alias data.
 func Decode(data []byte, path string) (*Record, error) {
 	if err := checkRecord(data, path); err != nil {
 		return nil, err
@@ -72,13 +73,26 @@ func decodeValid(data []byte, path string) (*Record, error) {
 				return 0, false
 			}
 			elems := []json.RawMessage{}
-			end := walkArray(data, off, func(e []byte) { elems = append(elems, e) })
+			var serr *shapeError
+			end := walkArrayAt(data, off, func(eoff, eend int) bool {
+				serr = checkElement(data, key, eoff, len(elems))
+				elems = append(elems, data[eoff:eend:eend])
+				return serr == nil
+			})
+			if serr != nil {
+				cerr = serr.corrupt(path)
+				return 0, false
+			}
 			if key == "messages" {
 				r.Messages = elems
 			} else {
 				r.History = elems
 			}
 			return end, true
+		}
+		if serr := checkTopMember(data, key, off); serr != nil {
+			cerr = serr.corrupt(path)
+			return 0, false
 		}
 		end := endOfValue(data, off)
 		raw := data[off:end:end]

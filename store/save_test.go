@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -79,22 +80,37 @@ func TestSaveFailureLeavesOldRecordAndNoTemp(t *testing.T) {
 	if err := s.Save(bad); err == nil {
 		t.Fatal("saved a record with an invalid raw value")
 	}
-	// A rename that fails (the target is a non-empty folder) removes the temp file.
+	// A rename that fails removes the temp file and clears its note.
 	if err := s.Save(&Record{ID: "b"}); err != nil {
 		t.Fatal(err)
 	}
+	lk, err := s.Lock(context.Background(), "b", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.Unlock()
+	rename = func(string, string) error { return errors.New("disk on fire") }
+	t.Cleanup(func() { rename = os.Rename })
+	if err := s.Save(&Record{ID: "b", Name: "new"}); err == nil || !strings.Contains(err.Error(), "save session b: rename ") {
+		t.Fatalf("a failed rename: %v", err)
+	}
+	if note, _ := os.ReadFile(s.LockPath("b")); len(note) != 0 {
+		t.Errorf("the lock file still notes %q", note)
+	}
+	rename = os.Rename
+	// A folder where the record should be is refused, not replaced.
 	os.Remove(s.RecordPath("b"))
 	if err := os.MkdirAll(filepath.Join(s.RecordPath("b"), "x"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(&Record{ID: "b"}); err == nil || !strings.Contains(err.Error(), "save session b: rename ") {
+	if err := s.Save(&Record{ID: "b"}); !errors.As(err, new(*NotRegularError)) {
 		t.Fatalf("save over a folder: %v", err)
 	}
 	after, _ := os.ReadFile(s.RecordPath("a"))
 	if string(before) != string(after) {
 		t.Errorf("old record changed")
 	}
-	assertOnlyFiles(t, s.SessionsDir(), "a.json", "b.json")
+	assertOnlyFiles(t, s.SessionsDir(), "a.json", "b.json", "b.lock")
 }
 
 func assertOnlyFiles(t *testing.T, dir string, want ...string) {
@@ -213,10 +229,10 @@ func TestReadsDoNotBlockOnAFIFO(t *testing.T) {
 	go func() {
 		defer close(done)
 		heads, err := s.ListHeads()
-		if err != nil || len(heads) != 2 || heads[1].ID != "pipe" || !heads[1].Corrupt || !errors.Is(heads[1].Err, errNotRegular) {
+		if err != nil || len(heads) != 2 || heads[1].ID != "pipe" || !heads[1].Corrupt || !errors.As(heads[1].Err, new(*NotRegularError)) {
 			t.Errorf("ListHeads = %+v, %v", heads, err)
 		}
-		if _, err := s.Load("pipe"); !errors.As(err, new(*CorruptError)) {
+		if _, err := s.Load("pipe"); !errors.As(err, new(*NotRegularError)) {
 			t.Errorf("Load of a FIFO: %v", err)
 		}
 	}()

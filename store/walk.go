@@ -43,10 +43,45 @@ func walkObject(data []byte, i int, fn func(key string, off int) (end int, more 
 	}
 }
 
+// walkMembers is walkObject for the shape checks: the key is its raw bytes
+// between the quotes (no string built per key), and fn only stops the walk
+// or lets it go on to the next member.
+func walkMembers(data []byte, i int, fn func(key []byte, off int) (more bool)) {
+	i++ // '{'
+	for {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] == '}' {
+			return
+		}
+		if data[i] == ',' {
+			i++
+			continue
+		}
+		kEnd := endOfString(data, i)
+		key := data[i+1 : kEnd-1]
+		i = skipSpace(data, kEnd) + 1 // ':'
+		i = skipSpace(data, i)
+		if !fn(key, i) {
+			return
+		}
+		i = endOfValue(data, i)
+	}
+}
+
 // walkArray calls fn for each element of the array starting at data[i], in
 // order, and returns the index just past the array. Each element is capped
 // so that appending to it cannot spill into the next.
 func walkArray(data []byte, i int, fn func(elem []byte)) int {
+	return walkArrayAt(data, i, func(off, end int) bool {
+		fn(data[off:end:end])
+		return true
+	})
+}
+
+// walkArrayAt calls fn with the offsets where each element of the array at
+// data[i] starts and ends, until fn returns false, and returns the index
+// just past the array (or where it stopped).
+func walkArrayAt(data []byte, i int, fn func(off, end int) (more bool)) int {
 	i++ // '['
 	for {
 		i = skipSpace(data, i)
@@ -61,7 +96,9 @@ func walkArray(data []byte, i int, fn func(elem []byte)) int {
 			continue
 		}
 		end := endOfValue(data, i)
-		fn(data[i:end:end])
+		if !fn(i, end) {
+			return end
+		}
 		i = end
 	}
 }
