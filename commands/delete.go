@@ -107,6 +107,11 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 	var failed error
 	for _, id := range ids {
 		if err := deleteOne(ctx, st, id, o.Wait); err != nil {
+			// A signal ends the whole command: the sessions not reached
+			// yet are kept, and what was deleted is already on stdout.
+			if errors.Is(err, core.ErrInterrupted) {
+				return err
+			}
 			var b *store.BusyError
 			if errors.As(err, &b) {
 				busy = append(busy, id)
@@ -133,9 +138,12 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 // deleteOne removes a session under its lock, so a running step is never
 // pulled out from under it.
 func deleteOne(ctx context.Context, st *store.FS, id string, wait time.Duration) error {
+	if ctx.Err() != nil {
+		return core.Interrupted(ctx.Err(), "deleting sessions")
+	}
 	l, err := st.Lock(ctx, id, wait)
 	if err != nil {
-		return err
+		return core.Interrupted(err, "waiting for session "+id)
 	}
 	defer l.Unlock()
 	return st.Delete(id)

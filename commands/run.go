@@ -226,7 +226,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if o.Step.MaxTurns == 0 && settings.MaxTurns != nil {
 		o.Step.MaxTurns = *settings.MaxTurns
 	}
-	prompt, err := readPrompt(o)
+	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err
 	}

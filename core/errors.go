@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -120,3 +121,22 @@ func (e *HookBlockedError) Error() string {
 // ErrInterrupted is returned when SIGINT/SIGTERM cancelled the step after the
 // partial answer was saved (exit 130).
 var ErrInterrupted = errors.New("interrupted")
+
+// InterruptedError is SIGINT/SIGTERM ending a command before it changed
+// anything: while it waited for a session's lock or read its input. It is
+// ErrInterrupted for errors.Is, so it exits 130 like an interrupted step.
+type InterruptedError struct {
+	While string // "waiting for session <id>", "reading standard input"
+}
+
+func (e *InterruptedError) Error() string        { return "interrupted while " + e.While }
+func (e *InterruptedError) Is(target error) bool { return target == ErrInterrupted }
+
+// Interrupted turns the context error of a wait that a signal cut short
+// into an InterruptedError; any other error is returned as it is.
+func Interrupted(err error, while string) error {
+	if errors.Is(err, context.Canceled) {
+		return &InterruptedError{While: while}
+	}
+	return err
+}

@@ -54,6 +54,9 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.setProvider(nil); err != nil {
 		return err
 	}
+	if err := s.checkPromptSize(); err != nil {
+		return err
+	}
 	if err := s.takeLock(ctx, id); err != nil {
 		return err
 	}
@@ -133,6 +136,9 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if err := s.setProvider(rec.Provider); err != nil {
 		return err
 	}
+	if err := s.checkPromptSize(); err != nil {
+		return err
+	}
 	if o.Fork {
 		return s.fork(ctx)
 	}
@@ -174,7 +180,7 @@ func (s *session) fork(ctx context.Context) error {
 func (s *session) takeLock(ctx context.Context, id string) error {
 	l, err := s.e.Store.Lock(ctx, id, s.opts.Wait)
 	if err != nil {
-		return err
+		return Interrupted(err, "waiting for session "+id)
 	}
 	s.lock = l
 	return nil
