@@ -78,7 +78,7 @@ func readStdin(ctx context.Context, o *RunOptions, havePrompt bool) (string, err
 		return "", err
 	}
 	if int64(len(b)) > limit {
-		return "", core.PromptTooLarge(limit/core.BytesPerToken, true, window, exact)
+		return "", core.StdinTooLarge(limit, window, exact)
 	}
 	return string(b), nil
 }

@@ -57,13 +57,18 @@ func PromptTokens(prompt string) int64 {
 	return EstimateTokens([]Message{m})
 }
 
-// PromptTooLarge is the usage error for an input over the window; atLeast
-// says the input was not read to its end, so tokens is a lower bound.
-func PromptTooLarge(tokens int64, atLeast bool, window int64, exact bool) error {
-	size := "~" + Thousands(tokens) + " tokens"
-	if atLeast {
-		size = "standard input alone is over " + size
-	}
+// PromptTooLarge is the usage error for a prompt of tokens over the window.
+func PromptTooLarge(tokens, window int64, exact bool) error {
+	return tooLarge("~"+Thousands(tokens)+" tokens", window, exact)
+}
+
+// StdinTooLarge is the usage error for standard input that went on past
+// limit bytes: it was not read to its end, so its size is a lower bound.
+func StdinTooLarge(limit, window int64, exact bool) error {
+	return tooLarge("standard input is more than "+Thousands(limit)+" bytes (over ~"+Thousands(limit/BytesPerToken)+" tokens)", window, exact)
+}
+
+func tooLarge(size string, window int64, exact bool) error {
 	win := "the model's context window is " + Thousands(window)
 	if !exact {
 		win = "the largest context window of a known model is " + Thousands(window)
@@ -85,7 +90,7 @@ func (s *session) checkPromptSize() error {
 		return nil
 	}
 	if t := PromptTokens(p); t > w {
-		return PromptTooLarge(t, false, w, true)
+		return PromptTooLarge(t, w, true)
 	}
 	return nil
 }
