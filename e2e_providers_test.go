@@ -293,8 +293,15 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 			if r.code != tt.wantCode {
 				t.Fatalf("exit %d, want %d\n%s", r.code, tt.wantCode, r)
 			}
-			if tt.wantErr != "" && !strings.HasPrefix(r.stderr, tt.wantErr) {
-				t.Errorf("stderr = %q, want it to start with %q", r.stderr, tt.wantErr)
+			// One line per retry, then the error.
+			errLines := strings.SplitAfterN(r.stderr, "\n", tt.retries+1)
+			for i, l := range errLines[:len(errLines)-1] {
+				if want := fmt.Sprintf(", retrying in 0.0 s (%d of ", i+1); !strings.HasPrefix(l, "trail: anthropic: ") || !strings.Contains(l, want) {
+					t.Errorf("stderr line %d = %q, want a retry line", i+1, l)
+				}
+			}
+			if last := errLines[len(errLines)-1]; tt.wantErr != "" && !strings.HasPrefix(last, tt.wantErr) {
+				t.Errorf("stderr after the retries = %q, want it to start with %q", last, tt.wantErr)
 			}
 			if tt.wantCode != 0 && r.stdout != "" {
 				t.Errorf("stdout on failure = %q", r.stdout)

@@ -107,6 +107,10 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 		switch e.Kind {
 		case core.EvWarning, core.EvNotice:
 			fmt.Fprintf(o.IO.ErrOut, "trail: %s\n", e.Text)
+		case core.EvRetry:
+			if !o.Globals.Quiet {
+				fmt.Fprintln(o.IO.ErrOut, retryLine(e))
+			}
 		}
 	})
 	res, err := newEngine(o.Deps, store.New(o.Globals.Home)).Compact(ctx, o.Compact)

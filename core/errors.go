@@ -77,6 +77,7 @@ type ProviderError struct {
 	Provider string
 	Status   int    // HTTP status, 0 when none
 	Message  string // the provider's own message, or the transport error
+	Type     string // the provider's error type or code (rate_limit_error), "" when none
 	Fix      string
 	Err      error
 }
@@ -92,7 +93,20 @@ func (e *ProviderError) Error() string {
 	return b.String()
 }
 func (e *ProviderError) Unwrap() error { return e.Err }
-func (e *ProviderError) Hint() string  { return e.Fix }
+
+// Brief names the failure in a few words for a progress line: provider,
+// status and error type (anthropic: 429 rate_limit_error), or the whole
+// error when the provider gave no type.
+func (e *ProviderError) Brief() string {
+	if e.Type == "" {
+		return e.Error()
+	}
+	if e.Status == 0 {
+		return e.Provider + ": " + e.Type
+	}
+	return fmt.Sprintf("%s: %d %s", e.Provider, e.Status, e.Type)
+}
+func (e *ProviderError) Hint() string { return e.Fix }
 
 // InvalidDataError is a settings file, record or log that does not parse (exit 7).
 type InvalidDataError struct {

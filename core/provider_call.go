@@ -269,9 +269,13 @@ func (k *roundSink) RawPayload(kind string, payload any) {
 
 func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 	s := k.s
-	msg := ""
+	msg, brief := "", s.pcfg.Name+": error"
 	if reason != nil {
-		msg = reason.Error()
+		msg, brief = reason.Error(), reason.Error()
+	}
+	var pe *ProviderError
+	if errors.As(reason, &pe) {
+		brief = pe.Brief()
 	}
 	s.logEvent("provider_retry",
 		logfmt.F("executionId", k.execID),
@@ -281,5 +285,5 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 		logfmt.F("attempt", attempt),
 		logfmt.F("waitMs", wait.Milliseconds()),
 		logfmt.F("reason", msg))
-	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Wait: wait, Text: msg})
+	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Of: s.pcfg.MaxRetries, Wait: wait, Text: msg, Brief: brief})
 }
