@@ -29,9 +29,11 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 }
 
 // send makes one provider call. It returns the answer, or the error and
-// whatever text had streamed (committed only on interrupt). Either way the
-// request is paired in the log with a native payload and the raw and
-// normalized response events, so every log trail writes validates.
+// whatever answer text had streamed: the user has seen it, so the loop
+// keeps it as an interrupted message, whether a signal or a failure (a cut
+// or malformed stream) ended the call. Either way the request is paired in
+// the log with a native payload and the raw and normalized response
+// events, so every log trail writes validates.
 func (s *session) send(ctx context.Context, pc providerCall) (*Response, string, error) {
 	round := pc.round
 	req := &Request{
@@ -84,7 +86,11 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
 			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
 		}
-		return nil, "", err
+		partial := ""
+		if !pc.quiet { // a side call's text was never shown
+			partial = sink.text.String()
+		}
+		return nil, partial, err
 	}
 	// A provider that returned text it never streamed still owes the
 	// observers its deltas, or a terminal would show nothing.
