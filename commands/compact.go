@@ -97,7 +97,6 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 }
 
 func runCompact(ctx context.Context, o *CompactOptions) error {
-	relaxGC()
 	settings, err := loadSettings(o.Deps, o.Globals, o.Compact.Step.Cwd)
 	if err != nil {
 		return err
