@@ -94,9 +94,9 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 		if !o.IO.CanPrompt() {
 			return core.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
 		}
-		answer, err := (&terminal{io: o.IO}).Ask(fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
+		answer, err := core.AskContext(ctx, &terminal{io: o.IO}, fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
 		if err != nil {
-			return err
+			return core.Interrupted(err, "asking for confirmation; nothing was deleted")
 		}
 		if a := strings.ToLower(answer); a != "y" && a != "yes" {
 			fmt.Fprintln(o.IO.ErrOut, "trail: nothing deleted")
