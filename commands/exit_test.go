@@ -33,6 +33,9 @@ func TestExitCodeTable(t *testing.T) {
 		{"a corrupt record", wrap(&store.CorruptError{Path: "/h/sessions/x.json", Offset: 10, Err: errors.New("eof")}), 7},
 		{"a settings file that does not parse", &core.InvalidDataError{Path: "s.json", Err: errors.New("bad")}, 7},
 		{"an interrupt", wrap(core.ErrInterrupted), 130},
+		{"an interrupted wait for a lock", wrap(core.Interrupted(context.Canceled, "waiting for session x")), 130},
+		{"a signal's cancelled context, however wrapped", wrap(fmt.Errorf("lock session x: %w", context.Canceled)), 130},
+		{"a prompt over the context window is a usage error", core.PromptTooLarge(300_000, 200_000, true), 2},
 		{"an already reported failure keeps its code", &exitError{code: 7}, 7},
 	}
 	for _, tt := range tests {
