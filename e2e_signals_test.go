@@ -61,7 +61,7 @@ func (w *opensWatch) waitOpen(t *testing.T) {
 	})
 }
 
-// signalled fails the test when the process died of a signal.
+// exitOf is c's exit code; it fails the test when c died of a signal.
 func exitOf(t *testing.T, c *exec.Cmd) int {
 	t.Helper()
 	ws, ok := c.ProcessState.Sys().(syscall.WaitStatus)
@@ -71,7 +71,7 @@ func exitOf(t *testing.T, c *exec.Cmd) int {
 	return c.ProcessState.ExitCode()
 }
 
-// startWaiting starts trail with args and stderr captured.
+// start starts trail with args and stderr captured.
 func (e *env) start(args ...string) (*exec.Cmd, *bytes.Buffer) {
 	e.t.Helper()
 	c := e.cmd(args...)
@@ -281,7 +281,7 @@ func TestSIGINTWhileReadingStandardInputExits130(t *testing.T) {
 			waitFor(t, func() bool { return notifyInstalled(c.Process.Pid) })
 			c.Process.Signal(syscall.SIGINT)
 			// StdinWait is 3 s: an exit after it would be the wait running out.
-			waitExit(t, c, 2*time.Second)
+			waitExit(t, c, 2500*time.Millisecond)
 			if code := exitOf(t, c); code != 130 {
 				t.Fatalf("exit %d, want 130; stderr %q", code, stderr.String())
 			}
