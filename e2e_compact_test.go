@@ -313,7 +313,8 @@ func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
 	e := newEnv(t)
 	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 500, "message": "boom"}}, answer("two"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fa-1", "first")
-	r := e.must("", "resume", "fa-1", "second", "--context-window", "1")
+	// 50 tokens: the prompt fits (a larger one is refused), the conversation does not.
+	r := e.must("", "resume", "fa-1", "second", "--context-window", "50")
 	if r.stdout != "two\n" || !strings.Contains(r.stderr, "auto-compaction failed") || !strings.Contains(r.stderr, "boom") {
 		t.Fatalf("resume: %s", r)
 	}
@@ -327,7 +328,7 @@ func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
 	if got := strings.Join(said, "|"); got != "first|one|second|two" {
 		t.Fatalf("conversation = %s", got)
 	}
-	// With the window at one token the context reads full, never more.
+	// With the conversation past the window the context reads full, never more.
 	ctx := e.events("fa-1", "context")
 	if last := ctx[len(ctx)-1]; last["usedPercentage"] != float64(100) || last["remainingPercentage"] != float64(0) {
 		t.Fatalf("context = %v", last)

@@ -257,7 +257,8 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 		wantCode  int
 		wantErr   string // on stderr
 		wantCalls int
-		retries   int // provider_retry lines
+		retries   int    // provider_retry lines
+		partial   string // the text that streamed before the failure, saved as interrupted
 	}{
 		{name: "429 with retry-after, then success",
 			steps:    []wiretest.Step{wiretest.Status(429, wiretest.Body(t, "anthropic/429.json"), "Retry-After", "0"), wiretest.Replay(text)},
@@ -273,13 +274,13 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 			wantCode: 6, wantErr: "trail: anthropic: 401 authentication_error: invalid x-api-key\nhint: check ANTHROPIC_API_KEY", wantCalls: 1},
 		{name: "the connection cut mid-stream",
 			steps:    []wiretest.Step{wiretest.Cut(text, 4)},
-			wantCode: 6, wantErr: "trail: anthropic: connection lost mid-stream", wantCalls: 1},
+			wantCode: 6, wantErr: "trail: anthropic: connection lost mid-stream", wantCalls: 1, partial: "Hello"},
 		{name: "a malformed SSE line",
 			steps:    []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "anthropic/malformed.sse"))},
 			wantCode: 6, wantErr: "trail: anthropic: malformed stream event: not JSON", wantCalls: 1},
 		{name: "an error event mid-stream",
 			steps:    []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "anthropic/error_midstream.sse"))},
-			wantCode: 6, wantErr: "trail: anthropic: overloaded_error: Overloaded\n", wantCalls: 1},
+			wantCode: 6, wantErr: "trail: anthropic: overloaded_error: Overloaded\n", wantCalls: 1, partial: "Hello"},
 		{name: "a server that never answers",
 			steps: []wiretest.Step{wiretest.Hang()}, args: []string{"--timeout", "300ms"},
 			wantCode: 6, wantErr: "trail: anthropic: timed out: no data from the server for 300ms\nhint: raise --timeout", wantCalls: 1},
@@ -293,8 +294,15 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 			if r.code != tt.wantCode {
 				t.Fatalf("exit %d, want %d\n%s", r.code, tt.wantCode, r)
 			}
-			if tt.wantErr != "" && !strings.HasPrefix(r.stderr, tt.wantErr) {
-				t.Errorf("stderr = %q, want it to start with %q", r.stderr, tt.wantErr)
+			// One line per retry, then the error.
+			errLines := strings.SplitAfterN(r.stderr, "\n", tt.retries+1)
+			for i, l := range errLines[:len(errLines)-1] {
+				if want := fmt.Sprintf(", retrying in 0.0 s (%d of ", i+1); !strings.HasPrefix(l, "trail: anthropic: ") || !strings.Contains(l, want) {
+					t.Errorf("stderr line %d = %q, want a retry line", i+1, l)
+				}
+			}
+			if last := errLines[len(errLines)-1]; tt.wantErr != "" && !strings.HasPrefix(last, tt.wantErr) {
+				t.Errorf("stderr after the retries = %q, want it to start with %q", last, tt.wantErr)
 			}
 			if tt.wantCode != 0 && r.stdout != "" {
 				t.Errorf("stdout on failure = %q", r.stdout)
@@ -319,7 +327,14 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 				}
 				return
 			}
-			if rec["stopReason"] != "error" || rec["status"] != "idle" || len(msgs) != 2 || msgs[1]["role"] != "user" {
+			wantMsgs := 2
+			if tt.partial != "" {
+				wantMsgs = 3
+				if last := msgs[len(msgs)-1]; last["role"] != "assistant" || last["state"] != "interrupted" || last["content"] != tt.partial {
+					t.Errorf("the text shown was not saved: %v", last)
+				}
+			}
+			if rec["stopReason"] != "error" || rec["status"] != "idle" || len(msgs) != wantMsgs || msgs[1]["role"] != "user" {
 				t.Errorf("after a failed round: stopReason %v status %v messages %v", rec["stopReason"], rec["status"], msgs)
 			}
 			if errs := eventsNamed(lines, "error"); len(errs) != 1 {
@@ -329,8 +344,8 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 	}
 }
 
-// After a cut stream nothing of the round is saved, and the next resume
-// works: the two user prompts in a row go out as one user turn.
+// After a cut stream the text already shown is saved as interrupted, and
+// the next resume sends it with the interrupted note (SPEC 3.3).
 func TestResumeAfterACutStream(t *testing.T) {
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	srv := wiretest.NewServer(t, wiretest.Cut(text, 4), wiretest.Replay(text))
@@ -343,10 +358,10 @@ func TestResumeAfterACutStream(t *testing.T) {
 	if r.stdout != "Hello!\n" {
 		t.Fatalf("%s", r)
 	}
-	if got := gjson.GetBytes(srv.Body(1), "messages").Raw; got != `[{"role":"user","content":[{"type":"text","text":"first"},{"type":"text","text":"second"}]}]` {
+	if got := gjson.GetBytes(srv.Body(1), "messages").Raw; got != `[{"role":"user","content":"first"},{"role":"assistant","content":"Hello\n\n[This response was interrupted by the user]"},{"role":"user","content":"second"}]` {
 		t.Errorf("messages sent on resume = %s", got)
 	}
-	if msgs := e.messages(id); len(msgs) != 4 || msgs[3]["content"] != "Hello!" {
+	if msgs := e.messages(id); len(msgs) != 5 || msgs[2]["content"] != "Hello" || msgs[4]["content"] != "Hello!" {
 		t.Errorf("messages = %v", msgs)
 	}
 }

@@ -57,6 +57,17 @@ func TestDeleteOnATerminalAsks(t *testing.T) {
 	if _, err := os.Stat(e.logPath("del-a")); !os.IsNotExist(err) {
 		t.Fatal("the log of a deleted session is still there")
 	}
+
+	// Ctrl-C at the question ends it at once: exit 130, nothing deleted.
+	tr = e.startOnTerminal("delete", "del-b")
+	tr.expect("Delete 1 session? [y/N]")
+	tr.send("\x03")
+	if code, out := tr.wait(); code != 130 || !strings.Contains(out, "trail: interrupted while asking for confirmation; nothing was deleted") {
+		t.Fatalf("Ctrl-C: exit %d\n%s", code, out)
+	}
+	if ids := e.sessionIDs(); len(ids) != 1 {
+		t.Fatalf("sessions left: %v", ids)
+	}
 }
 
 func TestRunOnATerminalStreamsAndNamesTheSession(t *testing.T) {

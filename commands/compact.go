@@ -97,7 +97,6 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 }
 
 func runCompact(ctx context.Context, o *CompactOptions) error {
-	relaxGC()
 	settings, err := loadSettings(o.Deps, o.Globals, o.Compact.Step.Cwd)
 	if err != nil {
 		return err
@@ -107,6 +106,10 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 		switch e.Kind {
 		case core.EvWarning, core.EvNotice:
 			fmt.Fprintf(o.IO.ErrOut, "trail: %s\n", e.Text)
+		case core.EvRetry:
+			if !o.Globals.Quiet {
+				fmt.Fprintln(o.IO.ErrOut, retryLine(e))
+			}
 		}
 	})
 	res, err := newEngine(o.Deps, store.New(o.Globals.Home)).Compact(ctx, o.Compact)

@@ -94,9 +94,9 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 		if !o.IO.CanPrompt() {
 			return core.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
 		}
-		answer, err := (&terminal{io: o.IO}).Ask(fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
+		answer, err := core.AskContext(ctx, &terminal{io: o.IO}, fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
 		if err != nil {
-			return err
+			return core.Interrupted(err, "asking for confirmation; nothing was deleted")
 		}
 		if a := strings.ToLower(answer); a != "y" && a != "yes" {
 			fmt.Fprintln(o.IO.ErrOut, "trail: nothing deleted")
@@ -107,6 +107,11 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 	var failed error
 	for _, id := range ids {
 		if err := deleteOne(ctx, st, id, o.Wait); err != nil {
+			// A signal ends the whole command: the sessions not reached
+			// yet are kept, and what was deleted is already on stdout.
+			if errors.Is(err, core.ErrInterrupted) {
+				return err
+			}
 			var b *store.BusyError
 			if errors.As(err, &b) {
 				busy = append(busy, id)
@@ -133,9 +138,12 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 // deleteOne removes a session under its lock, so a running step is never
 // pulled out from under it.
 func deleteOne(ctx context.Context, st *store.FS, id string, wait time.Duration) error {
+	if ctx.Err() != nil {
+		return core.Interrupted(ctx.Err(), "deleting sessions")
+	}
 	l, err := st.Lock(ctx, id, wait)
 	if err != nil {
-		return err
+		return core.Interrupted(err, "waiting for session "+id)
 	}
 	defer l.Unlock()
 	// Temp files a killed step's tools left in the project go first: once

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,7 +69,8 @@ func ExitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.Is(err, core.ErrInterrupted):
+	case errors.Is(err, core.ErrInterrupted), errors.Is(err, context.Canceled):
+		// The only context trail cancels is the signal one (signals.go).
 		return ExitInterrupted
 	case errors.As(err, &usage), errors.Is(err, store.ErrInvalidID):
 		return ExitUsage

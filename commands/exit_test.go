@@ -36,6 +36,9 @@ func TestExitCodeTable(t *testing.T) {
 		{"a record or lock that is a link", wrap(&store.NotRegularError{Path: "/h/sessions/x.json", Kind: "a symbolic link"}), 7},
 		{"a log or payload folder that is a link", fmt.Errorf("open log: %w", &logfmt.NotRegularError{Path: "/h/logs/x.jsonl", Kind: "a symbolic link", Want: "a regular file"}), 7},
 		{"an interrupt", wrap(core.ErrInterrupted), 130},
+		{"an interrupted wait for a lock", wrap(core.Interrupted(context.Canceled, "waiting for session x")), 130},
+		{"a signal's cancelled context, however wrapped", wrap(fmt.Errorf("lock session x: %w", context.Canceled)), 130},
+		{"a prompt over the context window is a usage error", core.PromptTooLarge(300_000, 200_000, true), 2},
 		{"an already reported failure keeps its code", &exitError{code: 7}, 7},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -64,10 +65,10 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 	}
 }
 
-func runMigrateHistory(_ context.Context, o *MigrateHistoryOptions) error {
+func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 	st := store.New(o.Globals.Home)
 	rep, err := st.MigrateHistory(store.MigrateOptions{
-		Dir: o.Dir, DryRun: o.DryRun, Backup: o.Backup, Wait: o.Wait,
+		Dir: o.Dir, DryRun: o.DryRun, Backup: o.Backup, Wait: o.Wait, Ctx: ctx,
 		NewID: func() string {
 			if id, err := o.Deps.NewID(); err == nil {
 				return id
@@ -75,7 +76,9 @@ func runMigrateHistory(_ context.Context, o *MigrateHistoryOptions) error {
 			return uuid.NewString()
 		},
 	})
-	if err != nil {
+	// A signal stops the walk between records: what was done is reported.
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
 		return err
 	}
 	for _, f := range rep.Failures {
@@ -88,6 +91,9 @@ func runMigrateHistory(_ context.Context, o *MigrateHistoryOptions) error {
 	fmt.Fprintf(o.IO.Out, "Migrated: %d, Skipped: %d, Failed: %d, Total: %d\n", rep.Migrated, rep.Skipped, rep.Failed, rep.Total)
 	if o.DryRun {
 		fmt.Fprintln(o.IO.ErrOut, "trail: dry run: nothing was written")
+	}
+	if interrupted {
+		return core.Interrupted(err, "migrating records; the records counted above are done, the rest untouched")
 	}
 	if rep.Failed > 0 {
 		return &exitError{code: ExitInvalidData}

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +17,10 @@ import (
 // standard input when it is not a terminal; with both a prompt and piped
 // input, the input follows the prompt after a blank line. It never hangs on
 // an idle inherited stdin: with a prompt given, a pipe that yields nothing
-// within StdinWait is ignored with a warning.
-func readPrompt(o *RunOptions) (string, error) {
+// within StdinWait is ignored with a warning. It never reads more input
+// than the model's context window could hold (core.InputWindow), and a
+// signal ends the read at once.
+func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	prompt := o.Prompt
 	if prompt == "" {
 		prompt = strings.Join(o.Args, " ")
@@ -25,7 +29,7 @@ func readPrompt(o *RunOptions) (string, error) {
 	}
 	// A resume that decides approvals needs no prompt, so an idle inherited
 	// pipe must not hold it up either.
-	input, err := readStdin(o, prompt != "" || o.allowsEmptyPrompt())
+	input, err := readStdin(ctx, o, prompt != "" || o.allowsEmptyPrompt())
 	if err != nil {
 		return "", err
 	}
@@ -50,60 +54,83 @@ func (o *RunOptions) allowsEmptyPrompt() bool {
 	return o.Resume && o.decidesApprovals()
 }
 
-func readStdin(o *RunOptions, havePrompt bool) (string, error) {
+// stdinSlack is read past window*4 bytes before input is called too large:
+// trailing newlines are trimmed, and the bound should never be what decides
+// for an input the window can take.
+const stdinSlack = 64 << 10
+
+func readStdin(ctx context.Context, o *RunOptions, havePrompt bool) (string, error) {
 	if o.NoStdin {
 		return "", nil
 	}
+	var idle time.Duration // how long a pipe may stay silent; 0: no limit
 	switch o.IO.stdinKind() {
 	case stdinNone:
 		return "", nil
-	case stdinFile:
-		b, err := io.ReadAll(o.IO.In)
-		if err != nil {
-			return "", fmt.Errorf("read standard input: %w", err)
+	case stdinPipe:
+		if havePrompt {
+			idle = o.Deps.StdinWait
 		}
-		return string(b), nil
 	}
-	if !havePrompt {
-		b, err := io.ReadAll(o.IO.In)
-		if err != nil {
-			return "", fmt.Errorf("read standard input: %w", err)
-		}
-		return string(b), nil
+	window, exact := core.InputWindow(&o.Step, o.Deps.Env)
+	limit := window*core.BytesPerToken + stdinSlack
+	b, err := readInput(ctx, o, limit, idle)
+	if err != nil {
+		return "", err
 	}
-	return readPipeUnlessIdle(o, o.Deps.StdinWait)
+	if int64(len(b)) > limit {
+		return "", core.StdinTooLarge(limit, window, exact)
+	}
+	return string(b), nil
 }
 
-// readPipeUnlessIdle waits up to wait for the first byte. Once input flows it
-// is read to the end; if none comes, the pipe is left to the process exit.
-func readPipeUnlessIdle(o *RunOptions, wait time.Duration) (string, error) {
-	type chunk struct {
+// readInput reads standard input to its end, or to one byte past limit. The
+// read runs on a goroutine so that a signal, or a pipe silent for idle
+// (when idle > 0), ends the wait: an inherited pipe may never send anything
+// nor close, and the goroutine is then left to the process exit.
+func readInput(ctx context.Context, o *RunOptions, limit int64, idle time.Duration) ([]byte, error) {
+	type result struct {
 		b   []byte
 		err error
 	}
-	first := make(chan chunk, 1)
+	began := make(chan struct{})
+	done := make(chan result, 1)
 	go func() {
-		buf := make([]byte, 32*1024)
-		n, err := o.IO.In.Read(buf)
-		first <- chunk{buf[:n], err}
+		r := &io.LimitedReader{R: o.IO.In, N: limit + 1}
+		var buf bytes.Buffer
+		first := make([]byte, 32<<10)
+		n, err := r.Read(first)
+		buf.Write(first[:n])
+		close(began)
+		if err == nil {
+			_, err = buf.ReadFrom(r)
+		}
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		done <- result{buf.Bytes(), err}
 	}()
-	t := time.NewTimer(wait)
-	defer t.Stop()
+	var silent <-chan time.Time
+	if idle > 0 {
+		t := time.NewTimer(idle)
+		defer t.Stop()
+		silent = t.C
+	}
 	select {
-	case c := <-first:
-		if c.err != nil && !errors.Is(c.err, io.EOF) {
-			return "", fmt.Errorf("read standard input: %w", c.err)
+	case <-began:
+	case <-silent:
+		fmt.Fprintf(o.IO.ErrOut, "trail: warning: standard input sent nothing for %s; ignoring it (pass --no-stdin to skip it)\n", idle)
+		return nil, nil
+	case <-ctx.Done():
+		return nil, core.Interrupted(ctx.Err(), "reading standard input")
+	}
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("read standard input: %w", r.err)
 		}
-		if errors.Is(c.err, io.EOF) {
-			return string(c.b), nil
-		}
-		rest, err := io.ReadAll(o.IO.In)
-		if err != nil {
-			return "", fmt.Errorf("read standard input: %w", err)
-		}
-		return string(c.b) + string(rest), nil
-	case <-t.C:
-		fmt.Fprintf(o.IO.ErrOut, "trail: warning: standard input sent nothing for %s; ignoring it (pass --no-stdin to skip it)\n", wait)
-		return "", nil
+		return r.b, nil
+	case <-ctx.Done():
+		return nil, core.Interrupted(ctx.Err(), "reading standard input")
 	}
 }

@@ -75,9 +75,11 @@ func (r *renderer) Event(e core.StepEvent) {
 		r.spin.Stop()
 		fmt.Fprintf(r.o.IO.ErrOut, "trail: warning: %s\n", e.Text)
 	case core.EvRetry:
-		if r.progress || r.verbose {
+		// Said whether or not stderr is a terminal: a CI job waiting on
+		// a rate limit should show why it waits.
+		if !r.o.Globals.Quiet {
 			r.spin.Stop()
-			fmt.Fprintf(r.o.IO.ErrOut, "trail: retrying in %s (attempt %d): %s\n", e.Wait.Round(1e6), e.Attempt, e.Text)
+			fmt.Fprintln(r.o.IO.ErrOut, retryLine(e))
 			r.spin.Start("waiting for " + r.provider)
 		}
 	case core.EvToolFinished, core.EvNotice:
@@ -92,6 +94,16 @@ func (r *renderer) Event(e core.StepEvent) {
 			fmt.Fprintln(r.o.IO.ErrOut, e.Message.Content)
 		}
 	}
+}
+
+// retryLine is one provider retry on stderr:
+// "trail: anthropic: 429 rate_limit_error, retrying in 2.0 s (2 of 4)".
+func retryLine(e core.StepEvent) string {
+	of := ""
+	if e.Of >= e.Attempt {
+		of = fmt.Sprintf(" of %d", e.Of)
+	}
+	return fmt.Sprintf("trail: %s, retrying in %.1f s (%d%s)", oneLine(e.Brief), e.Wait.Seconds(), e.Attempt, of)
 }
 
 // endLine finishes a live answer's last line.

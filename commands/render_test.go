@@ -257,3 +257,32 @@ func TestStreamJSONStopsWritingAfterAWriteError(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestEachRetryIsOneStderrLineUnlessQuiet(t *testing.T) {
+	retry := core.StepEvent{Kind: core.EvRetry, Round: 1, Attempt: 2, Of: 4, Wait: 2 * time.Second,
+		Text: "anthropic: 429 rate_limit_error: slow down", Brief: "anthropic: 429 rate_limit_error"}
+	tests := []struct {
+		name       string
+		output     string
+		stderrTTY  bool
+		quiet      bool
+		wantStderr string
+	}{
+		{"piped text", outText, false, false, "trail: anthropic: 429 rate_limit_error, retrying in 2.0 s (2 of 4)\n"},
+		{"json", outJSON, false, false, "trail: anthropic: 429 rate_limit_error, retrying in 2.0 s (2 of 4)\n"},
+		{"stream-json keeps its own event and says it on stderr too", outStreamJSON, false, false, "trail: anthropic: 429 rate_limit_error, retrying in 2.0 s (2 of 4)\n"},
+		{"-q silences it", outText, false, true, ""},
+		{"-q silences it on a terminal", outText, true, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, _, errOut := testRenderer(t, tt.output, false, tt.stderrTTY, tt.quiet)
+			r.Event(core.StepEvent{Kind: core.EvSession, SessionID: "s1", Provider: "anthropic"})
+			r.Event(retry)
+			r.spin.Stop()
+			if got := errOut.String(); got != tt.wantStderr {
+				t.Errorf("stderr = %q, want %q", got, tt.wantStderr)
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -216,7 +215,6 @@ func flagTimeout(c *cli.Context) time.Duration {
 
 // runRun runs or resumes: read the prompt, run the step, render the result.
 func runRun(ctx context.Context, o *RunOptions) error {
-	relaxGC()
 	d := o.Deps
 	settings, err := loadSettings(d, o.Globals, o.Step.Cwd)
 	if err != nil {
@@ -226,7 +224,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if o.Step.MaxTurns == 0 && settings.MaxTurns != nil {
 		o.Step.MaxTurns = *settings.MaxTurns
 	}
-	prompt, err := readPrompt(o)
+	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -238,15 +236,6 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	o.Step.Observer = r
 	res, stepErr := newEngine(d, st).Step(ctx, o.Step)
 	return r.finish(res, stepErr)
-}
-
-// relaxGC: a step lives for milliseconds and its heap is bounded by the
-// session it loads, so collecting garbage at the default pace costs more
-// than the memory it returns. The soft limit brings the collector back for
-// sessions big enough to matter.
-func relaxGC() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
 }
 
 // decidesApprovals reports whether this resume decides a paused session's

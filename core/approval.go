@@ -89,7 +89,7 @@ func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, w
 		s.settle(round, r, DecisionDeny, SourceNoTerminal, "", deniedNoTerminal)
 		return
 	}
-	answer, err := askContext(ctx, t, approvalQuestion(r, why))
+	answer, err := AskContext(ctx, t, approvalQuestion(r, why))
 	if err != nil {
 		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
 		return
@@ -105,9 +105,10 @@ func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, w
 	}
 }
 
-// askContext asks without outliving an interrupt: the first Ctrl-C cancels
-// ctx and the question is answered "no".
-func askContext(ctx context.Context, t Terminal, q string) (string, error) {
+// AskContext asks without outliving an interrupt: the first Ctrl-C cancels
+// ctx and ends the question with ctx's error (a terminal read would
+// otherwise go on until a second Ctrl-C kills the process).
+func AskContext(ctx context.Context, t Terminal, q string) (string, error) {
 	type reply struct {
 		s   string
 		err error

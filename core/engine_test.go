@@ -93,41 +93,72 @@ func assertPaired(t *testing.T, evs []map[string]any) {
 	}
 }
 
-func TestProviderFailureCommitsNothingOfTheRound(t *testing.T) {
-	p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
-		sink.TextDelta("half an ans")
-		return nil, &ProviderError{Provider: "fake", Status: 500, Message: "boom"}
-	}}
-	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
-	var pe *ProviderError
-	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v", err)
-	}
-	if res == nil || res.Subtype != SubtypeError || !res.IsError {
-		t.Fatalf("result = %+v", res)
-	}
-	rec, err := st.Load(res.SessionID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Messages) != 2 || rec.StopReason != StopError || rec.Status != StatusIdle {
-		t.Fatalf("record: %d messages, stop %q status %q", len(rec.Messages), rec.StopReason, rec.Status)
-	}
-	evs := events(t, st, res.SessionID)
-	assertPaired(t, evs)
-	last := evs[len(evs)-1]
-	if last["event"] != "session_shutdown" {
-		t.Fatalf("last event = %v", last["event"])
-	}
-	var sawError bool
-	for _, ev := range evs {
-		if ev["event"] == "error" && strings.Contains(ev["message"].(string), "boom") {
-			sawError = true
-		}
-	}
-	if !sawError {
-		t.Fatal("no error event")
+// A provider failure keeps what the user saw: text that streamed before it
+// is committed as an interrupted answer (as on Ctrl-C), nothing else of the
+// round is; the step still fails with the provider's error.
+func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		streamed string
+	}{
+		{"after text streamed", "half an ans"},
+		{"before any text", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
+				sink.TextDelta(tt.streamed)
+				sink.ToolCallStarted(0, "call_1", "Bash")
+				return nil, &ProviderError{Provider: "fake", Status: 500, Message: "boom"}
+			}}
+			e, st := testEngine(t, p)
+			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+			var pe *ProviderError
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v", err)
+			}
+			if res == nil || res.Subtype != SubtypeError || !res.IsError || res.Text != tt.streamed {
+				t.Fatalf("result = %+v", res)
+			}
+			rec, err := st.Load(res.SessionID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 2
+			if tt.streamed != "" {
+				want = 3
+			}
+			if len(rec.Messages) != want || rec.StopReason != StopError || rec.Status != StatusIdle {
+				t.Fatalf("record: %d messages, stop %q status %q", len(rec.Messages), rec.StopReason, rec.Status)
+			}
+			if tt.streamed != "" {
+				m, err := DecodeMessage(rec.Messages[2])
+				if err != nil || m.Role != RoleAssistant || m.State != StateInterrupted || m.Content != tt.streamed || len(m.ToolCalls) != 0 {
+					t.Fatalf("saved answer = %+v, %v", m, err)
+				}
+			}
+			evs := events(t, st, res.SessionID)
+			assertPaired(t, evs)
+			last := evs[len(evs)-1]
+			if last["event"] != "session_shutdown" {
+				t.Fatalf("last event = %v", last["event"])
+			}
+			var sawError bool
+			mutations := 0
+			for _, ev := range evs {
+				if ev["event"] == "error" && strings.Contains(ev["message"].(string), "boom") {
+					sawError = true
+				}
+				if ev["event"] == "history_mutation" {
+					mutations++
+				}
+			}
+			if !sawError {
+				t.Fatal("no error event")
+			}
+			if mutations != want {
+				t.Errorf("%d history_mutation lines for %d messages", mutations, want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -78,6 +79,7 @@ type ProviderError struct {
 	Provider string
 	Status   int    // HTTP status, 0 when none
 	Message  string // the provider's own message, or the transport error
+	Type     string // the provider's error type or code (rate_limit_error), "" when none
 	Fix      string
 	Err      error
 }
@@ -93,7 +95,20 @@ func (e *ProviderError) Error() string {
 	return b.String()
 }
 func (e *ProviderError) Unwrap() error { return e.Err }
-func (e *ProviderError) Hint() string  { return e.Fix }
+
+// Brief names the failure in a few words for a progress line: provider,
+// status and error type (anthropic: 429 rate_limit_error), or the whole
+// error when the provider gave no type.
+func (e *ProviderError) Brief() string {
+	if e.Type == "" {
+		return e.Error()
+	}
+	if e.Status == 0 {
+		return e.Provider + ": " + e.Type
+	}
+	return fmt.Sprintf("%s: %d %s", e.Provider, e.Status, e.Type)
+}
+func (e *ProviderError) Hint() string { return e.Fix }
 
 // InvalidDataError is a settings file, record or log that does not parse (exit 7).
 type InvalidDataError struct {
@@ -122,3 +137,22 @@ func (e *HookBlockedError) Error() string {
 // ErrInterrupted is returned when SIGINT/SIGTERM cancelled the step after the
 // partial answer was saved (exit 130).
 var ErrInterrupted = errors.New("interrupted")
+
+// InterruptedError is SIGINT/SIGTERM ending a command before it changed
+// anything: while it waited for a session's lock or read its input. It is
+// ErrInterrupted for errors.Is, so it exits 130 like an interrupted step.
+type InterruptedError struct {
+	While string // "waiting for session <id>", "reading standard input"
+}
+
+func (e *InterruptedError) Error() string        { return "interrupted while " + e.While }
+func (e *InterruptedError) Is(target error) bool { return target == ErrInterrupted }
+
+// Interrupted turns the context error of a wait that a signal cut short
+// into an InterruptedError; any other error is returned as it is.
+func Interrupted(err error, while string) error {
+	if errors.Is(err, context.Canceled) {
+		return &InterruptedError{While: while}
+	}
+	return err
+}

@@ -24,7 +24,8 @@ const (
 	EvToolStarted
 	// EvToolFinished: a tool call ended (Round, ToolCall, Tool).
 	EvToolFinished
-	// EvRetry: a provider call is retried after Wait (Round, Attempt, Text = reason).
+	// EvRetry: a provider call is retried after Wait (Round, Attempt of
+	// Of, Text = the reason, Brief = the reason in a few words).
 	EvRetry
 	// EvWarning: something the user should know that does not fail the step (Text).
 	EvWarning
@@ -51,7 +52,9 @@ type StepEvent struct {
 	Tool      *ToolOutcome
 	Usage     Usage
 	Attempt   int
+	Of        int // EvRetry: the retries allowed (--max-retries)
 	Wait      time.Duration
+	Brief     string // EvRetry: "anthropic: 429 rate_limit_error"
 }
 
 // ToolOutcome is how a tool call ended, for rendering.

@@ -42,10 +42,13 @@ func (s *session) loop(ctx context.Context) (string, error) {
 		s.turns++
 		resp, partial, err := s.callProvider(ctx, round)
 		if err != nil {
+			// Text already shown is kept, as Ctrl-C keeps it, when a signal
+			// or a failure mid-stream ended the answer; its tool calls, if
+			// any had begun, are dropped with the rest of the round.
+			if partial != "" {
+				s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
+			}
 			if ctx.Err() != nil {
-				if partial != "" {
-					s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
-				}
 				return StopInterrupted, ErrInterrupted
 			}
 			return StopError, err

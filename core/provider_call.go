@@ -29,9 +29,11 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 }
 
 // send makes one provider call. It returns the answer, or the error and
-// whatever text had streamed (committed only on interrupt). Either way the
-// request is paired in the log with a native payload and the raw and
-// normalized response events, so every log trail writes validates.
+// whatever answer text had streamed: the user has seen it, so the loop
+// keeps it as an interrupted message, whether a signal or a failure (a cut
+// or malformed stream) ended the call. Either way the request is paired in
+// the log with a native payload and the raw and normalized response
+// events, so every log trail writes validates.
 func (s *session) send(ctx context.Context, pc providerCall) (*Response, string, error) {
 	round := pc.round
 	req := &Request{
@@ -84,7 +86,11 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
 			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
 		}
-		return nil, "", err
+		partial := ""
+		if !pc.quiet { // a side call's text was never shown
+			partial = sink.text.String()
+		}
+		return nil, partial, err
 	}
 	// A provider that returned text it never streamed still owes the
 	// observers its deltas, or a terminal would show nothing.
@@ -269,9 +275,13 @@ func (k *roundSink) RawPayload(kind string, payload any) {
 
 func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 	s := k.s
-	msg := ""
+	msg, brief := "", s.pcfg.Name+": error"
 	if reason != nil {
-		msg = reason.Error()
+		msg, brief = reason.Error(), reason.Error()
+	}
+	var pe *ProviderError
+	if errors.As(reason, &pe) {
+		brief = pe.Brief()
 	}
 	s.logEvent("provider_retry",
 		logfmt.F("executionId", k.execID),
@@ -281,5 +291,5 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 		logfmt.F("attempt", attempt),
 		logfmt.F("waitMs", wait.Milliseconds()),
 		logfmt.F("reason", msg))
-	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Wait: wait, Text: msg})
+	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Of: s.pcfg.MaxRetries, Wait: wait, Text: msg, Brief: brief})
 }

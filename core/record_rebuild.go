@@ -116,7 +116,7 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	}
 	lock, err := e.Store.Lock(ctx, o.ID, o.Wait)
 	if err != nil {
-		return nil, err
+		return nil, Interrupted(err, "waiting for session "+o.ID)
 	}
 	defer func() { _ = lock.Unlock() }()
 	var base *store.Record

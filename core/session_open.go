@@ -54,6 +54,9 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.setProvider(nil); err != nil {
 		return err
 	}
+	if err := s.checkPromptSize(); err != nil {
+		return err
+	}
 	if err := s.takeLock(ctx, id); err != nil {
 		return err
 	}
@@ -136,6 +139,9 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if err := s.setProvider(rec.Provider); err != nil {
 		return err
 	}
+	if err := s.checkPromptSize(); err != nil {
+		return err
+	}
 	if o.Fork {
 		return s.fork(ctx)
 	}
@@ -178,7 +184,7 @@ func (s *session) fork(ctx context.Context) error {
 func (s *session) takeLock(ctx context.Context, id string) error {
 	l, err := s.e.Store.Lock(ctx, id, s.opts.Wait)
 	if err != nil {
-		return err
+		return Interrupted(err, "waiting for session "+id)
 	}
 	s.lock = l
 	// A step killed while a tool's temp file existed left it in the user's

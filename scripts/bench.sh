@@ -10,6 +10,7 @@
 #   validate-log on a 1 GB log               BenchmarkValidateLog1GB     >= 300 MB/s, peak RSS < 64 MB
 #   replay on a 1 GB log                     BenchmarkReplay1GB          >= 150 MB/s
 #   100,000 log appends                      logfmt BenchmarkAppend100k  < 1 s
+#   a 200-round tool loop in one process     BenchmarkToolLoop200Rounds  peak RSS (peak-RSS-MB)
 #
 # The big fixtures (2 GB of records, 1 GB logs) are built in temp folders and
 # removed afterwards; TRAIL_BENCH_LARGE=0 skips them.
@@ -20,6 +21,8 @@ bench() { go test -run '^$' -timeout 60m "$@" | grep -E '^(Benchmark|ok|FAIL|---
 
 echo "== whole-process timings (each op is one trail process)"
 bench -bench 'Version|RunEcho$|ResumeEcho|Resume10k|AnthropicLocal|FirstDelta' -benchtime 100x .
+echo "== memory: one run whose model reads a file 200 times (peak RSS of the process)"
+bench -bench 'ToolLoop200Rounds' -benchtime 3x .
 echo "== list over 10,000 sessions; validate-log and replay on 100 MB and 1 GB logs"
 bench -bench 'List10k|ValidateLog|Replay' -benchtime 3x .
 echo "== store: record heads, load and save"

@@ -22,6 +22,10 @@ type MigrateOptions struct {
 	Backup bool          // keep the original bytes as <id>.json.bak
 	Wait   time.Duration // how long to wait for each session's lock
 	NewID  func() string // ids for messages without one; UUIDv7 when nil
+	// Ctx ends the waits for locks early (a signal); nil never does. Once
+	// it is done no further record is touched and MigrateHistory returns
+	// its error with the report so far.
+	Ctx context.Context
 }
 
 // MigrateReport counts the records seen; Migrated+Skipped+Failed == Total.
@@ -50,6 +54,9 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 	if opts.NewID == nil {
 		opts.NewID = newUUID
 	}
+	if opts.Ctx == nil {
+		opts.Ctx = context.Background()
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) && opts.Dir == "" {
 		return rep, nil // no sessions yet
@@ -62,6 +69,9 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 		if !strings.HasSuffix(name, ".json") || e.IsDir() {
 			continue
 		}
+		if err := opts.Ctx.Err(); err != nil {
+			return rep, err
+		}
 		rep.Total++
 		path := filepath.Join(dir, name)
 		if !e.Type().IsRegular() {
@@ -73,6 +83,9 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 		}
 		migrated, err := migrateOne(dir, name, opts)
 		switch {
+		case errors.Is(err, context.Canceled):
+			rep.Total--
+			return rep, err
 		case err != nil:
 			rep.Failed++
 			rep.Failures = append(rep.Failures, MigrateFailure{Path: path, Err: err})
@@ -105,7 +118,7 @@ func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error
 	if _, _, need, err := readForMigration(path); err != nil || !need || opts.DryRun {
 		return need, err
 	}
-	lk, err := lockFile(context.Background(), filepath.Join(dir, id+".lock"), id, opts.Wait)
+	lk, err := lockFile(opts.Ctx, filepath.Join(dir, id+".lock"), id, opts.Wait)
 	if err != nil {
 		return false, fmt.Errorf("migrate %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -169,6 +170,28 @@ func TestMigrateHistoryBusySessionFails(t *testing.T) {
 	rep, err := s.MigrateHistory(MigrateOptions{Wait: 10 * time.Millisecond})
 	if err != nil || rep.Failed != 1 || !errors.As(rep.Failures[0].Err, new(*BusyError)) {
 		t.Errorf("%+v %v", rep, err)
+	}
+}
+
+// A cancelled context (a signal) ends the wait for a busy session's lock
+// and the walk: the record is not counted as failed, and not touched.
+func TestMigrateHistoryStopsWhenItsContextEnds(t *testing.T) {
+	s := newStore(t)
+	writeRecord(t, s, "robota", fixture(t, "robota.json"))
+	before, _ := os.ReadFile(s.RecordPath("robota"))
+	l, err := s.Lock(t.Context(), "robota", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	rep, err := s.MigrateHistory(MigrateOptions{Wait: time.Hour, Ctx: ctx})
+	if !errors.Is(err, context.Canceled) || rep.Failed != 0 || rep.Migrated != 0 {
+		t.Errorf("%+v %v", rep, err)
+	}
+	if after, _ := os.ReadFile(s.RecordPath("robota")); !bytes.Equal(before, after) {
+		t.Error("the record changed")
 	}
 }
 

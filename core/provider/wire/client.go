@@ -104,8 +104,11 @@ func (c *Client) Open(ctx context.Context, newReq func(context.Context) (*http.R
 		if !errors.As(err, &pe) {
 			return nil, err
 		}
-		if n >= c.Opts.MaxRetries {
-			return nil, pe.err
+		// A server that asks for a longer pause than we will make is not
+		// retried early (it would only refuse again): the step ends, saying
+		// how long the server wants.
+		if n >= c.Opts.MaxRetries || after > c.Opts.MaxRetryAfter {
+			return nil, c.serverWait(pe.err, after, n < c.Opts.MaxRetries)
 		}
 		wait := c.Opts.backoff(n+1, after)
 		if retry != nil {
@@ -233,11 +236,43 @@ func (c *Client) statusError(status int, body []byte) *core.ProviderError {
 	if msg == "" {
 		msg = strings.ToLower(http.StatusText(status))
 	}
-	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: msg}
+	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: msg, Type: ErrorType(body)}
 	if c.Hint != nil {
 		pe.Fix = c.Hint(status)
 	}
 	return pe
+}
+
+// serverWait adds the server's retry-after, when it gave one, to the error
+// that ends the call: "429 rate_limit_error: the server asks to wait 100 s:
+// <its message>". tooLong says retries were left but the wait is more than
+// MaxRetryAfter.
+func (c *Client) serverWait(pe *core.ProviderError, after time.Duration, tooLong bool) *core.ProviderError {
+	if after <= 0 {
+		return pe
+	}
+	out := *pe
+	asks := "the server asks to wait " + Seconds(after)
+	if rest, ok := strings.CutPrefix(pe.Message, pe.Type+": "); ok && pe.Type != "" {
+		out.Message = pe.Type + ": " + asks + ": " + rest
+	} else {
+		out.Message = asks + ": " + pe.Message
+	}
+	if tooLong {
+		out.Fix = fmt.Sprintf("trail waits at most %s for a retry: resume the session once the wait is over", Seconds(c.Opts.MaxRetryAfter))
+	}
+	return &out
+}
+
+// Seconds shows a wait as people read it: "100 s", "2.5 s", "0.25 s".
+func Seconds(d time.Duration) string {
+	switch {
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	case d < time.Second:
+		return fmt.Sprintf("%.2g s", d.Seconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 
 func (c *Client) scrub(s string) string { return Scrub(s, c.Secrets) }

@@ -83,6 +83,55 @@ func TestOpenRetriesRateLimitHonouringRetryAfter(t *testing.T) {
 	}
 }
 
+// A retry-after beyond what trail waits for a retry (60 s) is not
+// shortened into an early retry the server would refuse again: the call
+// ends at once, with the server's wait in the message.
+func TestARetryAfterLongerThanTrailWaitsEndsTheCall(t *testing.T) {
+	for _, tt := range []struct{ name, header, value, want string }{
+		{"seconds", "Retry-After", "100", "acme: 429 rate_limit_error: the server asks to wait 100 s: slow down"},
+		{"milliseconds", "Retry-After-Ms", "90500", "acme: 429 rate_limit_error: the server asks to wait 90.5 s: slow down"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.Header().Set(tt.header, tt.value)
+				w.WriteHeader(429)
+				io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
+			}))
+			defer srv.Close()
+			c, req := testClient(srv.URL, Options{MaxRetries: 4})
+			var log retryLog
+			_, err := c.Open(context.Background(), req, log.retry)
+			var pe *core.ProviderError
+			if !errors.As(err, &pe) || err.Error() != tt.want {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			if pe.Hint() != "trail waits at most 60 s for a retry: resume the session once the wait is over" {
+				t.Errorf("hint = %q", pe.Hint())
+			}
+			if calls.Load() != 1 || log.n != 0 {
+				t.Errorf("%d calls and %d retries, want 1 and 0", calls.Load(), log.n)
+			}
+		})
+	}
+}
+
+// With no retry left, the server's wait is still named.
+func TestTheLastFailureNamesTheServersWait(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "0.01")
+		w.WriteHeader(529)
+		io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+	}))
+	defer srv.Close()
+	c, req := testClient(srv.URL, Options{MaxRetries: 1})
+	_, err := c.Open(context.Background(), req, nil)
+	if want := "acme: 529 overloaded_error: the server asks to wait 0.01 s: Overloaded"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
 func TestOpenGivesUpAfterMaxRetries(t *testing.T) {
 	for _, status := range []int{500, 529, 503, 408} {
 		var calls atomic.Int32
@@ -369,6 +418,9 @@ func TestRetryAfterForms(t *testing.T) {
 		{"milliseconds win", map[string]string{"Retry-After-Ms": "250", "Retry-After": "9"}, 250 * time.Millisecond},
 		{"garbage", map[string]string{"Retry-After": "soon"}, 0},
 		{"negative", map[string]string{"Retry-After": "-3"}, 0},
+		{"huge, bounded", map[string]string{"Retry-After": "1e300"}, maxServerWait},
+		{"huge milliseconds, bounded", map[string]string{"Retry-After-Ms": "1e300"}, maxServerWait},
+		{"NaN", map[string]string{"Retry-After": "NaN"}, 0},
 		{"absent", nil, 0},
 	}
 	for _, tt := range tests {

@@ -15,7 +15,10 @@
 //   - Backoff starts at Options.BaseDelay (0.5 s; commands reads
 //     TRAIL_RETRY_BASE_MS so tests wait milliseconds), doubles, is capped at
 //     8 s and loses up to a quarter to jitter; a retry-after (or
-//     retry-after-ms) header of at most 60 s replaces it.
+//     retry-after-ms) header of at most 60 s replaces it. A longer one is
+//     never shortened into an early retry the server would refuse again:
+//     the call ends with the server's wait in the message, as does the
+//     last failure once no retry is left.
 //   - The idle timer runs from the moment the request is sent and is
 //     refreshed by every SSE event, pings included (SPEC 4.1): a server that
 //     pings is at work, and one that pings forever is waited for until the

@@ -67,6 +67,30 @@ func ErrorMessage(body []byte) string {
 	return ""
 }
 
+// ErrorType reads the type of the error object ErrorMessage reads: its
+// code, else its type ("rate_limit_exceeded", "rate_limit_error"); "" when
+// body holds none, or one too long to be a type.
+func ErrorType(body []byte) string {
+	if !gjson.ValidBytes(body) {
+		return ""
+	}
+	e := gjson.GetBytes(body, "error")
+	if !e.IsObject() {
+		return ""
+	}
+	kind := ""
+	if c := e.Get("code"); c.Type == gjson.String {
+		kind = c.String() // a number (429) would only repeat the status
+	}
+	if t := e.Get("type"); kind == "" && t.Type == gjson.String {
+		kind = t.String()
+	}
+	if len(kind) > 64 || strings.ContainsAny(kind, " \t\r\n") {
+		return ""
+	}
+	return kind
+}
+
 // maxPayloadDepth keeps a hostile, deeply nested event from being handed to
 // the log as JSON (the log writer refuses deep values and would stop).
 const maxPayloadDepth = 512

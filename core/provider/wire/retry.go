@@ -47,13 +47,17 @@ func (o *Options) backoff(n int, retryAfter time.Duration) time.Duration {
 	return d - time.Duration(float64(d)*0.25*r())
 }
 
+// maxServerWait bounds a retry-after so the conversion cannot overflow; a
+// wait that long ends the call anyway (Client.Open).
+const maxServerWait = 1e6 * time.Second
+
 // retryAfter reads how long the server asked us to wait: retry-after-ms
 // (OpenAI), then retry-after in seconds or as an HTTP date. Zero when absent
 // or unreadable.
 func retryAfter(h http.Header, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 && ms < 1e9 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return min(time.Duration(min(ms, 1e12)*float64(time.Millisecond)), maxServerWait)
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -61,14 +65,14 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 || s > 1e6 {
+		if !(s > 0) { // NaN too
 			return 0
 		}
-		return time.Duration(s * float64(time.Second))
+		return min(time.Duration(min(s, 1e9)*float64(time.Second)), maxServerWait)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
-			return d
+			return min(d, maxServerWait)
 		}
 	}
 	return 0
