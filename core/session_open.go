@@ -27,6 +27,7 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session)
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
+	s.useSecrets()
 	if opts.Resume {
 		err = s.openStored(ctx, vet)
 	} else {
@@ -121,6 +122,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
+	s.historyScrubbed = len(rec.History) // scrubbed when they were saved
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
 		return err
@@ -219,7 +221,7 @@ func (s *session) openLog(resumed bool) error {
 	if s.opts.NoLog || s.e.OpenLog == nil {
 		return nil
 	}
-	l, err := s.e.OpenLog(s.rec.ID, Secrets(s.e.Env))
+	l, err := s.e.OpenLog(s.rec.ID, s.secrets)
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
 	}
@@ -243,6 +245,7 @@ func (s *session) openLog(resumed bool) error {
 		for i, m := range s.messages {
 			s.logMutation(m, i, 0, "")
 		}
+		s.markRelogged()
 	}
 	return nil
 }
