@@ -14,9 +14,9 @@ import (
 //     since Bash and hooks inherit the environment and `env` prints it;
 //   - the values of the settings' `env` block, which trail itself exports
 //     to Bash and hooks, except those that are plainly not secrets: paths,
-//     numbers, booleans, text with spaces, and names that say they hold a
-//     place or a choice (plainSetting). A name that says secret always
-//     counts.
+//     numbers, lowercase words ("production"), text with spaces, and names
+//     that say they hold a place or a choice (plainSetting). A name that
+//     says secret always counts.
 //
 // Values shorter than 8 bytes never count (logfmt ignores them), so "1" or
 // "true" does not blank the log. The rules err on the side of hiding: a
@@ -91,9 +91,7 @@ func plainSetting(name, value string) bool {
 	if strings.ContainsAny(value, " \t\r\n") {
 		return true
 	}
-	switch strings.ToLower(value) {
-	case "true", "false", "yes", "no", "on", "off":
-		return true
-	}
-	return strings.Trim(value, "0123456789.") == ""
+	// Numbers, and lowercase words such as "production": a secret has
+	// digits or capitals among its letters.
+	return strings.Trim(value, "0123456789.") == "" || strings.Trim(value, "abcdefghijklmnopqrstuvwxyz-_") == ""
 }
