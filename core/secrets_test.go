@@ -54,7 +54,7 @@ func TestSecretNames(t *testing.T) {
 		"OPENAI_API_KEY": true, "api_key": true, "X_APIKEY": true, "GH_TOKEN": true, "TOKEN": true,
 		"CLIENT_SECRET": true, "SECRET_KEY_BASE": true, "MYSQL_PASSWORD": true, "PASSWD": true, "SMTP_PASS": true,
 		"TLS_PRIVATE_KEY": true,
-		"TOKEN_FILE": false, "NPM_TOKEN_PATH": false, "SECRETS_DIR": false, "KEYBOARD": false, "TOKENIZER": false,
+		"TOKEN_FILE":      false, "NPM_TOKEN_PATH": false, "SECRETS_DIR": false, "KEYBOARD": false, "TOKENIZER": false,
 		"PASSPORT": false, "AWS_ACCESS_KEY_ID": false, "SSH_AUTH_SOCK": false,
 	} {
 		if got := secretName(name); got != want {
