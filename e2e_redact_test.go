@@ -352,3 +352,38 @@ func (e *env) sessionByName(name string) string {
 	e.t.Fatalf("no session named %s", name)
 	return ""
 }
+
+// A key in a tool call's arguments, streamed 4 characters per
+// input_json_delta: no stream event holds it, nor do they joined.
+func TestAKeyStreamedInToolArgumentsIsInNoFileOfTheHome(t *testing.T) {
+	const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJlMmUifQ.c2lnbmF0dXJl"
+	args := `{"command": "echo 'Authorization: Bearer ` + token + `'"}`
+	var events []string
+	for _, ev := range wiretest.Transcript(t, "anthropic/tool_use.sse") {
+		switch {
+		case strings.Contains(ev, `"partial_json":"{\"location\":"`):
+			for _, piece := range inPieces(args, 4) {
+				q, _ := json.Marshal(piece)
+				events = append(events, strings.Replace(ev, `"{\"location\":"`, string(q), 1))
+			}
+		case strings.Contains(ev, "input_json_delta"):
+		default:
+			events = append(events, strings.Replace(ev, `"name":"get_weather"`, `"name":"Bash"`, 1))
+		}
+	}
+	srv := wiretest.NewServer(t, wiretest.Replay(events), wiretest.Replay(wiretest.Transcript(t, "anthropic/after_tool.sse")))
+	e := anthropicEnv(t)
+	e.must("", "run", "--base-url", srv.URL, "--allow-tool", "Bash", "call it")
+	e.checkNoSecrets(token)
+	var joined strings.Builder
+	for _, l := range eventsNamed(e.logLines(e.onlySession()), "provider_native_raw_payload") {
+		if p, ok := l["payload"].(map[string]any); ok {
+			if d, ok := p["delta"].(map[string]any); ok && d["type"] == "input_json_delta" {
+				joined.WriteString(d["partial_json"].(string))
+			}
+		}
+	}
+	if want := `{"command": "echo 'Authorization: Bearer [REDACTED]'"}`; joined.String() != want {
+		t.Errorf("the stream events' arguments join into %q, want %q", joined.String(), want)
+	}
+}

@@ -10,19 +10,22 @@ import "trail/logfmt"
 // ends, whether it answered, failed or was interrupted (flush).
 //
 // The provider's own payloads carry the same pieces, one per stream event,
-// so they are held too: a stream event is logged once every piece of text
-// it carried is released, with each piece replaced by what redaction made of
-// it. Lines keep their order; a held payload holds the ones after it.
+// and the pieces of the thinking and of each tool call's arguments too, so
+// they are held as well: a stream event is logged once every piece it
+// carried is released, with each piece replaced by what redaction made of
+// it. Payload lines keep their order; a held payload holds the ones after
+// it.
 //
-// A provider hands the sink a stream event first and then the text it
-// carried (TextDelta, ThinkingDelta), so an event stays open for pieces
-// until its text delta or the next event.
+// A provider hands the sink a stream event first and then the pieces it
+// carried (TextDelta, ThinkingDelta, ToolInputDelta), so an event stays
+// open for pieces until the next event, or the end of the call.
 
 // streamLog is the roundSink's share of that.
 type streamLog struct {
-	text, thinking *logfmt.TextStream // made on first use
-	queue          []*heldPayload     // payloads not logged yet, in order
-	open           *heldPayload       // the last stream event, still taking pieces
+	text, thinking *logfmt.TextStream         // made on first use
+	toolInput      map[int]*logfmt.TextStream // by tool call index
+	queue          []*heldPayload             // payloads not logged yet, in order
+	open           *heldPayload               // the last stream event, still taking pieces
 }
 
 type heldPayload struct {
@@ -54,25 +57,39 @@ func (k *roundSink) thinkingStream() *logfmt.TextStream {
 
 // streamText logs what redaction releases of the answer's text so far.
 func (k *roundSink) streamText(text string) {
-	st := k.textStream()
-	released, n := st.Write(text)
-	if p := k.held.open; p != nil {
-		p.pieces = append(p.pieces, heldPiece{st, n, text})
-		k.held.open = nil // the text delta is the last thing an event carries
-	}
-	k.drain()
+	released := k.carried(k.textStream(), text)
 	k.logText(released)
 }
 
 // streamThinking runs thinking through its own stream: it is not logged as
 // text, but the payloads that carried it are.
 func (k *roundSink) streamThinking(text string) {
-	st := k.thinkingStream()
-	_, n := st.Write(text)
-	if p := k.held.open; p != nil {
-		p.pieces = append(p.pieces, heldPiece{st, n, text})
+	k.carried(k.thinkingStream(), text)
+}
+
+// ToolInputDelta runs a tool call's arguments through a stream of their
+// own, for the payloads that carried them: the arguments are logged whole
+// with the answer.
+func (k *roundSink) ToolInputDelta(index int, piece string) {
+	st := k.held.toolInput[index]
+	if st == nil {
+		if k.held.toolInput == nil {
+			k.held.toolInput = map[int]*logfmt.TextStream{}
+		}
+		st = k.s.red.Stream()
+		k.held.toolInput[index] = st
 	}
-	k.drain()
+	k.carried(st, piece)
+}
+
+// carried writes a piece to its stream, notes that the open stream event
+// carried it, and returns what the stream released.
+func (k *roundSink) carried(st *logfmt.TextStream, piece string) logfmt.RedactedText {
+	released, n := st.Write(piece)
+	if p := k.held.open; p != nil {
+		p.pieces = append(p.pieces, heldPiece{st, n, piece})
+	}
+	return released
 }
 
 // payload logs a provider payload, or queues it: a stream event until the
@@ -100,6 +117,9 @@ func (k *roundSink) flush() {
 	}
 	if k.held.thinking != nil {
 		k.held.thinking.Flush()
+	}
+	for _, st := range k.held.toolInput {
+		st.Flush()
 	}
 	k.drain()
 	k.logText(released)
