@@ -131,3 +131,20 @@ func BenchmarkEncodeHistoryMutation(b *testing.B) {
 func BenchmarkEncodeToolOutput(b *testing.B) {
 	benchEncode(b, "tool_execution_result", F("toolCallId", "call_1"), F("success", true), F("result", toolOutput))
 }
+
+// BenchmarkEncodeStreamedTextDelta is a text_delta as core logs it: the
+// piece goes through a TextStream (held back while it could grow into a
+// key) and the released text is encoded as it is.
+func BenchmarkEncodeStreamedTextDelta(b *testing.B) {
+	w := benchWriter(b)
+	s := NewRedactor(benchSecrets).Stream()
+	b.ReportAllocs()
+	for b.Loop() {
+		released, _ := s.Write("the quick brown fox ")
+		line, err := w.appendLine(w.buf[:0], "text_delta", []Field{F("delta", released)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.buf = line[:0]
+	}
+}

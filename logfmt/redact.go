@@ -123,8 +123,9 @@ func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
 	return dst
 }
 
-// shapeHints returns the hint bits of s: one substring search per fixed
-// prefix, and one pass over the underscores for the GitHub and AWS names.
+// shapeHints returns the hint bits of s: a substring search for "sk-",
+// "Bearer" and the "IA" of AKIA and ASIA, and one pass over the
+// underscores for the GitHub and AWS names.
 func shapeHints(s string) uint {
 	var h uint
 	if strings.Contains(s, "sk-") {
@@ -133,8 +134,16 @@ func shapeHints(s string) uint {
 	if strings.Contains(s, "Bearer") {
 		h |= hintBearer
 	}
-	if strings.Contains(s, "AKIA") || strings.Contains(s, "ASIA") {
-		h |= hintAWSKeyID
+	for i := strings.Index(s, "IA"); i >= 0; {
+		if i >= 2 && (s[i-2:i] == "AK" || s[i-2:i] == "AS") {
+			h |= hintAWSKeyID
+			break
+		}
+		j := strings.Index(s[i+2:], "IA")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
 	}
 	for i := strings.IndexByte(s, '_'); i >= 0; {
 		switch {

@@ -59,6 +59,8 @@ type TextStream struct {
 type streamPiece struct {
 	start, end int
 	out        []byte
+	whole      string // with done: all of it, released in one chunk with nothing to redact
+	done       bool
 }
 
 // Write adds the next piece and returns the text now safe to log, which
@@ -101,17 +103,28 @@ func (t *TextStream) release(cut int) RedactedText {
 			if a >= cut {
 				break
 			}
-			if a < b {
+			switch {
+			case len(spans) == 0 && pc.out == nil && pc.start >= t.base && pc.end <= t.base+cut:
+				pc.whole, pc.done = chunk[a:b], true // the common case: no copy
+			case a < b:
 				pc.out = redactRange(pc.out, chunk, spans, a, b)
 			}
 		}
 		t.prevWord = isWord(chunk[cut-1])
 		t.base += cut
-		t.held = t.held[cut:]
+		if cut == len(t.held) {
+			t.held = t.held[:0] // all released (chunk is a copy): reuse the buffer
+		} else {
+			t.held = t.held[cut:]
+		}
 	}
 	k := 0
 	for k < len(t.open) && t.open[k].end <= t.base {
-		t.done = append(t.done, string(t.open[k].out))
+		if pc := t.open[k]; pc.done {
+			t.done = append(t.done, pc.whole)
+		} else {
+			t.done = append(t.done, string(pc.out))
+		}
 		k++
 	}
 	t.open = append(t.open[:0], t.open[k:]...)
@@ -150,8 +163,8 @@ func redactRange(dst []byte, s string, spans []span, a, b int) []byte {
 // would split.
 func (r *redactor) cut(p string, prevWord bool) int {
 	c := r.openFrom(p, prevWord)
-	if c == 0 {
-		return 0
+	if c == 0 || c == len(p) {
+		return c // nothing open, or all of it: no match can span the cut
 	}
 	var whole []span
 	for _, secret := range r.secrets {
