@@ -77,11 +77,24 @@ func (s *session) scrubRecord(r *store.Record) error {
 	r.History = s.history
 	r.Name, r.Title, r.Cwd = s.red.String(r.Name), s.red.String(r.Title), s.red.String(r.Cwd)
 	for i := range r.Fields {
-		clean, err := s.red.Member(r.Fields[i].Key, r.Fields[i].Value)
-		if err != nil {
-			return fmt.Errorf("redact record field %q: %w", r.Fields[i].Key, err)
+		f := &r.Fields[i]
+		if sameBytes(f.Value, s.cleanFields[f.Key]) {
+			continue // scrubbed at the last save, unchanged since
 		}
-		r.Fields[i].Value = clean
+		clean, err := s.red.Member(f.Key, f.Value)
+		if err != nil {
+			return fmt.Errorf("redact record field %q: %w", f.Key, err)
+		}
+		f.Value = clean
+		if s.cleanFields == nil {
+			s.cleanFields = map[string]json.RawMessage{}
+		}
+		s.cleanFields[f.Key] = clean
 	}
 	return nil
+}
+
+// sameBytes reports whether a and b are the very same bytes in memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }

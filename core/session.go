@@ -32,8 +32,9 @@ type session struct {
 	// (record_scrub.go)
 	secrets         []string
 	red             *logfmt.Redactor
-	relogged        bool // every message was logged again this step
-	historyScrubbed int  // history entries before this index are scrubbed
+	relogged        bool                       // every message was logged again this step
+	historyScrubbed int                        // history entries before this index are scrubbed
+	cleanFields     map[string]json.RawMessage // record fields as last scrubbed
 
 	pcfg          ProviderConfig
 	provider      Provider
