@@ -19,8 +19,10 @@
 //     a message the record would not keep yet (a prompt awaiting its
 //     answer, calls awaiting their results) is logged only once it would,
 //     so a killed step leaves log and record at the same round.
-//   - API keys come from the environment only; they are never written to the
-//     record and the log writer scrubs them.
+//   - API keys come from the environment only. The record is scrubbed with
+//     the log's redaction and the same secrets in use (record_scrub.go), so
+//     no secret reaches either and the two hold the same strings; streamed
+//     text is logged redacted on the joined text (stream_log.go).
 //
 // core knows nothing of flags or terminals: commands turns flags into
 // StepOptions and renders the Observer events it receives.
