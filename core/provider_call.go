@@ -90,6 +90,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	// A provider that returned text it never streamed still owes the
 	// observers its deltas, or a terminal would show nothing.
 	if streamed := sink.text.String(); strings.HasPrefix(resp.Text, streamed) && len(resp.Text) > len(streamed) {
+		sink.held.open = nil // no stream event carried this text
 		sink.TextDelta(resp.Text[len(streamed):])
 	}
 	sink.flush()
