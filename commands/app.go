@@ -177,6 +177,7 @@ func newEngine(d *Deps, st *store.FS) *core.Engine {
 		NewID:       d.NewID,
 		Terminal:    &terminal{io: d.IO},
 		Env:         d.Env,
+		Environ:     d.Environ,
 		Tools:       d.Tools,
 	}
 }

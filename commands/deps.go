@@ -36,6 +36,7 @@ var (
 type Deps struct {
 	IO          *IOStreams
 	Env         func(string) string
+	Environ     func() []string // nil: no variables scrubbed beyond the API keys
 	Getwd       func() (string, error)
 	UserHome    func() (string, error)
 	Now         func() time.Time
@@ -52,6 +53,7 @@ func SystemDeps() *Deps {
 	return &Deps{
 		IO:          SystemIO(),
 		Env:         os.Getenv,
+		Environ:     os.Environ,
 		Getwd:       os.Getwd,
 		UserHome:    os.UserHomeDir,
 		Now:         time.Now,

@@ -22,8 +22,10 @@
 //     failed save, a kill between log and save, or another program still
 //     sets apart, the next step that opens the session puts back in line
 //     before appending (log_sync.go): the record is the truth.
-//   - API keys come from the environment only; they are never written to the
-//     record and the log writer scrubs them.
+//   - API keys come from the environment only. The record is scrubbed with
+//     the log's redaction and the same secrets in use (record_scrub.go), so
+//     no secret reaches either and the two hold the same strings; streamed
+//     text is logged redacted on the joined text (stream_log.go).
 //
 // core knows nothing of flags or terminals: commands turns flags into
 // StepOptions and renders the Observer events it receives.

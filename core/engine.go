@@ -15,7 +15,11 @@ type Engine struct {
 	NewID       func() (string, error)
 	Terminal    Terminal
 	Env         func(string) string
-	Tools       []Tool
+	// Environ lists the process environment ("NAME=value"), whose
+	// secret-named values are scrubbed from the log and the record; nil
+	// means none.
+	Environ func() []string
+	Tools   []Tool
 }
 
 // StepOptions is one run or resume, as parsed from flags.

@@ -244,6 +244,7 @@ func (s *session) repairLog(c *logCheck) {
 	for i := range s.messages {
 		all[i] = s.messages[i]
 	}
+	s.markRelogged() // every message is logged again below, redacted with this step's secrets
 	s.logEvent("history_mutation",
 		logfmt.F("executionId", s.execID),
 		logfmt.F("conversationId", conversationID),

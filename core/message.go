@@ -50,15 +50,16 @@ type Message struct {
 	Metadata    json.RawMessage // object or nil
 	Extra       logfmt.Object   // unknown keys, values as json.RawMessage
 
-	raw     json.RawMessage // the bytes it was loaded from, as the record had them
-	compact json.RawMessage // cached compact encoding, for the log and the estimator
+	raw      json.RawMessage // the bytes it was loaded from, as the record had them
+	compact  json.RawMessage // cached compact encoding, for the log and the estimator
+	scrubbed json.RawMessage // cached record bytes, redacted (record_scrub.go)
 }
 
 // Raw returns the bytes the message was decoded from, or nil once built or changed.
 func (m *Message) Raw() json.RawMessage { return m.raw }
 
 // Touch forgets the loaded bytes after a change so the message is re-encoded.
-func (m *Message) Touch() { m.raw, m.compact = nil, nil }
+func (m *Message) Touch() { m.raw, m.compact, m.scrubbed = nil, nil, nil }
 
 // CompactLen is the length of the message's compact JSON (what
 // JSON.stringify would give), used by the context estimator.

@@ -72,6 +72,14 @@ type Sink interface {
 	Retry(attempt int, wait time.Duration, reason error)
 }
 
+// ToolInputSink is a Sink that also takes a tool call's arguments as they
+// stream, piece by piece (index as in ToolCallStarted). It is optional:
+// providers that stream arguments check for it, so that the log can redact
+// a key split across the stream events that carried them.
+type ToolInputSink interface {
+	ToolInputDelta(index int, piece string)
+}
+
 // Store keeps session records (implemented by store.FS).
 type Store interface {
 	// Load returns the record, store.ErrNotFound, or a *store.CorruptError.

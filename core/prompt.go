@@ -79,7 +79,8 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	}
 	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
-		s.rec.Title = cut(prompt, titleLen)
+		// Redacted before it is cut, so a key cut in half is not kept.
+		s.rec.Title = cut(s.red.String(prompt), titleLen)
 	}
 	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
 	return s.loop(ctx)

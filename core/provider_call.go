@@ -76,6 +76,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 		err = &ProviderError{Provider: s.pcfg.Name, Message: "no response"}
 	}
 	if err != nil {
+		sink.flush() // what redaction held back, before the answer is committed
 		if ctx.Err() != nil {
 			partial := sink.text.String()
 			s.logResponse(sink, &Response{Text: partial}, "interrupted")
@@ -95,8 +96,10 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	// A provider that returned text it never streamed still owes the
 	// observers its deltas, or a terminal would show nothing.
 	if streamed := sink.text.String(); strings.HasPrefix(resp.Text, streamed) && len(resp.Text) > len(streamed) {
+		sink.held.open = nil // no stream event carried this text
 		sink.TextDelta(resp.Text[len(streamed):])
 	}
+	sink.flush()
 	s.logResponse(sink, resp, "")
 	return resp, "", nil
 }
@@ -220,29 +223,23 @@ type roundSink struct {
 	seqRaw int // provider_native_raw_payload sequence
 	seqTxt int // provider_stream_raw_delta sequence
 	native bool
+	held   streamLog // streamed text and payloads redaction holds back (stream_log.go)
 }
 
 func (k *roundSink) TextDelta(text string) {
 	if text == "" {
 		return
 	}
-	s := k.s
 	k.text.WriteString(text)
-	s.logEvent("provider_stream_raw_delta",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
-		logfmt.F("sequence", k.seqTxt),
-		logfmt.F("delta", text))
-	k.seqTxt++
+	k.streamText(text)
 	if k.quiet {
 		return
 	}
-	s.logEvent("text_delta", logfmt.F("delta", text))
-	s.obs.Event(StepEvent{Kind: EvTextDelta, Round: k.round, Text: text})
+	k.s.obs.Event(StepEvent{Kind: EvTextDelta, Round: k.round, Text: text})
 }
 
 func (k *roundSink) ThinkingDelta(text string) {
+	k.streamThinking(text)
 	if k.quiet {
 		return
 	}
@@ -257,10 +254,15 @@ func (k *roundSink) ToolCallStarted(index int, id, name string) {
 }
 
 func (k *roundSink) RawPayload(kind string, payload any) {
-	s := k.s
 	if kind == "response" || kind == "stream_event" {
 		k.native = true
 	}
+	k.payload(kind, payload)
+}
+
+// logPayload writes one provider_native_raw_payload line.
+func (k *roundSink) logPayload(kind string, payload any) {
+	s := k.s
 	s.logEvent("provider_native_raw_payload",
 		logfmt.F("executionId", k.execID),
 		logfmt.F("conversationId", conversationID),

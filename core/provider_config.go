@@ -44,21 +44,13 @@ type ProviderConfig struct {
 
 // Ref is what the record keeps of the provider (never a key).
 func (c ProviderConfig) Ref() *store.ProviderRef {
-	base := c.BaseURL
-	if len(c.APIKey) >= minKeyInURL {
-		base = strings.ReplaceAll(base, c.APIKey, keyInURL)
-	}
-	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: base, Script: c.Script}
+	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: redactURL(c.BaseURL, c.APIKey), Script: c.Script}
 }
 
-// keyInURL stands for the API key in a stored base URL. Some proxies take
-// the key in the query (…/v1?key=…): the record must not hold it, and
-// resume puts back the key the environment holds then.
+// keyInURL stands for a credential in a stored base URL. Some proxies take
+// the key in the query (…/v1?key=…) or the URL's user:password: the record
+// must not hold it, and resume puts back what the environment holds then.
 const keyInURL = "[REDACTED]"
-
-// minKeyInURL keeps a local server's dummy key ("x", "ollama") from being
-// cut out of URLs that merely contain it.
-const minKeyInURL = 16
 
 // ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
 // session's stored provider, then the environment, then settings files, then
@@ -130,10 +122,10 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 		}
 	}
 	if c.BaseURL != "" && c.BaseURL == storedBase && strings.Contains(c.BaseURL, keyInURL) {
-		if c.APIKey == "" {
-			return c, Usagef("export the API key again, or pass --base-url", "the session's base URL carried the API key, which trail does not store")
+		c.BaseURL = restoreURL(storedBase, c.APIKey, envBase, s.BaseURL)
+		if c.BaseURL == "" {
+			return c, Usagef("export the API key (or the base URL) again, or pass --base-url", "the session's base URL carried a credential, which trail does not store")
 		}
-		c.BaseURL = strings.ReplaceAll(c.BaseURL, keyInURL, c.APIKey)
 	}
 	return c, nil
 }

@@ -108,3 +108,44 @@ func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 		t.Errorf("a dummy key cut the URL: %q", got)
 	}
 }
+
+func TestCredentialsInTheBaseURLAreNotStored(t *testing.T) {
+	for _, tt := range []struct{ url, want string }{
+		{"https://proxy.example/v1?key=proxy-0123&api-version=2024-06-01", "https://proxy.example/v1?key=[REDACTED]&api-version=2024-06-01"},
+		{"https://proxy.example/v1?Subscription-Key=abc&x=1#top", "https://proxy.example/v1?Subscription-Key=[REDACTED]&x=1#top"},
+		{"https://proxy.example/v1?sig=abc&access_token=def", "https://proxy.example/v1?sig=[REDACTED]&access_token=[REDACTED]"},
+		{"https://me:hunter2@proxy.example:8443/v1", "https://me:[REDACTED]@proxy.example:8443/v1"},
+		{"https://proxy.example/v1?keyword=go&key=", "https://proxy.example/v1?keyword=go&key="},
+		{"http://localhost:11434/v1", "http://localhost:11434/v1"},
+	} {
+		if got := redactURL(tt.url, ""); got != tt.want {
+			t.Errorf("redactURL(%q) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+// A proxy key that is not the API key comes back from the environment's
+// base URL on resume; without it, the API key is the best guess.
+func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
+	const base = "https://proxy.example/v1?token=proxy-token-0123"
+	env := map[string]string{"OPENAI_API_KEY": "sk-proj-0123456789abcdefghijklmn", "OPENAI_BASE_URL": base}
+	getenv := func(k string) string { return env[k] }
+	c, err := ResolveProvider(ProviderFlags{Name: "openai"}, getenv, &Settings{}, nil, "/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := c.Ref()
+	if ref.BaseURL != "https://proxy.example/v1?token=[REDACTED]" {
+		t.Fatalf("stored base URL = %q", ref.BaseURL)
+	}
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{}, ref, "/work"); err != nil || c.BaseURL != base {
+		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
+	}
+	delete(env, "OPENAI_BASE_URL")
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{BaseURL: base}, ref, "/work"); err != nil || c.BaseURL != base {
+		t.Fatalf("resumed base URL from the settings = %q, %v", c.BaseURL, err)
+	}
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
+		t.Fatalf("resumed base URL without the environment's = %q, %v", c.BaseURL, err)
+	}
+}

@@ -29,6 +29,14 @@ type session struct {
 	history  []json.RawMessage
 	resumed  bool
 
+	// redaction: the secrets in use, for the log and the record alike
+	// (record_scrub.go)
+	secrets         []string
+	red             *logfmt.Redactor
+	relogged        bool                       // every message was logged again this step
+	historyScrubbed int                        // history entries before this index are scrubbed
+	cleanFields     map[string]json.RawMessage // record fields as last scrubbed
+
 	pcfg          ProviderConfig
 	provider      Provider
 	execID        string
@@ -201,13 +209,12 @@ func (s *session) prepareSave(status, stopReason string) (*store.Record, error) 
 	r.MessageCount = len(s.messages)
 	r.Messages = make([]json.RawMessage, len(s.messages))
 	for i := range s.messages {
-		raw, err := s.messages[i].RecordJSON()
+		raw, err := s.recordMessage(i)
 		if err != nil {
 			return nil, fmt.Errorf("encode message %d: %w", i, err)
 		}
 		r.Messages[i] = raw
 	}
-	r.History = s.history
 	if r.Version == 0 {
 		r.Version = 1
 	}
@@ -215,6 +222,9 @@ func (s *session) prepareSave(status, stopReason string) (*store.Record, error) 
 		return nil, err
 	}
 	if err := s.saveApprovalState(); err != nil {
+		return nil, err
+	}
+	if err := s.scrubRecord(r); err != nil {
 		return nil, err
 	}
 	// After logUnsaved: the checkpoint is the log with every mutation this

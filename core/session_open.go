@@ -27,6 +27,7 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session)
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
+	s.useSecrets()
 	if opts.Resume {
 		err = s.openStored(ctx, vet)
 	} else {
@@ -127,6 +128,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
+	s.historyScrubbed = len(rec.History) // scrubbed when they were saved
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
 		return err
@@ -233,7 +235,7 @@ func (s *session) openLog(resumed bool) error {
 	if s.opts.NoLog || s.e.OpenLog == nil {
 		return nil
 	}
-	l, err := s.e.OpenLog(s.rec.ID, Secrets(s.e.Env))
+	l, err := s.e.OpenLog(s.rec.ID, s.secrets)
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
 	}
@@ -261,6 +263,7 @@ func (s *session) openLog(resumed bool) error {
 		for i, m := range s.messages {
 			s.logMutation(m, i, 0, "")
 		}
+		s.markRelogged()
 	}
 	s.repairLog(check)
 	return nil

@@ -3,6 +3,7 @@ package logfmt
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -96,5 +97,54 @@ func BenchmarkAppend100k(b *testing.B) {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The encode benchmarks build a line without writing it: the share of a
+// line's cost that encoding and redaction take, which the write(2) in the
+// benchmarks above hides.
+
+// toolOutput is what a Bash tool returns: code, underscores and capitals,
+// nothing to redact.
+var toolOutput = strings.Repeat("func (s *Session) save_state(ctx context.Context) error { // AWS_REGION, ASSET_DIR\n", 24)
+
+func benchEncode(b *testing.B, event string, fields ...Field) {
+	w := benchWriter(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		line, err := w.appendLine(w.buf[:0], event, fields)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.buf = line[:0]
+	}
+}
+
+func BenchmarkEncodeTextDelta(b *testing.B) {
+	benchEncode(b, "text_delta", F("delta", "the quick brown fox "))
+}
+
+func BenchmarkEncodeHistoryMutation(b *testing.B) {
+	benchEncode(b, "history_mutation", F("executionId", "exec_01HZX3"), F("mutation", "append_message"), F("index", 7), F("message", historyMessage))
+}
+
+func BenchmarkEncodeToolOutput(b *testing.B) {
+	benchEncode(b, "tool_execution_result", F("toolCallId", "call_1"), F("success", true), F("result", toolOutput))
+}
+
+// BenchmarkEncodeStreamedTextDelta is a text_delta as core logs it: the
+// piece goes through a TextStream (held back while it could grow into a
+// key) and the released text is encoded as it is.
+func BenchmarkEncodeStreamedTextDelta(b *testing.B) {
+	w := benchWriter(b)
+	s := NewRedactor(benchSecrets).Stream()
+	b.ReportAllocs()
+	for b.Loop() {
+		released, _ := s.Write("the quick brown fox ")
+		line, err := w.appendLine(w.buf[:0], "text_delta", []Field{F("delta", released)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.buf = line[:0]
 	}
 }

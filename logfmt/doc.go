@@ -32,10 +32,17 @@
 //     An encoding error names its path with a bounded message built in
 //     linear time, however deep the value.
 //   - Secrets never reach the file: values under sensitive keys become
-//     "[REDACTED]", and API keys in use or key-shaped strings are replaced
-//     inside every string, including strings inside json.RawMessage values.
-//     Redaction looks at the bytes as written; a secret deliberately spelled
-//     with \uXXXX escapes inside raw JSON is not decoded by the cheap checks.
+//     "[REDACTED]", and the secrets in use (Options.Secrets) and key-shaped
+//     strings (sk-…, Bearer tokens, GitHub tokens, AWS keys) are replaced
+//     inside every string, including strings inside json.RawMessage values
+//     (redact.go lists the rules). Text streamed in pieces is redacted on
+//     the joined text by a TextStream, whose RedactedText the writer logs as
+//     it is. Redaction looks at the bytes as written; a secret deliberately
+//     spelled with \uXXXX escapes inside raw JSON is not decoded by the
+//     cheap checks.
+//   - A Redactor built from the same secrets applies the same rules outside
+//     the log: the session record is scrubbed with it, so the record and the
+//     log hold the same strings.
 //   - A data value whose compact JSON exceeds the payload threshold is stored
 //     once as <sessionId>.payloads/<sha256>.json next to the log (exactly
 //     those bytes, created only if absent) and replaced by a reference object.

@@ -55,9 +55,10 @@ func Marshal(v any) ([]byte, error) {
 // encoder is the plain encoder in its zero value. The Writer sets red to
 // scrub secrets and ext to move big values out of the line.
 type encoder struct {
-	red   *redactor
-	ext   *payloadStore
-	depth int
+	red     *redactor
+	ext     *payloadStore
+	depth   int
+	changed bool // redaction replaced something in a raw document
 }
 
 // value appends v and then lets the payload store take it if it is too big.
@@ -106,6 +107,12 @@ func (e *encoder) inline(dst []byte, v any) ([]byte, error) {
 		return append(dst, "null"...), nil
 	case string:
 		return e.str(dst, x), nil
+	case RedactedText:
+		s := x.s
+		if e.red != nil {
+			s = e.red.scrubSecrets(s)
+		}
+		return appendString(dst, s), nil
 	case bool:
 		return strconv.AppendBool(dst, x), nil
 	case int:

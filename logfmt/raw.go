@@ -129,6 +129,7 @@ func (e *encoder) rawObject(dst, b []byte, i int) ([]byte, int, error) {
 		var err error
 		if e.red != nil && e.red.sensitiveRawKey(key[1:len(key)-1]) {
 			dst = append(dst, redactedJSON...)
+			e.changed = true
 			i, err = skipValue(b, i)
 		} else {
 			dst, i, err = e.rawValue(dst, b, i)
@@ -180,6 +181,7 @@ func (e *encoder) rawString(dst, tok []byte) []byte {
 	if clean == s {
 		return append(dst, tok...)
 	}
+	e.changed = true
 	return appendString(dst, clean)
 }
 

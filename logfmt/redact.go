@@ -1,46 +1,177 @@
 package logfmt
 
 import (
-	"bytes"
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
+	"sync"
+	"unsafe"
 )
 
-// Redaction rules (SPEC 7.1):
+// Redaction rules (SPEC 7.1, widened). What the log and the session record
+// never hold:
 //
-//   - a value under a key that is, case-insensitively and as a whole, one of
-//     api[-_]?key, authorization, access[-_]?token, refresh[-_]?token,
-//     secret, password, x[-_]?api[-_]?key becomes "[REDACTED]", whatever
-//     its type;
-//   - inside every string value, each secret in use, every sk-ant-… or sk-…
-//     shaped key and the token of "Bearer <token>" become "[REDACTED]".
+//   - the value under a key that is, case-insensitively and as a whole, one
+//     of api[-_]?key, authorization, access[-_]?token, refresh[-_]?token,
+//     secret, password, x[-_]?api[-_]?key: it becomes "[REDACTED]",
+//     whatever its type (redact_keys.go);
+//   - inside every string, each secret in use (Options.Secrets: the API
+//     keys, the settings' env values, the environment's secret-named
+//     variables; at least 8 bytes) and every run shaped like a key:
+//     sk-ant-… and sk-… keys, the token of "Bearer <token>", GitHub tokens
+//     (ghp_, gho_, ghu_, ghs_, ghr_ and github_pat_), AWS access key ids
+//     (AKIA…, ASIA…) and the 40-character value after
+//     aws_secret_access_key or AWS_SECRET_ACCESS_KEY and "=" or ":". Each
+//     becomes "[REDACTED]".
+//
+// Every match is found in the original string and overlapping matches are
+// merged before anything is replaced, so the result does not depend on the
+// order of the rules. Text that streams in pieces is redacted on the joined
+// text (redact_stream.go): a key split across text_delta lines is not in the
+// log even when the lines are joined.
 //
 // Most values hold none of this, and the writer must stay O(1) per event,
-// so every rule starts with a plain substring check and regular expressions
-// run only on strings that pass it.
+// so every rule starts with a plain substring check (its hint) and regular
+// expressions run only on strings that pass it.
+//
+// Redaction reads strings as written. A secret spelled with \uXXXX escapes
+// inside raw JSON is not decoded by the cheap checks.
 
 const redactedText = "[REDACTED]"
 
 var redactedJSON = []byte(`"` + redactedText + `"`)
 
-var (
-	// sensitiveKeyRE is the rule as written; sensitiveKey answers the same
-	// question without it, and falls back to it for non-ASCII keys.
-	sensitiveKeyRE = regexp.MustCompile(`(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`)
-
-	// \b keeps "task-management-system-design" whole.
-	keyShapeRE = regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{16,}|\bsk-[A-Za-z0-9_-]{20,}`)
-	bearerRE   = regexp.MustCompile(`\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)
-)
-
 // minSecretLen keeps short strings (empty, "test") from blanking half a log.
 const minSecretLen = 8
 
+// A shape is a key-shaped run: a regular expression finds its start, what
+// makes it a key, and the secret part then runs on over its characters up
+// to a cap. The cap keeps what a stream must hold back bounded (a run
+// longer than any key is not held whole) and stands in for RE2's limit of
+// 1000 on a repeat count. Every character a shape's secret part holds is a
+// word character or one of ".~+/=-" (the Bearer token's class).
+type shape struct {
+	re    func() *regexp.Regexp // compiled on first use: most processes never meet a key
+	group int                   // the submatch that is the secret part; 0 for the whole match
+	runs  func(byte) bool       // what the secret part runs on with; nil when its length is fixed
+	max   int                   // the secret part's longest length
+	hint  uint                  // the hint bit that must be set for re to be worth running
+}
+
+// lazyRE compiles expr the first time it is needed.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// Hint bits: which cheap substring checks a string passed.
+const (
+	hintSK uint = 1 << iota
+	hintBearer
+	hintGitHub
+	hintAWSKeyID
+	hintAWSSecret
+)
+
+// Caps of the secret parts: longer than any key of the kind (Anthropic's
+// are about 110 characters, OpenAI's 170, GitHub's 93), and a JWT in a
+// Bearer header runs to a few KiB.
+const (
+	maxSKKey     = 512
+	maxBearer    = 8192
+	maxNamedKey  = 255
+	awsKeyIDLen  = 20
+	maxBearerGap = 16 // spaces between "Bearer" and its token
+)
+
+var shapes = []shape{
+	// \b keeps "task-management-system-design" whole.
+	{lazyRE(`\bsk-(?:ant-[A-Za-z0-9_-]{16}|[A-Za-z0-9_-]{20})`), 0, isSKChar, maxSKKey, hintSK},
+	{lazyRE(`\bBearer\s{1,16}([A-Za-z0-9._~+/=-]{8})`), 1, isTokenChar, maxBearer, hintBearer},
+	{lazyRE(`\bgh[pousr]_[A-Za-z0-9]{36}`), 0, isAlnum, maxNamedKey, hintGitHub},
+	{lazyRE(`\bgithub_pat_[A-Za-z0-9_]{22}`), 0, isWord, maxNamedKey, hintGitHub},
+	{lazyRE(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), 0, nil, awsKeyIDLen, hintAWSKeyID},
+	{lazyRE(`(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`), 1, isAWSSecretChar, maxNamedKey, hintAWSSecret},
+}
+
+// shapeSpans appends the shapes' matches in s: the secret parts, or with
+// whole the whole matches (a Bearer token with its "Bearer"). prevWord
+// says whether the text before s ends in a word character.
+func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
+	h := shapeHints(s)
+	if h == 0 {
+		return dst
+	}
+	text, off := s, 0
+	if prevWord {
+		// A word character no shape starts with stands for the text
+		// before s, so \b at s's start reads as it does in the whole.
+		text, off = "0"+s, 1
+	}
+	for _, sh := range shapes {
+		if h&sh.hint == 0 {
+			continue
+		}
+		for _, m := range sh.re().FindAllStringSubmatchIndex(text, -1) {
+			a, b := m[2*sh.group], m[2*sh.group+1]
+			if sh.runs != nil {
+				for b < len(text) && b-a < sh.max && sh.runs(text[b]) {
+					b++
+				}
+			}
+			if whole {
+				a = m[0]
+			}
+			if a >= off {
+				dst = append(dst, span{a - off, b - off})
+			}
+		}
+	}
+	return dst
+}
+
+// shapeHints returns the hint bits of s: a substring search for "sk-",
+// "Bearer" and the "IA" of AKIA and ASIA, and one pass over the
+// underscores for the GitHub and AWS names.
+func shapeHints(s string) uint {
+	var h uint
+	if strings.Contains(s, "sk-") {
+		h |= hintSK
+	}
+	if strings.Contains(s, "Bearer") {
+		h |= hintBearer
+	}
+	for i := strings.Index(s, "IA"); i >= 0; {
+		if i >= 2 && (s[i-2:i] == "AK" || s[i-2:i] == "AS") {
+			h |= hintAWSKeyID
+			break
+		}
+		j := strings.Index(s[i+2:], "IA")
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	for i := strings.IndexByte(s, '_'); i >= 0; {
+		switch {
+		case i >= 3 && s[i-3] == 'g' && s[i-2] == 'h' && strings.IndexByte("pousr", s[i-1]) >= 0,
+			i >= 6 && s[i-6:i] == "github" && strings.HasPrefix(s[i:], "_pat_"):
+			h |= hintGitHub
+		case i >= 3 && s[i-3:i] == "aws" && strings.HasPrefix(s[i:], "_secret_access_key"),
+			i >= 3 && s[i-3:i] == "AWS" && strings.HasPrefix(s[i:], "_SECRET_ACCESS_KEY"):
+			h |= hintAWSSecret
+		}
+		j := strings.IndexByte(s[i+1:], '_')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return h
+}
+
 type redactor struct {
-	secrets    []string // longest first, so a secret containing another goes whole
-	rawSecrets [][]byte // the same, as they look inside a JSON string
+	secrets    []string // distinct, at least minSecretLen bytes, longest first
+	rawSecrets []string // the same, as they look inside a JSON string
 }
 
 func newRedactor(secrets []string) *redactor {
@@ -53,7 +184,7 @@ func newRedactor(secrets []string) *redactor {
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 	for _, s := range r.secrets {
 		q := appendString(nil, s)
-		r.rawSecrets = append(r.rawSecrets, q[1:len(q)-1])
+		r.rawSecrets = append(r.rawSecrets, string(q[1:len(q)-1]))
 	}
 	return r
 }
@@ -64,20 +195,22 @@ func (r *redactor) scrub(s string) string {
 	if !r.suspect(s) {
 		return s
 	}
+	return applySpans(s, r.spans(nil, s, false))
+}
+
+// scrubSecrets replaces only the secrets in use, which, unlike the shapes,
+// do not depend on the text around them.
+func (r *redactor) scrubSecrets(s string) string {
 	for _, secret := range r.secrets {
-		s = strings.ReplaceAll(s, secret, redactedText)
-	}
-	if strings.Contains(s, "sk-") {
-		s = keyShapeRE.ReplaceAllString(s, redactedText)
-	}
-	if strings.Contains(s, "Bearer") {
-		s = bearerRE.ReplaceAllString(s, "${1}"+redactedText)
+		if strings.Contains(s, secret) {
+			return applySpans(s, r.spans(nil, s, false))
+		}
 	}
 	return s
 }
 
 func (r *redactor) suspect(s string) bool {
-	if strings.Contains(s, "sk-") || strings.Contains(s, "Bearer") {
+	if shapeHints(s) != 0 {
 		return true
 	}
 	for _, secret := range r.secrets {
@@ -90,11 +223,13 @@ func (r *redactor) suspect(s string) bool {
 
 // rawStringSuspect is suspect for JSON text that has not been decoded.
 func (r *redactor) rawStringSuspect(b []byte) bool {
-	if bytes.Contains(b, []byte("sk-")) || bytes.Contains(b, []byte("Bearer")) {
+	// The checks only read b, and nothing keeps the view past the call.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if shapeHints(s) != 0 {
 		return true
 	}
 	for _, secret := range r.rawSecrets {
-		if bytes.Contains(b, secret) {
+		if strings.Contains(s, secret) {
 			return true
 		}
 	}
@@ -107,105 +242,54 @@ func (r *redactor) rawSuspect(b []byte) bool {
 	return r.rawStringSuspect(b) || mayHoldSensitiveKey(b)
 }
 
-// sensitiveRawKey checks the body of a key token as written in raw JSON.
-func (r *redactor) sensitiveRawKey(body []byte) bool {
-	if bytes.IndexByte(body, '\\') >= 0 {
-		return sensitiveKey(unquote(body))
-	}
-	return sensitiveKey(body)
-}
+// span is a byte range [start, end) to replace by "[REDACTED]".
+type span struct{ start, end int }
 
-// Longest keys the rule accepts, in bytes: all ASCII, and with the
-// non-ASCII runes that fold to ASCII letters (K, U+212A for k; ſ, U+017F
-// for s) in place of every k and s ("acceſſ_toKen").
-const (
-	maxSensitiveASCII = len("refresh_token")
-	maxSensitiveBytes = len("acce\u017f\u017f_to\u212aen")
-)
-
-// sensitiveKey reports whether k matches sensitiveKeyRE, without running it
-// for the ASCII keys that make up nearly every log.
-func sensitiveKey[S ~string | ~[]byte](k S) bool {
-	n := len(k)
-	if n < len("secret") || n > maxSensitiveBytes {
-		return false
-	}
-	var low [maxSensitiveBytes]byte
-	for i := range n {
-		c := k[i]
-		if c >= utf8.RuneSelf {
-			return sensitiveKeyRE.MatchString(string(k))
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	if n > maxSensitiveASCII {
-		return false
-	}
-	s := low[:n]
-	switch string(s) {
-	case "authorization", "secret", "password":
-		return true
-	}
-	if s[0] == 'x' {
-		s = s[1:]
-		if s[0] == '-' || s[0] == '_' {
-			s = s[1:]
-		}
-		return joined(s, "api", "key")
-	}
-	return joined(s, "api", "key") || joined(s, "access", "token") || joined(s, "refresh", "token")
-}
-
-// joined reports whether s is a+b, a+"-"+b or a+"_"+b.
-func joined(s []byte, a, b string) bool {
-	if len(s) < len(a)+len(b) || len(s) > len(a)+len(b)+1 || string(s[:len(a)]) != a {
-		return false
-	}
-	rest := s[len(a):]
-	if len(rest) > len(b) {
-		if rest[0] != '-' && rest[0] != '_' {
-			return false
-		}
-		rest = rest[1:]
-	}
-	return string(rest) == b
-}
-
-// mayHoldSensitiveKey reports whether raw JSON b may have an object key
-// the redaction rule matches. It reads only the strings written before a
-// ':', which is where every key stands, so words inside values ("monkey",
-// "tokens") cost nothing. A key it cannot read plainly (an escaped quote in
-// it) counts as suspect; a ':' inside a value at worst adds a needless walk.
-func mayHoldSensitiveKey(b []byte) bool {
-	for i := 0; i < len(b); {
-		j := bytes.IndexByte(b[i:], ':')
-		if j < 0 {
-			return false
-		}
-		colon := i + j
-		i = colon + 1
-		end := colon - 1
-		for end >= 0 && isSpace(b[end]) {
-			end--
-		}
-		if end < 0 || b[end] != '"' {
-			continue
-		}
-		start := bytes.LastIndexByte(b[:end], '"')
-		if start < 0 || (start > 0 && b[start-1] == '\\') {
-			return true
-		}
-		body := b[start+1 : end]
-		if bytes.IndexByte(body, '\\') >= 0 {
-			if sensitiveKey(unquote(body)) {
-				return true
+// spans appends the ranges of s to redact, sorted, overlapping ones merged
+// (touching ones are not: the result must not depend on where a stream was
+// cut). prevWord says whether the text before s ends in a word character,
+// which decides the \b at its start: false for a whole string.
+func (r *redactor) spans(dst []span, s string, prevWord bool) []span {
+	for _, secret := range r.secrets {
+		for i := 0; ; {
+			j := strings.Index(s[i:], secret)
+			if j < 0 {
+				break
 			}
-		} else if sensitiveKey(body) {
-			return true
+			dst = append(dst, span{i + j, i + j + len(secret)})
+			i += j + 1
 		}
 	}
-	return false
+	dst = shapeSpans(dst, s, prevWord, false)
+	if len(dst) < 2 {
+		return dst
+	}
+	slices.SortFunc(dst, func(a, b span) int { return a.start - b.start })
+	out := dst[:1]
+	for _, sp := range dst[1:] {
+		last := &out[len(out)-1]
+		if sp.start < last.end {
+			last.end = max(last.end, sp.end)
+		} else {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// applySpans replaces each span of s by "[REDACTED]".
+func applySpans(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := 0
+	for _, sp := range spans {
+		b.WriteString(s[prev:sp.start])
+		b.WriteString(redactedText)
+		prev = sp.end
+	}
+	b.WriteString(s[prev:])
+	return b.String()
 }

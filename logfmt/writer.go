@@ -15,7 +15,8 @@ type Options struct {
 	// folder; it must be usable as a file name.
 	SessionID string
 	// Secrets are exact strings to scrub wherever they appear (the API
-	// keys in use). Strings shorter than 8 bytes are ignored.
+	// keys in use, and whatever else the caller knows to be secret).
+	// Strings shorter than 8 bytes are ignored.
 	Secrets []string
 	// Now stamps lines; nil means time.Now.
 	Now func() time.Time

@@ -107,6 +107,10 @@ func TestTextThenToolCallWithStreamedArguments(t *testing.T) {
 	if len(sink.Tools) != 1 || sink.Tools[0] != "0 toolu_01T1x1fJ34qAmk2tNTrN7Up6 get_weather" {
 		t.Errorf("ToolCallStarted = %q", sink.Tools)
 	}
+	// the pieces of the arguments, as the stream events carried them
+	if got := strings.Join(sink.Input, "|"); got != `0 {"location":|0  "San|0  Francisc|0 o,|0  CA"|0 ,|0  "unit": "fah|0 renheit"}` {
+		t.Errorf("ToolInputDelta = %s", got)
+	}
 	if resp.StopReason != "tool_use" || resp.Usage != (core.Usage{InputTokens: 472, OutputTokens: 89}) {
 		t.Errorf("stop %q usage %+v", resp.StopReason, resp.Usage)
 	}

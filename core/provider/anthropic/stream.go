@@ -153,7 +153,11 @@ func (a *assembler) delta(index int64, d gjson.Result) {
 		a.thinkingDelta(d.Get("thinking").String())
 	case "input_json_delta":
 		b := a.block(index, "tool_use")
-		b.json.WriteString(d.Get("partial_json").String())
+		piece := d.Get("partial_json").String()
+		b.json.WriteString(piece)
+		if ts, ok := a.sink.(core.ToolInputSink); ok && piece != "" && b.kind == "tool_use" {
+			ts.ToolInputDelta(b.call, piece)
+		}
 	}
 }
 

@@ -93,6 +93,17 @@ func TestTextThenToolCallAccumulatedByIndex(t *testing.T) {
 	if len(sink.Tools) != 1 || sink.Tools[0] != "0 call_DdmO9pD3xa9XTPNJ32zg2hcA get_weather" {
 		t.Errorf("ToolCallStarted = %q", sink.Tools)
 	}
+	var args strings.Builder
+	for _, in := range sink.Input {
+		idx, piece, _ := strings.Cut(in, " ")
+		if idx != "0" {
+			t.Errorf("ToolInputDelta for call %s", idx)
+		}
+		args.WriteString(piece)
+	}
+	if len(sink.Input) < 2 || args.String() != `{"location":"Paris, France"}` {
+		t.Errorf("ToolInputDelta pieces %q", sink.Input)
+	}
 	if resp.StopReason != "tool_calls" || resp.Usage != (core.Usage{InputTokens: 82, OutputTokens: 24}) {
 		t.Errorf("stop %q usage %+v", resp.StopReason, resp.Usage)
 	}

@@ -23,6 +23,7 @@ import (
 
 type call struct {
 	id, name string
+	pos      int // index among the answer's calls
 	args     strings.Builder
 }
 
@@ -119,7 +120,7 @@ func (a *assembler) toolCall(tc gjson.Result) {
 	}
 	c, ok := a.calls[idx]
 	if !ok {
-		c = &call{}
+		c = &call{pos: len(a.order)}
 		a.calls[idx] = c
 		a.order = append(a.order, idx)
 	}
@@ -135,7 +136,11 @@ func (a *assembler) toolCall(tc gjson.Result) {
 		}
 		a.sink.ToolCallStarted(len(a.order)-1, c.id, c.name)
 	}
-	c.args.WriteString(tc.Get("function.arguments").String())
+	piece := tc.Get("function.arguments").String()
+	c.args.WriteString(piece)
+	if ts, ok := a.sink.(core.ToolInputSink); ok && piece != "" {
+		ts.ToolInputDelta(c.pos, piece)
+	}
 }
 
 // unindexed is the index of a fragment that has none.

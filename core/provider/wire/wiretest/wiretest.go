@@ -167,6 +167,7 @@ type Sink struct {
 	Text     []string
 	Thinking []string
 	Tools    []string // "index id name"
+	Input    []string // "index piece", each ToolInputDelta
 	Raw      []Raw
 	Retries  []Retry
 	// OnText, when set, runs after each text delta (e.g. to cancel).
@@ -206,6 +207,12 @@ func (s *Sink) ToolCallStarted(index int, id, name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Tools = append(s.Tools, strings.Join([]string{itoa(index), id, name}, " "))
+}
+
+func (s *Sink) ToolInputDelta(index int, piece string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Input = append(s.Input, itoa(index)+" "+piece)
 }
 
 func (s *Sink) RawPayload(kind string, payload any) {
