@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -58,7 +59,7 @@ func newApp(d *Deps) *cli.App {
 				return nil
 			}
 			if c.Args().Len() > 0 {
-				return core.Usagef("see trail --help for the commands", "unknown command %s", store.QuoteInput(c.Args().First()))
+				return errs.Usagef("see trail --help for the commands", "unknown command %s", store.QuoteInput(c.Args().First()))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -99,7 +100,7 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
 		name = "trail " + c.Command.Name
 	}
-	return &core.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}
+	return &errs.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}
 }
 
 // flagError rewords Go's flag package messages, which spell every option
@@ -145,7 +146,7 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	if g.Home == "" {
 		home, err := d.UserHome()
 		if err != nil || home == "" {
-			return g, core.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+			return g, errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
 		}
 		g.Home = filepath.Join(home, ".trail")
 	}
@@ -185,7 +186,7 @@ func newEngine(d *Deps, st *store.FS) *core.Engine {
 // usageArgs reports extra or missing positional arguments.
 func noArgs(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return core.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %s", store.QuoteInput(c.Args().First()))
+		return errs.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %s", store.QuoteInput(c.Args().First()))
 	}
 	return nil
 }

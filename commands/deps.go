@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/core/provider/anthropic"
 	"trail/core/provider/echo"
 	"trail/core/provider/openai"
@@ -100,7 +101,7 @@ func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provi
 		}
 		return p, nil
 	}
-	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
+	return nil, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
 }
 
 func wireOptions(env func(string) string) wire.Options {

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -46,7 +47,7 @@ func permissionOptions(c *cli.Context, s *core.StepOptions) error {
 		}
 	}
 	if s.PermissionMode != "" && !core.ValidMode(s.PermissionMode) {
-		return core.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %s", store.QuoteInput(s.PermissionMode))
+		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %s", store.QuoteInput(s.PermissionMode))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -25,7 +26,7 @@ func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	if prompt == "" {
 		prompt = strings.Join(o.Args, " ")
 	} else if len(o.Args) > 0 {
-		return "", core.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %s", store.QuoteInput(o.Args[0]))
+		return "", errs.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %s", store.QuoteInput(o.Args[0]))
 	}
 	// A resume that decides approvals needs no prompt, so an idle inherited
 	// pipe must not hold it up either.
@@ -44,7 +45,7 @@ func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	// A resume without a prompt is judged once its session is loaded: a
 	// paused one names the calls it waits for (exit 4).
 	if strings.TrimSpace(prompt) == "" && !o.Resume {
-		return "", core.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+		return "", errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 	}
 	return prompt, nil
 }
@@ -122,7 +123,7 @@ func readInput(ctx context.Context, o *RunOptions, limit int64, idle time.Durati
 		fmt.Fprintf(o.IO.ErrOut, "trail: warning: standard input sent nothing for %s; ignoring it (pass --no-stdin to skip it)\n", idle)
 		return nil, nil
 	case <-ctx.Done():
-		return nil, core.Interrupted(ctx.Err(), "reading standard input")
+		return nil, errs.Interrupted(ctx.Err(), "reading standard input")
 	}
 	select {
 	case r := <-done:
@@ -131,6 +132,6 @@ func readInput(ctx context.Context, o *RunOptions, limit int64, idle time.Durati
 		}
 		return r.b, nil
 	case <-ctx.Done():
-		return nil, core.Interrupted(ctx.Err(), "reading standard input")
+		return nil, errs.Interrupted(ctx.Err(), "reading standard input")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -146,7 +147,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 	if err == nil && res != nil && res.Subtype == core.SubtypeMaxTurns {
 		return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
 	}
-	if errors.Is(err, core.ErrInterrupted) && res != nil {
+	if errors.Is(err, errs.ErrInterrupted) && res != nil {
 		return &exitError{code: ExitInterrupted, msg: "interrupted; the partial answer is saved in session " + res.SessionID}
 	}
 	return err
@@ -189,7 +190,7 @@ func resultObject(res *core.Result, err error) logfmt.Object {
 		logfmt.F("model", res.Model),
 		logfmt.F("stop_reason", res.StopReason),
 	}
-	if err != nil && !errors.Is(err, core.ErrInterrupted) {
+	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		o = append(o, logfmt.F("error", oneLine(err.Error())))
 	}
 	return o

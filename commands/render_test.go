@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/errs"
 )
 
 func testRenderer(t *testing.T, output string, stdoutTTY, stderrTTY, quiet bool) (*renderer, *bytes.Buffer, *bytes.Buffer) {
@@ -226,7 +227,7 @@ func TestStreamJSONFailedRoundClosesItsBlocksAndSaysWhy(t *testing.T) {
 	s.Event(core.StepEvent{Kind: core.EvSession, SessionID: "s1"})
 	s.Event(core.StepEvent{Kind: core.EvProviderWaiting, Round: 1})
 	s.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: "Hel"})
-	perr := &core.ProviderError{Provider: "anthropic", Message: "overloaded_error: Overloaded"}
+	perr := &errs.ProviderError{Provider: "anthropic", Message: "overloaded_error: Overloaded"}
 	s.finish(&core.Result{SessionID: "s1", Subtype: core.SubtypeError, IsError: true}, perr)
 	evs := streamEvents(t, w)
 	var types []string

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -82,7 +83,7 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 				return err
 			}
 			if c.IsSet("system") && c.IsSet("system-file") {
-				return core.Usagef("give one of them", "--system and --system-file both given")
+				return errs.Usagef("give one of them", "--system and --system-file both given")
 			}
 			if c.IsSet("system") {
 				sys := c.String("system")
@@ -91,7 +92,7 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 			if f := c.String("system-file"); f != "" {
 				data, err := os.ReadFile(f)
 				if err != nil {
-					return &core.UsageError{Msg: "--system-file", Err: err}
+					return &errs.UsageError{Msg: "--system-file", Err: err}
 				}
 				sys := strings.TrimRight(string(data), "\n")
 				opts.Step.System = &sys
@@ -127,11 +128,11 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 			args := c.Args().Slice()
 			opts.Ref.Last, opts.Ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
 			if opts.Ref.AnyDir && !opts.Ref.Last {
-				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
 			}
 			if !opts.Ref.Last {
 				if len(args) == 0 {
-					return core.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
+					return errs.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
 				}
 				opts.Ref.Ref, args = args[0], args[1:]
 			}
@@ -157,19 +158,19 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	switch out {
 	case outText, outJSON, outStreamJSON:
 	default:
-		return nil, core.Usagef("use text, json or stream-json", "unknown output format %s", store.QuoteInput(out))
+		return nil, errs.Usagef("use text, json or stream-json", "unknown output format %s", store.QuoteInput(out))
 	}
 	if c.Int("max-turns") < 0 {
-		return nil, core.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")
+		return nil, errs.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")
 	}
 	if c.Int("max-retries") < 0 {
-		return nil, core.Usagef("give 0 or more", "--max-retries must not be negative")
+		return nil, errs.Usagef("give 0 or more", "--max-retries must not be negative")
 	}
 	if c.Duration("timeout") <= 0 {
-		return nil, core.Usagef("give a duration like 120s", "--timeout must be positive")
+		return nil, errs.Usagef("give a duration like 120s", "--timeout must be positive")
 	}
 	if c.Duration("wait") < 0 {
-		return nil, core.Usagef("give a duration like 30s", "--wait must not be negative")
+		return nil, errs.Usagef("give a duration like 30s", "--wait must not be negative")
 	}
 	opts := &RunOptions{
 		IO: d.IO, Deps: d, Globals: g, Resume: resume,

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -182,7 +183,7 @@ func (s *streamJSON) finish(res *core.Result, err error) {
 			s.completeTool(b)
 		}
 	}
-	if err != nil && !errors.Is(err, core.ErrInterrupted) {
+	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		s.system("error", oneLine(err.Error()), nil)
 	}
 	if res != nil {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -53,7 +54,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	o.Resume = true
 	o.fillDefaults()
 	if opts.KeepLast < 0 {
-		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
+		return nil, errs.Usagef("give 0 or more", "--keep-last must not be negative")
 	}
 	s, err := e.open(ctx, &o, nil)
 	if err != nil {
@@ -62,7 +63,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	defer s.close()
 	s.showOpenWarnings()
 	if len(s.pending) > 0 {
-		return nil, &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+		return nil, &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
 	}
 	res := &CompactResult{SessionID: s.rec.ID}
 	res.Before = s.contextState()
@@ -132,7 +133,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	before := s.contextState()
 	pre := s.runHooks(ctx, HookPreCompact, PreCompactInput(trigger, instructions))
 	if pre.Blocked {
-		return "", &HookBlockedError{Event: HookPreCompact, Reason: pre.Reason}
+		return "", &errs.HookBlockedError{Event: HookPreCompact, Reason: pre.Reason}
 	}
 	execID, err := s.newID()
 	if err != nil {
@@ -145,13 +146,13 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []Message{prompt}, quiet: true, purpose: "compaction"})
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", ErrInterrupted
+			return "", errs.ErrInterrupted
 		}
 		return "", err
 	}
 	summary := strings.TrimSpace(resp.Text)
 	if summary == "" {
-		return "", &ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
+		return "", &errs.ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
 	}
 	if resp.HasUsage {
 		s.usage.InputTokens += resp.Usage.InputTokens

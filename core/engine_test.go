@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -108,11 +109,11 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 			p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
 				sink.TextDelta(tt.streamed)
 				sink.ToolCallStarted(0, "call_1", "Bash")
-				return nil, &ProviderError{Provider: "fake", Status: 500, Message: "boom"}
+				return nil, &errs.ProviderError{Provider: "fake", Status: 500, Message: "boom"}
 			}}
 			e, st := testEngine(t, p)
 			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
-			var pe *ProviderError
+			var pe *errs.ProviderError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v", err)
 			}
@@ -173,7 +174,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	}}
 	e, st := testEngine(t, p)
 	res, err := e.Step(ctx, StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
-	if !errors.Is(err, ErrInterrupted) || res.Subtype != SubtypeInterrupted {
+	if !errors.Is(err, errs.ErrInterrupted) || res.Subtype != SubtypeInterrupted {
 		t.Fatalf("err = %v, res = %+v", err, res)
 	}
 	rec, err := st.Load(res.SessionID)

@@ -2,6 +2,8 @@ package core
 
 import (
 	"strconv"
+
+	"trail/core/errs"
 )
 
 // Input sized to the model: a prompt the model's context window cannot hold
@@ -73,7 +75,7 @@ func tooLarge(size string, window int64, exact bool) error {
 	if !exact {
 		win = "the largest context window of a known model is " + Thousands(window)
 	}
-	return &UsageError{
+	return &errs.UsageError{
 		Msg: "prompt too large: " + size + ", " + win,
 		Fix: "split the input into smaller prompts, or pass --context-window TOKENS if the model takes more",
 	}

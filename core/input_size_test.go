@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"trail/core/errs"
 )
 
 func TestThousands(t *testing.T) {
@@ -54,7 +56,7 @@ func TestCheckPromptSizeUsesTheEstimator(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "prompt too large: ~1") || !strings.HasSuffix(err.Error(), "tokens, the model's context window is 100") {
 		t.Fatalf("400 bytes in a 100-token window: %v", err)
 	}
-	if _, ok := err.(*UsageError); !ok {
+	if _, ok := err.(*errs.UsageError); !ok {
 		t.Errorf("%T is not a usage error (exit 2)", err)
 	}
 	// Control characters take six bytes each in JSON: 100 of them are ~150 tokens.

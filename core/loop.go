@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -49,7 +50,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 				s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
 			}
 			if ctx.Err() != nil {
-				return StopInterrupted, ErrInterrupted
+				return StopInterrupted, errs.ErrInterrupted
 			}
 			return StopError, err
 		}
@@ -59,7 +60,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 		}
 		paused, err := s.runTools(ctx, round, msg)
 		if err != nil {
-			if errors.Is(err, ErrInterrupted) {
+			if errors.Is(err, errs.ErrInterrupted) {
 				return StopInterrupted, err
 			}
 			return StopError, err
@@ -78,7 +79,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 // the next round loses nothing before it.
 func (s *session) roundDone(ctx context.Context) (string, error) {
 	if ctx.Err() != nil {
-		return StopInterrupted, ErrInterrupted
+		return StopInterrupted, errs.ErrInterrupted
 	}
 	if err := s.save(StatusRunning, ""); err != nil {
 		return StopError, err
@@ -154,7 +155,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		s.logEvent("error", logfmt.F("message", msg), logfmt.F("historyLength", len(s.messages)))
 	}
 	hookCtx := context.WithoutCancel(ctx)
-	var blocked *HookBlockedError
+	var blocked *errs.HookBlockedError
 	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
 		s.runHooks(hookCtx, HookStopFailure, stopFailureInput(stepErr.Error()))
 	}
@@ -177,7 +178,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	if stop == StopRequiresAction {
 		res.PendingToolCalls = s.pending
 		if stepErr == nil {
-			stepErr = &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+			stepErr = &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
 		}
 	}
 	if saveErr != nil {
@@ -284,7 +285,7 @@ func (s *session) result(stop string, stepErr error) *Result {
 	default:
 		r.Subtype, r.IsError = SubtypeError, true
 	}
-	if stepErr != nil && !errors.Is(stepErr, ErrInterrupted) {
+	if stepErr != nil && !errors.Is(stepErr, errs.ErrInterrupted) {
 		r.ErrorMessage = stepErr.Error()
 	}
 	return r

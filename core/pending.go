@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -79,16 +80,16 @@ func (s *session) loadPending() error {
 	deciding := o.Approve != "" || o.Deny != ""
 	if len(calls) == 0 {
 		if deciding {
-			return Usagef("drop --approve and --deny", "session %s is not waiting for approval", s.rec.ID)
+			return errs.Usagef("drop --approve and --deny", "session %s is not waiting for approval", s.rec.ID)
 		}
 		return nil
 	}
 	if !deciding {
-		return &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
+		return &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
 	}
 	approve, deny := parseIDList(o.Approve), parseIDList(o.Deny)
 	if approve.all && deny.all {
-		return Usagef("approve all, or deny all, or name the calls", "--approve all and --deny all both given")
+		return errs.Usagef("approve all, or deny all, or name the calls", "--approve all and --deny all both given")
 	}
 	known := map[string]bool{}
 	for _, c := range calls {
@@ -97,10 +98,10 @@ func (s *session) loadPending() error {
 	for _, list := range []idList{approve, deny} {
 		for _, id := range list.ids {
 			if !known[id] {
-				return Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
+				return errs.Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
 			}
 			if approve.has(id) && deny.has(id) && !approve.all && !deny.all {
-				return Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
+				return errs.Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
 			}
 		}
 	}
@@ -114,7 +115,7 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	var stored []PendingToolCall
 	if raw, ok := s.rec.Fields.Get(fieldPending); ok {
 		if err := json.Unmarshal(raw, &stored); err != nil {
-			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls: %w", err)}
+			return nil, &errs.InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls: %w", err)}
 		}
 	}
 	if s.rec.Status != StatusRequiresAction && len(stored) == 0 {
@@ -126,7 +127,7 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	last := s.messages[len(s.messages)-1]
 	if last.Role != RoleAssistant || len(last.ToolCalls) == 0 {
 		if len(stored) > 0 {
-			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
+			return nil, &errs.InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
 		}
 		return nil, nil
 	}

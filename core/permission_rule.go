@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strings"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -129,7 +130,7 @@ func (r Rule) exact() bool {
 
 // ruleError is an invalid rule, named with where it came from (exit 2).
 func ruleError(rule, source string, err error) error {
-	return &UsageError{
+	return &errs.UsageError{
 		Msg: fmt.Sprintf("invalid permission rule %s in %s", store.QuoteInput(rule), source),
 		Err: err,
 		Fix: "rules look like Bash, Bash(git diff *), Bash(npm run test:*) or Read(src/**)",

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trail/core/errs"
 )
 
 func TestModeTable(t *testing.T) {
@@ -227,7 +229,7 @@ func TestSplitCommand(t *testing.T) {
 func TestBuildPermissionsNamesTheBadRuleAndItsFile(t *testing.T) {
 	s := &Settings{Permissions: PermissionSettings{Allow: []string{"Bash(ls"}, Sources: map[string]string{"Bash(ls": "/p/.claude/settings.json"}}}
 	_, err := BuildPermissions(ModeDefault, s, nil, nil, "/p")
-	var ue *UsageError
+	var ue *errs.UsageError
 	if !asUsage(err, &ue) || !strings.Contains(err.Error(), `"Bash(ls"`) || !strings.Contains(err.Error(), "/p/.claude/settings.json") {
 		t.Fatalf("error = %v", err)
 	}
@@ -237,8 +239,8 @@ func TestBuildPermissionsNamesTheBadRuleAndItsFile(t *testing.T) {
 	}
 }
 
-func asUsage(err error, ue **UsageError) bool {
-	u, ok := err.(*UsageError)
+func asUsage(err error, ue **errs.UsageError) bool {
+	u, ok := err.(*errs.UsageError)
 	*ue = u
 	return ok
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -68,7 +69,7 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.logEvent("user", logfmt.F("content", prompt))
 	out := s.runHooks(ctx, HookUserPromptSubmit, userPromptSubmitInput(prompt))
 	if out.Blocked {
-		return StopError, &HookBlockedError{Event: HookUserPromptSubmit, Reason: out.Reason}
+		return StopError, &errs.HookBlockedError{Event: HookUserPromptSubmit, Reason: out.Reason}
 	}
 	input := withReminder(append(s.startContext, out.Context...), prompt)
 	s.startContext = nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -73,7 +74,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	resp, err := s.provider.Call(ctx, req, sink)
 	s.apiTime += time.Since(t0)
 	if err == nil && resp == nil {
-		err = &ProviderError{Provider: s.pcfg.Name, Message: "no response"}
+		err = &errs.ProviderError{Provider: s.pcfg.Name, Message: "no response"}
 	}
 	if err != nil {
 		sink.flush() // what redaction held back, before the answer is committed
@@ -83,9 +84,9 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 			return nil, partial, err
 		}
 		s.logFailure(sink, err)
-		var pe *ProviderError
+		var pe *errs.ProviderError
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
-			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
+			err = &errs.ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
 		}
 		partial := ""
 		if !pc.quiet { // a side call's text was never shown
@@ -159,7 +160,7 @@ func (s *session) logResponse(sink *roundSink, resp *Response, note string) {
 
 func (s *session) logFailure(sink *roundSink, err error) {
 	round := sink.round
-	var pe *ProviderError
+	var pe *errs.ProviderError
 	errObj := logfmt.Object{logfmt.F("message", err.Error())}
 	if errors.As(err, &pe) && pe.Status != 0 {
 		errObj = append(errObj, logfmt.F("status", pe.Status))
@@ -281,7 +282,7 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 	if reason != nil {
 		msg, brief = reason.Error(), reason.Error()
 	}
-	var pe *ProviderError
+	var pe *errs.ProviderError
 	if errors.As(reason, &pe) {
 		brief = pe.Brief()
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -76,12 +77,12 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
 			c.Name = ProviderOpenAI
 		default:
-			return c, Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
+			return c, errs.Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
 				"no model provider configured")
 		}
 	}
 	if _, ok := DefaultModels[c.Name]; !ok {
-		return c, Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(c.Name))
+		return c, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(c.Name))
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 
@@ -103,19 +104,19 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 		} else if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
 			c.APIKey, c.BearerAuth = k, true
 		} else {
-			return c, Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
+			return c, errs.Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
 				"the anthropic provider needs an API key")
 		}
 	case ProviderOpenAI:
 		c.APIKey = env("OPENAI_API_KEY")
 		if c.APIKey == "" && c.BaseURL == "" {
-			return c, Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
+			return c, errs.Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
 				"the openai provider needs an API key")
 		}
 	case ProviderScript:
 		c.Script = first(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
 		if c.Script == "" {
-			return c, Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")
+			return c, errs.Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")
 		}
 		if !filepath.IsAbs(c.Script) {
 			c.Script = filepath.Join(cwd, c.Script)
@@ -124,7 +125,7 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, 
 	if c.BaseURL != "" && c.BaseURL == storedBase && strings.Contains(c.BaseURL, keyInURL) {
 		c.BaseURL = restoreURL(storedBase, c.APIKey, envBase, s.BaseURL)
 		if c.BaseURL == "" {
-			return c, Usagef("export the API key (or the base URL) again, or pass --base-url", "the session's base URL carried a credential, which trail does not store")
+			return c, errs.Usagef("export the API key (or the base URL) again, or pass --base-url", "the session's base URL carried a credential, which trail does not store")
 		}
 	}
 	return c, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -39,7 +40,7 @@ func TestResolveProviderPrecedence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.settings
 			c, err := ResolveProvider(tt.flags, envOf(tt.env), &s, tt.stored, "/work")
-			var usage *UsageError
+			var usage *errs.UsageError
 			if tt.wantUsage {
 				if !errors.As(err, &usage) || usage.Hint() == "" {
 					t.Fatalf("want a usage error with a hint, got %v", err)
@@ -99,7 +100,7 @@ func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 	}
 	delete(env, "OPENAI_API_KEY")
 	_, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, ref, "/work")
-	var usage *UsageError
+	var usage *errs.UsageError
 	if !errors.As(err, &usage) {
 		t.Fatalf("resume without the key: err = %v, want a usage error", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -54,14 +55,14 @@ type session struct {
 	tools          []Tool
 	perms          *Permissions
 	hooks          *HookRunner
-	sessionAllowed []string          // tools the person allowed for the session ("a")
-	pending        []PendingToolCall // the paused round's calls (loaded, or saved by pause)
-	unlogged       []int             // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
-	approve, deny  idList            // resume --approve / --deny
-	hookStop       *HookBlockedError // a tool hook answered continue: false
-	startContext   []string          // SessionStart output, injected before the next prompt
-	notedTemps     atomic.Bool       // a tool journaled a temp file (tool_tempfiles.go)
-	openWarnings   []string          // found while opening, shown after the session event
+	sessionAllowed []string               // tools the person allowed for the session ("a")
+	pending        []PendingToolCall      // the paused round's calls (loaded, or saved by pause)
+	unlogged       []int                  // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
+	approve, deny  idList                 // resume --approve / --deny
+	hookStop       *errs.HookBlockedError // a tool hook answered continue: false
+	startContext   []string               // SessionStart output, injected before the next prompt
+	notedTemps     atomic.Bool            // a tool journaled a temp file (tool_tempfiles.go)
+	openWarnings   []string               // found while opening, shown after the session event
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -50,7 +51,7 @@ func (s *session) create(ctx context.Context) error {
 			return fmt.Errorf("new session id: %w", err)
 		}
 	} else if err := store.ValidateID(id); err != nil {
-		return &UsageError{Msg: "--session-id", Err: err, Fix: "session ids are letters, digits, '.', '_' and '-', at most 128"}
+		return &errs.UsageError{Msg: "--session-id", Err: err, Fix: "session ids are letters, digits, '.', '_' and '-', at most 128"}
 	}
 	if err := s.setProvider(nil); err != nil {
 		return err
@@ -66,13 +67,13 @@ func (s *session) create(ctx context.Context) error {
 		return err
 	}
 	if exists {
-		return Usagef("resume it with: trail resume "+id, "session %s already exists", id)
+		return errs.Usagef("resume it with: trail resume "+id, "session %s already exists", id)
 	}
 	// A log without its record is a session whose record was lost, and the
 	// log is what restores it: a new session appended there would mix two
 	// conversations in it.
 	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
-		return Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
+		return errs.Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
 			"session %s has a log but no record (%s)", id, e.Store.LogPath(id))
 	}
 	now := s.now()
@@ -112,20 +113,20 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	}
 	rec, err := e.Store.Load(id)
 	if errors.Is(err, store.ErrNotFound) {
-		return &NotFoundError{What: fmt.Sprintf("session %s not found", id), Fix: "see trail list for the stored sessions"}
+		return &errs.NotFoundError{What: fmt.Sprintf("session %s not found", id), Fix: "see trail list for the stored sessions"}
 	}
 	if err != nil {
 		return err
 	}
 	if rec.Status == StatusTerminated {
-		return Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
+		return errs.Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
 	}
 	msgs, err := decodeMessages(rec.Messages)
 	if err != nil {
-		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
+		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
 	if err := checkLoggable(rec.Messages); err != nil {
-		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
+		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.historyScrubbed = len(rec.History) // scrubbed when they were saved
@@ -186,7 +187,7 @@ func (s *session) fork(ctx context.Context) error {
 func (s *session) takeLock(ctx context.Context, id string) error {
 	l, err := s.e.Store.Lock(ctx, id, s.opts.Wait)
 	if err != nil {
-		return Interrupted(err, "waiting for session "+id)
+		return errs.Interrupted(err, "waiting for session "+id)
 	}
 	s.lock = l
 	// A step killed while a tool's temp file existed left it in the user's

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -126,9 +127,9 @@ func (s *Settings) mergeFile(path string, required bool) error {
 			return nil
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return &UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
+			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
 		}
-		return &InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
+		return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
 			Fix: "a settings file is a regular JSON file: replace or remove " + path}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -137,7 +138,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	}
 	var f settingsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return &InvalidDataError{Path: path, Err: describeJSONError(data, err), Fix: "fix the JSON in " + path}
+		return &errs.InvalidDataError{Path: path, Err: describeJSONError(data, err), Fix: "fix the JSON in " + path}
 	}
 	s.Files = append(s.Files, path)
 	if f.Provider != nil {
@@ -182,7 +183,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		default:
 			v, err := strconv.ParseFloat(string(f.AutoCompactThreshold), 64)
 			if err != nil || v <= 0 || v > 1 {
-				return &InvalidDataError{Path: path, Err: fmt.Errorf("autoCompactThreshold must be a number in (0,1] or false, got %s", f.AutoCompactThreshold)}
+				return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("autoCompactThreshold must be a number in (0,1] or false, got %s", f.AutoCompactThreshold)}
 			}
 			s.AutoCompactOff, s.AutoCompactThreshold = false, &v
 		}
@@ -193,7 +194,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	if len(f.Timeout) > 0 && string(f.Timeout) != "null" {
 		d, err := parseSettingsDuration(f.Timeout)
 		if err != nil {
-			return &InvalidDataError{Path: path, Err: err}
+			return &errs.InvalidDataError{Path: path, Err: err}
 		}
 		s.Timeout = d
 	}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"trail/core/errs"
 )
 
 // A settings path that names something other than a regular file is
@@ -66,7 +68,7 @@ func TestSettingsThatAreNotAFileAreRefusedWithoutBlocking(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("reading the settings blocked")
 			}
-			var bad *InvalidDataError
+			var bad *errs.InvalidDataError
 			if !errors.As(err, &bad) || bad.Path != p || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("LoadSettings: %v, want an InvalidDataError naming %s saying %q", err, p, tt.want)
 			}

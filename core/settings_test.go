@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trail/core/errs"
 )
 
 func writeSettings(t *testing.T, dir, name, body string) string {
@@ -62,7 +64,7 @@ func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeSettings(t, dir, "bad.json", "{\n  \"model\": \"x\",\n  nope\n}")
 	_, err := LoadSettings([]string{bad}, "")
-	var inv *InvalidDataError
+	var inv *errs.InvalidDataError
 	if !errors.As(err, &inv) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("err = %v", err)
 	}
@@ -74,7 +76,7 @@ func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
 	if _, err := LoadSettings([]string{threshold}, ""); !errors.As(err, &inv) {
 		t.Fatalf("threshold 1.5 must be refused, got %v", err)
 	}
-	var usage *UsageError
+	var usage *errs.UsageError
 	if _, err := LoadSettings(nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
 		t.Fatalf("a missing --settings file must be a usage error, got %v", err)
 	}

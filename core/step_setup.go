@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -27,7 +28,7 @@ const (
 )
 
 // errNoPrompt: a step with nothing to do.
-var errNoPrompt = Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+var errNoPrompt = errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 
 // requirePrompt judges a loaded session: a resume needs a prompt unless it
 // decides a paused round (a paused session without a decision has already
@@ -49,29 +50,29 @@ func (s *session) prepare() error {
 		for _, name := range o.Tools {
 			t := s.engineTool(name)
 			if t == nil {
-				return Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %s", store.QuoteInput(name))
+				return errs.Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %s", store.QuoteInput(name))
 			}
 			s.tools = append(s.tools, t)
 		}
 	}
 	if o.PermissionMode != "" && !ValidMode(o.PermissionMode) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
+		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
 	}
 	if m := o.Settings.Permissions.DefaultMode; m != "" && !ValidMode(m) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
+		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
 	}
 	switch o.OnAsk {
 	case "":
 		o.OnAsk = OnAskDeny
 	case OnAskDeny, OnAskPause:
 	default:
-		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %s", store.QuoteInput(o.OnAsk))
+		return errs.Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %s", store.QuoteInput(o.OnAsk))
 	}
 	if !o.Resume && strings.TrimSpace(o.Prompt) == "" {
 		return errNoPrompt
 	}
 	if !o.Resume && (o.Approve != "" || o.Deny != "") {
-		return Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
+		return errs.Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
 	}
 	p, err := BuildPermissions(ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -196,7 +197,7 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 // ends once the round is committed.
 func (s *session) stopByHook(event string, out HookOutcome) {
 	if s.hookStop == nil {
-		s.hookStop = &HookBlockedError{Event: event, Reason: firstNonEmpty(out.StopReason, out.Reason)}
+		s.hookStop = &errs.HookBlockedError{Event: event, Reason: firstNonEmpty(out.StopReason, out.Reason)}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -48,7 +49,7 @@ func SweepToolTemps(st Store, id string) error {
 	err := st.SweepTempFiles(id, removeToolTemp)
 	var bad *store.TempJournalError
 	if errors.As(err, &bad) {
-		return &InvalidDataError{Path: bad.Path, Err: fmt.Errorf("the temp-file journal %w", bad.Err), Fix: "remove it; trail makes a new one when a tool needs it"}
+		return &errs.InvalidDataError{Path: bad.Path, Err: fmt.Errorf("the temp-file journal %w", bad.Err), Fix: "remove it; trail makes a new one when a tool needs it"}
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -77,7 +78,7 @@ func TestSweepToolTempsRefusesASymlinkedJournal(t *testing.T) {
 	st := store.New(filepath.Join(t.TempDir(), "home"))
 	st.EnsureLayout()
 	os.Symlink(filepath.Join(t.TempDir(), "x"), st.TempJournalPath("s1"))
-	var bad *InvalidDataError
+	var bad *errs.InvalidDataError
 	if err := SweepToolTemps(st, "s1"); !errors.As(err, &bad) || bad.Path != st.TempJournalPath("s1") {
 		t.Errorf("got %v, want an InvalidDataError naming the journal", err)
 	}

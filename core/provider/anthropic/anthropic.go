@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/core/provider/wire"
 )
 
@@ -44,7 +45,7 @@ func (*Provider) APISurface() string { return "anthropic-messages" }
 func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
 	body, err := encodeRequest(req)
 	if err != nil {
-		return nil, &core.ProviderError{Provider: core.ProviderAnthropic, Message: "encode request: " + err.Error(), Err: err}
+		return nil, &errs.ProviderError{Provider: core.ProviderAnthropic, Message: "encode request: " + err.Error(), Err: err}
 	}
 	sink.RawPayload("request", json.RawMessage(body))
 	h := http.Header{"Anthropic-Version": {apiVersion}}

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -262,7 +263,7 @@ func TestFaults(t *testing.T) {
 					t.Errorf("text %q, want %q", resp.Text, tt.wantText)
 				}
 			} else {
-				var pe *core.ProviderError
+				var pe *errs.ProviderError
 				if !errors.As(err, &pe) {
 					t.Fatalf("err = %#v, want a *core.ProviderError", err)
 				}

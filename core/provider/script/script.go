@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/errs"
 )
 
 // Response is one scripted answer (SPEC 4.4).
@@ -59,14 +60,14 @@ type Provider struct {
 func Load(path string) (*Provider, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, core.Usagef("pass --script with an existing file", "script file %s does not exist", path)
+		return nil, errs.Usagef("pass --script with an existing file", "script file %s does not exist", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read script %s: %w", path, err)
 	}
 	rs, err := parse(data)
 	if err != nil {
-		return nil, &core.InvalidDataError{Path: path, Err: err, Fix: "a script is a JSON array of {text, toolCalls, usage, delayMs, error} objects, or one such object per line"}
+		return nil, &errs.InvalidDataError{Path: path, Err: err, Fix: "a script is a JSON array of {text, toolCalls, usage, delayMs, error} objects, or one such object per line"}
 	}
 	return &Provider{path: path, responses: rs}, nil
 }
@@ -106,7 +107,7 @@ func (*Provider) APISurface() string { return "script" }
 func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
 	k := req.CallIndex
 	if k < 0 || k >= len(p.responses) {
-		return nil, &core.ProviderError{
+		return nil, &errs.ProviderError{
 			Provider: core.ProviderScript,
 			Message:  fmt.Sprintf("no response #%d in %s (it holds %d)", k+1, p.path, len(p.responses)),
 			Fix:      "add responses to the script, or start a new session",
@@ -120,7 +121,7 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 		return nil, err
 	}
 	if r.Error != nil {
-		return nil, &core.ProviderError{Provider: core.ProviderScript, Status: r.Error.Status, Message: r.Error.Message}
+		return nil, &errs.ProviderError{Provider: core.ProviderScript, Status: r.Error.Status, Message: r.Error.Message}
 	}
 	resp := &core.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
 	for i, tc := range r.ToolCalls {

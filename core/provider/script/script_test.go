@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/errs"
 )
 
 type sink struct{ text strings.Builder }
@@ -56,7 +57,7 @@ func TestScriptAnswersTheKthCall(t *testing.T) {
 				t.Errorf("tool call 1 = %+v", tc)
 			}
 			_, err = p.Call(context.Background(), &core.Request{CallIndex: 3}, &s)
-			var pe *core.ProviderError
+			var pe *errs.ProviderError
 			if !errors.As(err, &pe) || !strings.Contains(pe.Message, "no response #4") {
 				t.Fatalf("exhausted: %v", err)
 			}
@@ -68,18 +69,18 @@ func TestScriptErrorsAndBadFiles(t *testing.T) {
 	p := load(t, `[{"text":"partial ","error":{"status":529,"message":"overloaded"}}]`)
 	var s sink
 	_, err := p.Call(context.Background(), &core.Request{}, &s)
-	var pe *core.ProviderError
+	var pe *errs.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 529 || pe.Error() != "script: 529 overloaded" {
 		t.Fatalf("err = %v", err)
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"text": }]`), 0o644)
-	var inv *core.InvalidDataError
+	var inv *errs.InvalidDataError
 	if _, err := Load(bad); !errors.As(err, &inv) {
 		t.Fatalf("a broken script must be invalid data: %v", err)
 	}
-	var usage *core.UsageError
+	var usage *errs.UsageError
 	if _, err := Load(filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
 		t.Fatalf("a missing script must be a usage error: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"trail/core"
+	"trail/core/errs"
 )
 
 // Setup builds what every HTTP provider derives from its configuration:
@@ -37,7 +38,7 @@ func Endpoint(base, defaultBase, path string, secrets []string) (string, error) 
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", core.Usagef("give the scheme and the host, e.g. --base-url http://localhost:11434/v1",
+		return "", errs.Usagef("give the scheme and the host, e.g. --base-url http://localhost:11434/v1",
 			"base URL %q is not an http:// or https:// URL", Scrub(base, secrets))
 	}
 	return u.JoinPath(path).String(), nil

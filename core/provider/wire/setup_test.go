@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"trail/core"
+	"trail/core/errs"
 )
 
 func TestEndpointJoinsThePathAndKeepsTheQuery(t *testing.T) {
@@ -33,7 +33,7 @@ func TestEndpointJoinsThePathAndKeepsTheQuery(t *testing.T) {
 func TestEndpointRefusesABaseWithoutSchemeOrHost(t *testing.T) {
 	for _, base := range []string{"localhost:11434/v1", "127.0.0.1:11434/v1", "ftp://host/v1", "http:///v1", "http://[::1", "api.example.com?key=" + testKey} {
 		_, err := Endpoint(base, "https://api.example.com", "/v1/messages", []string{testKey})
-		var ue *core.UsageError
+		var ue *errs.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("Endpoint(%q): err = %v, want a usage error", base, err)
 			continue
