@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/store"
 )
@@ -74,7 +75,7 @@ func readStdin(ctx context.Context, o *RunOptions, havePrompt bool) (string, err
 		}
 	}
 	window, exact := core.InputWindow(&o.Step, o.Deps.Env)
-	limit := window*core.BytesPerToken + stdinSlack
+	limit := window*chat.BytesPerToken + stdinSlack
 	b, err := readInput(ctx, o, limit, idle)
 	if err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/errs"
 )
 
@@ -29,8 +30,8 @@ func answer(r *renderer, deltas ...string) {
 		r.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: d})
 		text += d
 	}
-	m := core.Message{ID: "m1", Role: core.RoleAssistant, Content: text, State: core.StateComplete}
-	r.Event(core.StepEvent{Kind: core.EvAssistantMessage, Round: 1, Message: &m, Usage: core.Usage{InputTokens: 5, OutputTokens: 2}})
+	m := chat.Message{ID: "m1", Role: chat.RoleAssistant, Content: text, State: chat.StateComplete}
+	r.Event(core.StepEvent{Kind: core.EvAssistantMessage, Round: 1, Message: &m, Usage: chat.Usage{InputTokens: 5, OutputTokens: 2}})
 }
 
 func TestTextOutput(t *testing.T) {
@@ -126,11 +127,11 @@ func TestStreamJSONToolRound(t *testing.T) {
 	w := &lineWriter{}
 	n := 0
 	s := newStreamJSON(w, nil, func() time.Time { n++; return time.Unix(int64(n), 0) })
-	user := core.Message{ID: "u1", Role: core.RoleUser, Content: "weather?", Timestamp: "t"}
-	call := core.ToolCall{ID: "toolu_1", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris"}`}
-	asst := core.Message{ID: "a1", Role: core.RoleAssistant, Content: "Let me check.", ToolCalls: []core.ToolCall{call}}
-	result := core.Message{ID: "r1", Role: core.RoleTool, Content: `{"success":true,"output":"14C"}`, ToolCallID: "toolu_1"}
-	final := core.Message{ID: "a2", Role: core.RoleAssistant, Content: "It is 14C."}
+	user := chat.Message{ID: "u1", Role: chat.RoleUser, Content: "weather?", Timestamp: "t"}
+	call := chat.ToolCall{ID: "toolu_1", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris"}`}
+	asst := chat.Message{ID: "a1", Role: chat.RoleAssistant, Content: "Let me check.", ToolCalls: []chat.ToolCall{call}}
+	result := chat.Message{ID: "r1", Role: chat.RoleTool, Content: `{"success":true,"output":"14C"}`, ToolCallID: "toolu_1"}
+	final := chat.Message{ID: "a2", Role: chat.RoleAssistant, Content: "It is 14C."}
 	for _, e := range []core.StepEvent{
 		{Kind: core.EvSession, SessionID: "s1", Provider: "anthropic", Model: "claude-x"},
 		{Kind: core.EvUserMessage, Message: &user},
@@ -138,8 +139,8 @@ func TestStreamJSONToolRound(t *testing.T) {
 		{Kind: core.EvThinkingDelta, Round: 1, Text: "hmm"},
 		{Kind: core.EvTextDelta, Round: 1, Text: "Let me"},
 		{Kind: core.EvTextDelta, Round: 1, Text: " check."},
-		{Kind: core.EvToolCallStreaming, Round: 1, ToolCall: &core.ToolCall{ID: "toolu_1", Name: "get_weather"}},
-		{Kind: core.EvAssistantMessage, Round: 1, Message: &asst, Usage: core.Usage{InputTokens: 10, OutputTokens: 5}},
+		{Kind: core.EvToolCallStreaming, Round: 1, ToolCall: &chat.ToolCall{ID: "toolu_1", Name: "get_weather"}},
+		{Kind: core.EvAssistantMessage, Round: 1, Message: &asst, Usage: chat.Usage{InputTokens: 10, OutputTokens: 5}},
 		{Kind: core.EvToolStarted, Round: 1, ToolCall: &call},
 		{Kind: core.EvToolFinished, Round: 1, ToolCall: &call, Tool: &core.ToolOutcome{Success: true}},
 		{Kind: core.EvToolResult, Round: 1, Message: &result},

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 )
@@ -243,7 +244,7 @@ func (s *streamJSON) toolStart(callID, name string, input any) {
 	s.start(b.id, s.toolObject(b))
 }
 
-func (s *streamJSON) toolFor(tc *core.ToolCall) *toolBlock {
+func (s *streamJSON) toolFor(tc *chat.ToolCall) *toolBlock {
 	if tc == nil {
 		return nil
 	}
@@ -269,7 +270,7 @@ func (s *streamJSON) toolObject(b *toolBlock) logfmt.Object {
 
 // toolResult is a tool_result block: the output is the result JSON trail
 // sends the model ({success, output, error?...}), isError when it failed.
-func (s *streamJSON) toolResult(m *core.Message) {
+func (s *streamJSON) toolResult(m *chat.Message) {
 	var output any = m.Content
 	isError := false
 	if gjson.Valid(m.Content) {

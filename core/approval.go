@@ -133,7 +133,7 @@ const maxShownArgs = 2000
 // approvalQuestion names the tool and its arguments.
 func approvalQuestion(r *toolRun, why string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ntrail: allow %s?\n", describeCall(r.call.Name, r.args))
+	fmt.Fprintf(&b, "\ntrail: allow %s?\n", DescribeCall(r.call.Name, r.args))
 	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
 		if r := []rune(args); len(r) > maxShownArgs {
 			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trail/core/chat"
 )
 
 // fakeTerminal answers questions from a list; a nil list means no terminal.
@@ -49,14 +51,14 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 
 type stubTool struct{ name string }
 
-func (s stubTool) Schema() ToolSchema { return ToolSchema{Name: s.name} }
+func (s stubTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: s.name} }
 func (s stubTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
 	return ToolResult{Success: true}
 }
 
 func bashRun(cmd string) *toolRun {
 	args, _ := json.Marshal(map[string]string{"command": cmd})
-	return &toolRun{call: ToolCall{ID: "c1", Name: "Bash", Arguments: string(args)}, args: args, tool: stubTool{"Bash"}}
+	return &toolRun{call: chat.ToolCall{ID: "c1", Name: "Bash", Arguments: string(args)}, args: args, tool: stubTool{"Bash"}}
 }
 
 func TestDecide(t *testing.T) {

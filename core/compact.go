@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 )
@@ -44,8 +45,8 @@ type CompactOptions struct {
 type CompactResult struct {
 	SessionID string
 	Summary   string
-	Before    ContextState
-	After     ContextState
+	Before    chat.ContextState
+	After     chat.ContextState
 }
 
 // Compact summarises a stored session's conversation to shrink its context.
@@ -139,11 +140,11 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
-	prompt, err := s.newMessage(RoleUser, CompactionPrompt(dropped, instructions))
+	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions))
 	if err != nil {
 		return "", err
 	}
-	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []Message{prompt}, quiet: true, purpose: "compaction"})
+	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []chat.Message{prompt}, quiet: true, purpose: "compaction"})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", errs.ErrInterrupted
@@ -158,12 +159,12 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
 	}
-	note, err := s.newMessage(RoleAssistant, SummaryPrefix+summary)
+	note, err := s.newMessage(chat.RoleAssistant, SummaryPrefix+summary)
 	if err != nil {
 		return "", err
 	}
 	s.logUnsaved() // the replaced list must be the logged one
-	next := make([]Message, 0, len(system)+1+len(tail))
+	next := make([]chat.Message, 0, len(system)+1+len(tail))
 	next = append(append(append(next, system...), note), tail...)
 	s.messages = next
 	s.markRelogged() // replace_all below logs every message again
@@ -202,15 +203,15 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 // head (kept), the messages the summary replaces, and the last keepLast
 // messages (kept). The tail never starts with a tool result whose call would
 // be summarised away: it grows back to the assistant message that made it.
-func splitForCompaction(msgs []Message, keepLast int) (system, dropped, tail []Message) {
+func splitForCompaction(msgs []chat.Message, keepLast int) (system, dropped, tail []chat.Message) {
 	head := 0
-	for head < len(msgs) && msgs[head].Role == RoleSystem {
+	for head < len(msgs) && msgs[head].Role == chat.RoleSystem {
 		head++
 	}
 	cut := len(msgs)
 	if keepLast > 0 {
 		cut = max(len(msgs)-keepLast, head)
-		for cut > head && msgs[cut].Role == RoleTool {
+		for cut > head && msgs[cut].Role == chat.RoleTool {
 			cut--
 		}
 	}
@@ -218,7 +219,7 @@ func splitForCompaction(msgs []Message, keepLast int) (system, dropped, tail []M
 }
 
 // CompactionPrompt is SPEC 5.6's summarise prompt, byte for byte.
-func CompactionPrompt(msgs []Message, instructions string) string {
+func CompactionPrompt(msgs []chat.Message, instructions string) string {
 	var b strings.Builder
 	b.WriteString("Summarize the following conversation concisely, preserving:\n")
 	b.WriteString("- User's original requests and goals\n")
@@ -237,13 +238,7 @@ func CompactionPrompt(msgs []Message, instructions string) string {
 		}
 		// Robota writes content that is not a string (null, a list of
 		// parts) with JSON.stringify, so the summary still sees its text.
-		content := m.Content
-		if m.ContentNull {
-			content = "null"
-		} else if raw, ok := m.extra("content"); ok {
-			content = string(compactBytes(raw))
-		}
-		fmt.Fprintf(&b, "%s: %s", m.Role, content)
+		fmt.Fprintf(&b, "%s: %s", m.Role, m.ContentText())
 	}
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -132,8 +133,8 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 				t.Fatalf("record: %d messages, stop %q status %q", len(rec.Messages), rec.StopReason, rec.Status)
 			}
 			if tt.streamed != "" {
-				m, err := DecodeMessage(rec.Messages[2])
-				if err != nil || m.Role != RoleAssistant || m.State != StateInterrupted || m.Content != tt.streamed || len(m.ToolCalls) != 0 {
+				m, err := chat.DecodeMessage(rec.Messages[2])
+				if err != nil || m.Role != chat.RoleAssistant || m.State != chat.StateInterrupted || m.Content != tt.streamed || len(m.ToolCalls) != 0 {
 					t.Fatalf("saved answer = %+v, %v", m, err)
 				}
 			}
@@ -181,8 +182,8 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, _ := DecodeMessage(rec.Messages[len(rec.Messages)-1])
-	if last.Role != RoleAssistant || last.State != StateInterrupted || last.Content != "partial text" || rec.StopReason != StopInterrupted {
+	last, _ := chat.DecodeMessage(rec.Messages[len(rec.Messages)-1])
+	if last.Role != chat.RoleAssistant || last.State != chat.StateInterrupted || last.Content != "partial text" || rec.StopReason != StopInterrupted {
 		t.Fatalf("last message %+v, stop %q", last, rec.StopReason)
 	}
 	assertPaired(t, events(t, st, res.SessionID))
@@ -197,7 +198,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	sent := p.reqs[len(p.reqs)-1].Messages
 	var found bool
 	for _, m := range sent {
-		if m.Role == RoleAssistant && m.Content == "partial text"+InterruptedNote {
+		if m.Role == chat.RoleAssistant && m.Content == "partial text"+chat.InterruptedNote {
 			found = true
 		}
 	}
@@ -205,7 +206,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 		t.Fatalf("the interrupted note was not sent: %+v", sent)
 	}
 	rec, _ = st.Load(res.SessionID)
-	stored, _ := DecodeMessage(rec.Messages[2])
+	stored, _ := chat.DecodeMessage(rec.Messages[2])
 	if stored.Content != "partial text" {
 		t.Fatalf("the note must not be stored: %q", stored.Content)
 	}
@@ -216,7 +217,7 @@ func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 	p := &fakeProvider{call: func(_ context.Context, req *Request, _ Sink) (*Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
+			return &Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
 		}
 		return &Response{Text: "done"}, nil
 	}}
@@ -226,15 +227,15 @@ func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 		t.Fatalf("res %+v err %v", res, err)
 	}
 	rec, _ := st.Load(res.SessionID)
-	tool, _ := DecodeMessage(rec.Messages[3])
-	if tool.Role != RoleTool || tool.ToolCallID != "c1" || !strings.Contains(tool.Content, `"errorCode":"unknown_tool"`) || !strings.Contains(tool.Content, `"success":false`) {
+	tool, _ := chat.DecodeMessage(rec.Messages[3])
+	if tool.Role != chat.RoleTool || tool.ToolCallID != "c1" || !strings.Contains(tool.Content, `"errorCode":"unknown_tool"`) || !strings.Contains(tool.Content, `"success":false`) {
 		t.Fatalf("tool message = %+v", tool)
 	}
 }
 
 type panickyTool struct{}
 
-func (panickyTool) Schema() ToolSchema { return ToolSchema{Name: "Boom"} }
+func (panickyTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: "Boom"} }
 func (panickyTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
 	var m map[string]int
 	m["x"] = 1 // a bug: writes to a nil map
@@ -246,7 +247,7 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
+			return &Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
 		}
 		return &Response{Text: "done"}, nil
 	}}
@@ -257,7 +258,7 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 		t.Fatalf("res %+v err %v", res, err)
 	}
 	rec, _ := st.Load(res.SessionID)
-	tool, _ := DecodeMessage(rec.Messages[3])
+	tool, _ := chat.DecodeMessage(rec.Messages[3])
 	if tool.ToolCallID != "c1" || !strings.Contains(tool.Content, "internal error in Boom") {
 		t.Fatalf("tool message = %+v", tool)
 	}
@@ -265,7 +266,7 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 
 func TestMaxTurnsStopsTheLoop(t *testing.T) {
 	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
-		return &Response{ToolCalls: []ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
+		return &Response{ToolCalls: []chat.ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
 	}}
 	e, st := testEngine(t, p)
 	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", MaxTurns: 2, Provider: ProviderFlags{Name: "echo"}})

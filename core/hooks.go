@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"trail/core/chat"
 	"trail/logfmt"
 )
 
@@ -189,7 +190,7 @@ func stderrNote(stderr []byte) string {
 	if s == "" {
 		return ""
 	}
-	return ": " + cut(s, 200)
+	return ": " + chat.FirstLine(s, 200)
 }
 
 func (h *HookRunner) message(s string) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"trail/core/chat"
 	"trail/core/errs"
 )
 
@@ -26,10 +27,10 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: ProviderFlags{Name: ProviderOpenAI, Model: "gpt-4.1"}}, 1000, true},
 		{"run: the flags' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho, Model: "gpt-4o"}}, 128_000, true},
 		{"run: the settings' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}, Settings: &Settings{Model: "gpt-4.1"}}, 1_047_576, true},
-		{"run: the provider's default model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}}, DefaultContextWindow, true},
-		{"run without a provider: the widest bound", StepOptions{}, MaxContextWindow(), false},
+		{"run: the provider's default model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}}, chat.DefaultContextWindow, true},
+		{"run without a provider: the widest bound", StepOptions{}, chat.MaxContextWindow(), false},
 		{"resume with -m", StepOptions{Resume: true, Provider: ProviderFlags{Model: "gpt-4o"}}, 128_000, true},
-		{"resume: the stored model is not known yet", StepOptions{Resume: true}, MaxContextWindow(), false},
+		{"resume: the stored model is not known yet", StepOptions{Resume: true}, chat.MaxContextWindow(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,8 +40,8 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 			}
 		})
 	}
-	if MaxContextWindow() < 1_047_576 {
-		t.Errorf("MaxContextWindow = %d", MaxContextWindow())
+	if chat.MaxContextWindow() < 1_047_576 {
+		t.Errorf("MaxContextWindow = %d", chat.MaxContextWindow())
 	}
 }
 

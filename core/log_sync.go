@@ -38,6 +38,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"trail/core/chat"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -206,7 +207,7 @@ func (s *session) checkLog() *logCheck {
 			return c
 		}
 	}
-	startsWithSystem := len(s.messages) > 0 && s.messages[0].Role == RoleSystem
+	startsWithSystem := len(s.messages) > 0 && s.messages[0].Role == chat.RoleSystem
 	c.resync = planResync(rep.Messages, record, startsWithSystem)
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"trail/core/chat"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -169,8 +170,8 @@ func (se *syncEnv) agrees() {
 		se.t.Fatalf("replay has %d messages, the record %d", len(rep.Messages), len(r.Messages))
 	}
 	for i := range r.Messages {
-		if !bytes.Equal(rep.Messages[i], compactBytes(r.Messages[i])) {
-			se.t.Fatalf("message %d:\nreplay %s\nrecord %s", i, rep.Messages[i], compactBytes(r.Messages[i]))
+		if !bytes.Equal(rep.Messages[i], chat.CompactBytes(r.Messages[i])) {
+			se.t.Fatalf("message %d:\nreplay %s\nrecord %s", i, rep.Messages[i], chat.CompactBytes(r.Messages[i]))
 		}
 	}
 	v, err := logfmt.ValidateFile(se.st.LogPath(se.id), logfmt.ValidateOptions{})

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -17,7 +18,7 @@ import (
 const titleLen = 80
 
 func (s *session) logPreRun(input string) {
-	chars := SerializedLength(s.messages)
+	chars := chat.SerializedLength(s.messages)
 	s.logEvent("pre_run",
 		logfmt.F("historyLength", len(s.messages)),
 		logfmt.F("historyChars", chars),
@@ -47,14 +48,14 @@ func (s *session) loop(ctx context.Context) (string, error) {
 			// or a failure mid-stream ended the answer; its tool calls, if
 			// any had begun, are dropped with the rest of the round.
 			if partial != "" {
-				s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
+				s.commitAssistant(round, &Response{Text: partial}, chat.StateInterrupted)
 			}
 			if ctx.Err() != nil {
 				return StopInterrupted, errs.ErrInterrupted
 			}
 			return StopError, err
 		}
-		msg := s.commitAssistant(round, resp, StateComplete)
+		msg := s.commitAssistant(round, resp, chat.StateComplete)
 		if len(msg.ToolCalls) == 0 {
 			return StopEndTurn, nil
 		}
@@ -91,7 +92,7 @@ func (s *session) roundDone(ctx context.Context) (string, error) {
 }
 
 // commitAssistant appends the answer of a round with its usage metadata.
-func (s *session) commitAssistant(round int, resp *Response, state string) Message {
+func (s *session) commitAssistant(round int, resp *Response, state string) chat.Message {
 	md := logfmt.Object{logfmt.F("round", round)}
 	if resp.HasUsage {
 		u := resp.Usage
@@ -107,9 +108,9 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 		s.usage.OutputTokens += u.OutputTokens
 	}
 	mdRaw, _ := logfmt.Marshal(md)
-	m, err := s.newMessage(RoleAssistant, resp.Text)
+	m, err := s.newMessage(chat.RoleAssistant, resp.Text)
 	if err != nil {
-		m = Message{Role: RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
+		m = chat.Message{Role: chat.RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
 	}
 	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
 	s.logEvent("assistant_message_committed",
@@ -202,14 +203,14 @@ func (s *session) logAssistantSummary() {
 	s.logEvent("assistant",
 		logfmt.F("content", s.final),
 		logfmt.F("historyLength", len(s.messages)),
-		logfmt.F("estimatedChars", SerializedLength(s.messages)),
+		logfmt.F("estimatedChars", chat.SerializedLength(s.messages)),
 		logfmt.F("historyStructure", json.RawMessage(historyStructure(s.messages))))
 }
 
 // historyStructure is Robota's per-message outline for the assistant event.
 // It is appended by hand: a long session has thousands of entries, and an
 // Object per entry would cost more than the rest of the step.
-func historyStructure(msgs []Message) []byte {
+func historyStructure(msgs []chat.Message) []byte {
 	b := make([]byte, 0, 96*len(msgs)+2)
 	b = append(b, '[')
 	for i := range msgs {
@@ -233,7 +234,7 @@ func historyStructure(msgs []Message) []byte {
 		b = append(b, ']')
 		if len(m.Metadata) > 0 {
 			b = append(b, `,"metadata":`...)
-			b = append(b, compactBytes(m.Metadata)...)
+			b = append(b, chat.CompactBytes(m.Metadata)...)
 		}
 		b = append(b, '}')
 	}
@@ -244,12 +245,12 @@ func (s *session) contextWindow() int64 {
 	if s.opts.ContextWindow > 0 {
 		return s.opts.ContextWindow
 	}
-	return ContextWindowFor(s.pcfg.Model)
+	return chat.ContextWindowFor(s.pcfg.Model)
 }
 
 // contextState is the conversation's use of the context window now.
-func (s *session) contextState() ContextState {
-	return NewContextState(EstimateTokens(s.messages), s.contextWindow())
+func (s *session) contextState() chat.ContextState {
+	return chat.NewContextState(chat.EstimateTokens(s.messages), s.contextWindow())
 }
 
 func (s *session) logContext() {
@@ -289,19 +290,4 @@ func (s *session) result(stop string, stepErr error) *Result {
 		r.ErrorMessage = stepErr.Error()
 	}
 	return r
-}
-
-// cut shortens s to n runes on one line.
-func cut(s string, n int) string {
-	r := []rune(s)
-	for i, c := range r {
-		if c == '\n' || c == '\r' {
-			r = r[:i]
-			break
-		}
-	}
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return string(r)
 }

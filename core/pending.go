@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -125,7 +126,7 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 		return nil, nil
 	}
 	last := s.messages[len(s.messages)-1]
-	if last.Role != RoleAssistant || len(last.ToolCalls) == 0 {
+	if last.Role != chat.RoleAssistant || len(last.ToolCalls) == 0 {
 		if len(stored) > 0 {
 			return nil, &errs.InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
 		}
@@ -139,10 +140,10 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	for i, tc := range last.ToolCalls {
 		p, ok := byID[tc.ID]
 		if !ok {
-			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: toolArgs(tc.Arguments), Decision: DecisionAsk}
+			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Args(), Decision: DecisionAsk}
 		}
 		if len(p.Arguments) == 0 {
-			p.Arguments = toolArgs(tc.Arguments)
+			p.Arguments = tc.Args()
 		}
 		out[i] = p
 	}
@@ -153,7 +154,7 @@ func describePending(calls []PendingToolCall) []string {
 	var out []string
 	for _, c := range calls {
 		if c.Decision == DecisionAsk {
-			out = append(out, c.ID+" "+describeCall(c.Name, c.Arguments))
+			out = append(out, c.ID+" "+DescribeCall(c.Name, c.Arguments))
 		}
 	}
 	return out

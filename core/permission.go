@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"trail/core/chat"
 )
 
 // Permission modes.
@@ -310,10 +312,8 @@ func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []s
 }
 
 // DescribeCall is a call as people read it: Bash(go test ./...), Write(a.go),
-// or the tool and its compact arguments. arguments are the model's text.
-func DescribeCall(name, arguments string) string { return describeCall(name, toolArgs(arguments)) }
-
-func describeCall(name string, args json.RawMessage) string {
+// or the tool and its compact arguments (as ToolCall.Args gives them).
+func DescribeCall(name string, args json.RawMessage) string {
 	if key := argumentKey(name); key != "" {
 		if v, ok := argString(args, key); ok {
 			return fmt.Sprintf("%s(%s)", name, shownValue(v))
@@ -323,7 +323,7 @@ func describeCall(name string, args json.RawMessage) string {
 	if compact == "" || compact == "{}" {
 		return name
 	}
-	return fmt.Sprintf("%s(%s)", name, cut(compact, 120))
+	return fmt.Sprintf("%s(%s)", name, chat.FirstLine(compact, 120))
 }
 
 // shownValue is an argument as the terminal shows it in a question or a
@@ -331,7 +331,7 @@ func describeCall(name string, args json.RawMessage) string {
 // pass "echo hi\nrm -rf ~" off as "echo hi"), and no control characters
 // (a model's escape sequence must not redraw the question).
 func shownValue(v string) string {
-	short := cut(v, 120)
+	short := chat.FirstLine(v, 120)
 	if len(short) < len(v) && !strings.HasSuffix(short, "…") {
 		short += " …"
 	}

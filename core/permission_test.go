@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"trail/core/chat"
 	"trail/core/errs"
 )
 
@@ -100,7 +101,7 @@ func TestPermissionCheck(t *testing.T) {
 			Verdict{DecisionAsk, SourceMode, ""}},
 		{"a deny rule judges the last of repeated keys", ModeBypass, nil, []string{"Bash(rm *)"}, "Bash", json.RawMessage(`{"command":"ls","command":"rm -rf x"}`),
 			Verdict{DecisionDeny, SourceRule, "Bash(rm *)"}},
-		{"a deny rule sees arguments the model sent as a JSON string", ModeBypass, nil, []string{"Bash(rm *)"}, "Bash", toolArgs(`"{\"command\":\"rm -rf x\"}"`),
+		{"a deny rule sees arguments the model sent as a JSON string", ModeBypass, nil, []string{"Bash(rm *)"}, "Bash", chat.ToolCall{Arguments: `"{\"command\":\"rm -rf x\"}"`}.Args(),
 			Verdict{DecisionDeny, SourceRule, "Bash(rm *)"}},
 		{"a ./ rule matches a plain relative path", ModeBypass, nil, []string{"Read(./src/**)"}, "Read", args("filePath", "src/a.go"),
 			Verdict{DecisionDeny, SourceRule, "Read(./src/**)"}},
@@ -197,8 +198,8 @@ func TestDescribeCallShowsWhatWillRun(t *testing.T) {
 		{json.RawMessage(`{"command":"ls","command":"rm -rf ~"}`), "Bash(rm -rf ~)"},
 	}
 	for _, tt := range tests {
-		if got := describeCall("Bash", tt.args); got != tt.want {
-			t.Errorf("describeCall(%s) = %q, want %q", tt.args, got, tt.want)
+		if got := DescribeCall("Bash", tt.args); got != tt.want {
+			t.Errorf("DescribeCall(%s) = %q, want %q", tt.args, got, tt.want)
 		}
 	}
 }

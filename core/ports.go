@@ -2,9 +2,9 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
+	"trail/core/chat"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -26,33 +26,20 @@ type Provider interface {
 // Request is one provider call.
 type Request struct {
 	Model     string
-	Messages  []Message // system message(s) included, interrupted notes applied
-	Tools     []ToolSchema
+	Messages  []chat.Message // system message(s) included, interrupted notes applied
+	Tools     []chat.ToolSchema
 	MaxTokens int
 	// CallIndex is the session's providerCalls before this call (0-based); the
 	// script provider answers with its CallIndex-th response.
 	CallIndex int
 }
 
-// ToolSchema describes a tool offered to the model.
-type ToolSchema struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
-// Usage is token usage of one call or a total.
-type Usage struct {
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-}
-
 // Response is the normalized answer of one call.
 type Response struct {
 	Text       string
 	Thinking   string
-	ToolCalls  []ToolCall
-	Usage      Usage
+	ToolCalls  []chat.ToolCall
+	Usage      chat.Usage
 	HasUsage   bool
 	StopReason string // provider's own stop reason ("end_turn", "tool_use", "stop", ...)
 	Model      string

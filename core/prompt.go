@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 )
@@ -74,14 +75,14 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	input := withReminder(append(s.startContext, out.Context...), prompt)
 	s.startContext = nil
 	s.logPreRun(input)
-	user, err := s.newMessage(RoleUser, input)
+	user, err := s.newMessage(chat.RoleUser, input)
 	if err != nil {
 		return StopError, err
 	}
 	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
 		// Redacted before it is cut, so a key cut in half is not kept.
-		s.rec.Title = cut(s.red.String(prompt), titleLen)
+		s.rec.Title = chat.FirstLine(s.red.String(prompt), titleLen)
 	}
 	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
 	return s.loop(ctx)
@@ -109,7 +110,7 @@ func (s *session) stopHooks(ctx context.Context, stop string, err error) (string
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "Stop hooks kept the model working " + strconv.Itoa(n) + " times; stopping here"})
 			break
 		}
-		msg, nerr := s.newMessage(RoleUser, "Stop hook feedback:\n"+out.Reason)
+		msg, nerr := s.newMessage(chat.RoleUser, "Stop hook feedback:\n"+out.Reason)
 		if nerr != nil {
 			return StopError, nerr
 		}

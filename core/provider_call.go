@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 )
@@ -18,8 +19,8 @@ import (
 type providerCall struct {
 	execID   string
 	round    int
-	messages []Message
-	tools    []ToolSchema
+	messages []chat.Message
+	tools    []chat.ToolSchema
 	quiet    bool // no text_delta lines, no observer text: not the answer
 	purpose  string
 }
@@ -46,7 +47,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	}
 	msgs := make([]json.RawMessage, len(req.Messages))
 	for i := range req.Messages {
-		raw, err := req.Messages[i].compactJSON()
+		raw, err := req.Messages[i].CompactJSON()
 		if err != nil {
 			return nil, "", fmt.Errorf("encode message %d: %w", i, err)
 		}
@@ -108,13 +109,13 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 // requestMessages is what is sent: the conversation, with the interrupted
 // note on interrupted assistant messages (SPEC 3.3). The session's own
 // messages are shared (providers only read them) unless a note is needed.
-func (s *session) requestMessages() []Message {
+func (s *session) requestMessages() []chat.Message {
 	for i := range s.messages {
 		s.messages[i].CompactLen() // cache the encoding the log and estimator share
 	}
 	interrupted := false
 	for i := range s.messages {
-		if s.messages[i].Role == RoleAssistant && s.messages[i].State == StateInterrupted {
+		if s.messages[i].Role == chat.RoleAssistant && s.messages[i].State == chat.StateInterrupted {
 			interrupted = true
 			break
 		}
@@ -122,11 +123,11 @@ func (s *session) requestMessages() []Message {
 	if !interrupted {
 		return s.messages[:len(s.messages):len(s.messages)]
 	}
-	out := make([]Message, len(s.messages))
+	out := make([]chat.Message, len(s.messages))
 	copy(out, s.messages)
 	for i := range out {
-		if out[i].Role == RoleAssistant && out[i].State == StateInterrupted {
-			out[i].Content += InterruptedNote
+		if out[i].Role == chat.RoleAssistant && out[i].State == chat.StateInterrupted {
+			out[i].Content += chat.InterruptedNote
 			out[i].Touch()
 		}
 	}
@@ -186,15 +187,9 @@ func (s *session) logFailure(sink *roundSink, err error) {
 // normalized is the provider answer as a Robota assistant message (no id yet:
 // the committed message carries the id).
 func normalized(resp *Response) logfmt.Object {
-	o := logfmt.Object{logfmt.F("role", RoleAssistant), logfmt.F("content", resp.Text)}
+	o := logfmt.Object{logfmt.F("role", chat.RoleAssistant), logfmt.F("content", resp.Text)}
 	if len(resp.ToolCalls) > 0 {
-		m := Message{ToolCalls: resp.ToolCalls}
-		calls := m.object()
-		for _, f := range calls {
-			if f.Key == "toolCalls" {
-				o = append(o, f)
-			}
-		}
+		o = append(o, logfmt.F("toolCalls", chat.ToolCallObjects(resp.ToolCalls)))
 	}
 	if resp.HasUsage {
 		o = append(o, logfmt.F("usage", logfmt.Object{
@@ -251,7 +246,7 @@ func (k *roundSink) ToolCallStarted(index int, id, name string) {
 	if k.quiet {
 		return
 	}
-	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &ToolCall{ID: id, Name: name}})
+	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &chat.ToolCall{ID: id, Name: name}})
 }
 
 func (k *roundSink) RawPayload(kind string, payload any) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -54,8 +55,8 @@ func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
 	r.MessageCount = len(r.Messages)
 	r.Title = ""
 	for _, m := range rep.TranscriptMessages() {
-		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == RoleUser && f[1].Type == gjson.String {
-			r.Title = cut(f[1].Str, titleLen)
+		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == chat.RoleUser && f[1].Type == gjson.String {
+			r.Title = chat.FirstLine(f[1].Str, titleLen)
 			break
 		}
 	}

@@ -46,19 +46,14 @@ func (s *session) markRelogged() {
 // recordMessage is message i as the record keeps it.
 func (s *session) recordMessage(i int) (json.RawMessage, error) {
 	m := &s.messages[i]
-	raw, err := m.RecordJSON()
+	if m.Loaded() && !s.relogged {
+		return m.RecordJSON()
+	}
+	raw, err := m.Scrubbed(func(raw json.RawMessage) (json.RawMessage, error) { return s.red.JSON(raw) })
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("redact: %w", err)
 	}
-	if m.raw != nil && !s.relogged {
-		return raw, nil
-	}
-	if m.scrubbed == nil {
-		if m.scrubbed, err = s.red.JSON(raw); err != nil {
-			return nil, fmt.Errorf("redact: %w", err)
-		}
-	}
-	return m.scrubbed, nil
+	return raw, nil
 }
 
 // scrubRecord redacts the rest of what the record keeps: the history

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -26,7 +27,7 @@ type session struct {
 	lock     *store.Lock
 	log      Logger
 	logErr   error
-	messages []Message
+	messages []chat.Message
 	history  []json.RawMessage
 	resumed  bool
 
@@ -45,7 +46,7 @@ type session struct {
 
 	// this step's accounting, for the result
 	turns   int
-	usage   Usage
+	usage   chat.Usage
 	apiTime time.Duration
 	denials []PermissionDenial
 	final   string
@@ -75,12 +76,12 @@ func (s *session) newID() (string, error) {
 	return id, nil
 }
 
-func (s *session) newMessage(role, content string) (Message, error) {
+func (s *session) newMessage(role, content string) (chat.Message, error) {
 	id, err := s.newID()
 	if err != nil {
-		return Message{}, err
+		return chat.Message{}, err
 	}
-	return Message{ID: id, Role: role, Content: content, State: StateComplete, Timestamp: logfmt.FormatTime(s.now())}, nil
+	return chat.Message{ID: id, Role: role, Content: content, State: chat.StateComplete, Timestamp: logfmt.FormatTime(s.now())}, nil
 }
 
 // logEvent appends one line. A log that cannot be written must not lose the
@@ -97,12 +98,12 @@ func (s *session) logEvent(event string, fields ...logfmt.Field) {
 
 // appendMessage adds a message to the conversation, its chat history entry,
 // and logs the history_mutation replay is built from.
-func (s *session) appendMessage(m Message, round int, batchID string) {
+func (s *session) appendMessage(m chat.Message, round int, batchID string) {
 	s.logUnsaved()
 	s.logMutation(m, len(s.messages), round, batchID)
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
-	if m.Role == RoleTool {
+	if m.Role == chat.RoleTool {
 		s.obs.Event(StepEvent{Kind: EvToolResult, Round: round, Message: &m})
 	}
 }
@@ -113,7 +114,7 @@ func (s *session) appendMessage(m Message, round int, batchID string) {
 // before then (in a provider call, while a tool runs) leaves a log that,
 // like the record, replays to the last complete round, and the next step's
 // messages land on the right indices.
-func (s *session) appendUnsaved(m Message, round int) {
+func (s *session) appendUnsaved(m chat.Message, round int) {
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
 	s.unlogged = append(s.unlogged, round)
@@ -128,7 +129,7 @@ func (s *session) logUnsaved() {
 	s.unlogged = nil
 }
 
-func (s *session) logMutation(m Message, index, round int, batchID string) {
+func (s *session) logMutation(m chat.Message, index, round int, batchID string) {
 	fields := make([]logfmt.Field, 0, 7)
 	fields = append(fields, logfmt.F("executionId", s.execID), logfmt.F("conversationId", conversationID))
 	if round > 0 {
@@ -145,7 +146,7 @@ func (s *session) logMutation(m Message, index, round int, batchID string) {
 }
 
 // chatEntry is Robota's messageToHistoryEntry.
-func chatEntry(m Message) json.RawMessage {
+func chatEntry(m chat.Message) json.RawMessage {
 	raw, err := logfmt.Marshal(logfmt.Object{
 		logfmt.F("id", m.ID),
 		logfmt.F("timestamp", m.Timestamp),
@@ -250,8 +251,8 @@ func (s *session) close() {
 	_ = s.releaseLock()
 }
 
-func (s *session) toolSchemas() []ToolSchema {
-	out := make([]ToolSchema, 0, len(s.tools))
+func (s *session) toolSchemas() []chat.ToolSchema {
+	out := make([]chat.ToolSchema, 0, len(s.tools))
 	for _, t := range s.tools {
 		out = append(out, t.Schema())
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
@@ -94,7 +95,7 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.openLog(false); err != nil {
 		return err
 	}
-	sys, err := s.newMessage(RoleSystem, sp)
+	sys, err := s.newMessage(chat.RoleSystem, sp)
 	if err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if rec.Status == StatusTerminated {
 		return errs.Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
 	}
-	msgs, err := decodeMessages(rec.Messages)
+	msgs, err := chat.DecodeMessages(rec.Messages)
 	if err != nil {
 		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
@@ -299,7 +300,7 @@ func (s *session) currentSystemPrompt() string {
 		}
 	}
 	for _, m := range s.messages {
-		if m.Role == RoleSystem {
+		if m.Role == chat.RoleSystem {
 			return m.Content
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"trail/core/chat"
 )
 
 // A provider streams thinking and an answer four characters per event,
@@ -79,7 +81,7 @@ func TestStreamedPiecesAreLoggedRedactedInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, err := DecodeMessage(rec.Messages[len(rec.Messages)-1])
+	last, err := chat.DecodeMessage(rec.Messages[len(rec.Messages)-1])
 	if err != nil || last.Content != want {
 		t.Errorf("the record keeps %q (%v)", last.Content, err)
 	}

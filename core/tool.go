@@ -3,11 +3,13 @@ package core
 import (
 	"context"
 	"encoding/json"
+
+	"trail/core/chat"
 )
 
 // Tool is a built-in tool the model may call.
 type Tool interface {
-	Schema() ToolSchema
+	Schema() chat.ToolSchema
 	// Run executes one call. It never panics and reports failures in the
 	// result: a tool error never aborts the step.
 	Run(ctx context.Context, args json.RawMessage, env ToolEnv) ToolResult

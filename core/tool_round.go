@@ -10,9 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
+	"trail/core/chat"
 	"trail/core/errs"
 	"trail/logfmt"
 )
@@ -22,7 +22,7 @@ const maxParallelTools = 5
 
 // toolRun is one call of a batch: what was decided and how it ended.
 type toolRun struct {
-	call     ToolCall
+	call     chat.ToolCall
 	args     json.RawMessage // as the tool gets them (a hook may have changed them)
 	tool     Tool
 	decision string // DecisionAllow, DecisionDeny or DecisionAsk (paused)
@@ -36,10 +36,10 @@ type toolRun struct {
 
 // runTools decides and runs the calls of an assistant message. paused is
 // true when the round waits for approval (nothing ran, nothing committed).
-func (s *session) runTools(ctx context.Context, round int, msg Message) (paused bool, err error) {
+func (s *session) runTools(ctx context.Context, round int, msg chat.Message) (paused bool, err error) {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
-		runs[i] = &toolRun{call: call, args: toolArgs(call.Arguments), tool: s.findTool(call.Name)}
+		runs[i] = &toolRun{call: call, args: call.Args(), tool: s.findTool(call.Name)}
 	}
 	for _, r := range runs {
 		s.decide(ctx, round, r)
@@ -106,7 +106,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 			logfmt.F("result", content),
 			logfmt.F("error", r.result.Error),
 			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))
-		tm, err := s.newMessage(RoleTool, content)
+		tm, err := s.newMessage(chat.RoleTool, content)
 		if err != nil {
 			return err
 		}
@@ -234,27 +234,6 @@ func (s *session) toolEnv() []string {
 	}
 	sort.Strings(env)
 	return env
-}
-
-// toolArgs parses a call's JSON arguments; anything else is kept as a string
-// so the log and the tool see exactly what the model sent. An object the
-// model encoded once more as a JSON string is unwrapped here, as the tools
-// unwrap it: rules, hooks and the question must judge the object that runs.
-func toolArgs(arguments string) json.RawMessage {
-	if arguments == "" {
-		return json.RawMessage("{}")
-	}
-	if !json.Valid([]byte(arguments)) {
-		b, _ := json.Marshal(arguments)
-		return b
-	}
-	var inner string
-	if json.Unmarshal([]byte(arguments), &inner) == nil {
-		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
-			return json.RawMessage(t)
-		}
-	}
-	return json.RawMessage(arguments)
 }
 
 // encodeToolResult is the tool message content: a JSON string of Robota's

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
 )
 
 // Bash timeouts in milliseconds (Robota's Shell tool).
@@ -32,7 +33,7 @@ type Bash struct {
 	Shell string
 }
 
-func (b Bash) Schema() core.ToolSchema {
+func (b Bash) Schema() chat.ToolSchema {
 	return schema("Bash", bashDescription(),
 		param{name: "command", typ: "string", desc: "The shell command to execute", required: true},
 		param{name: "timeout", typ: "number", desc: "Optional timeout in milliseconds (max 600000). Default is 120000 (2 minutes)"},

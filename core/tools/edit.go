@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"trail/core"
+	"trail/core/chat"
 )
 
 const editDescription = "Performs exact string replacements in files.\n\noldString must exactly match the file's current content, including whitespace and indentation — reading the file first (e.g. with a file-read tool) is the reliable way to copy exact text.\n\nThe edit will FAIL if old_string is not unique in the file. Either provide more surrounding context to make it unique, or use replace_all to change every instance."
@@ -17,7 +18,7 @@ const editDescription = "Performs exact string replacements in files.\n\noldStri
 // Edit replaces text in a file: exactly one occurrence unless replaceAll.
 type Edit struct{}
 
-func (Edit) Schema() core.ToolSchema {
+func (Edit) Schema() chat.ToolSchema {
 	return schema("Edit", editDescription,
 		param{name: "filePath", typ: "string", desc: "The absolute path to the file to modify", required: true},
 		param{name: "oldString", typ: "string", desc: "The text to replace (must be an exact match of existing content)", required: true},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/chat"
 )
 
 const globDefaultLimit = 1000
@@ -21,7 +22,7 @@ const globDescription = "Fast file pattern matching tool that works with any cod
 // Glob lists files matching a pattern, newest first.
 type Glob struct{}
 
-func (Glob) Schema() core.ToolSchema {
+func (Glob) Schema() chat.ToolSchema {
 	return schema("Glob", globDescription,
 		param{name: "pattern", typ: "string", desc: `The glob pattern to match files against (e.g. "**/*.ts", "src/**/*.tsx")`, required: true},
 		param{name: "path", typ: "string", desc: "The directory to search in. Defaults to the current working directory. Must be a valid directory path if provided"},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/chat"
 )
 
 const readDefaultLimit = 2000
@@ -20,7 +21,7 @@ const readDescription = "Reads a file from the local filesystem.\n\nBy default, 
 // Read returns a file with line numbers (cat -n style).
 type Read struct{}
 
-func (Read) Schema() core.ToolSchema {
+func (Read) Schema() chat.ToolSchema {
 	return schema("Read", readDescription,
 		param{name: "filePath", typ: "string", desc: "The absolute path to the file to read", required: true},
 		param{name: "offset", typ: "number", desc: "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},

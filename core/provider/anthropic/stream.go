@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/provider/wire"
 )
 
@@ -189,7 +190,7 @@ func (a *assembler) finish() *core.Response {
 		if args == "" {
 			args = "{}"
 		}
-		a.resp.ToolCalls = append(a.resp.ToolCalls, core.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: args})
+		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: args})
 	}
 	return &a.resp
 }

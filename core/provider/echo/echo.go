@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"trail/core"
+	"trail/core/chat"
 )
 
 // Provider answers with the last user message.
@@ -25,7 +26,7 @@ func (*Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*
 	}
 	last := ""
 	for i := len(req.Messages) - 1; i >= 0; i-- {
-		if req.Messages[i].Role == core.RoleUser {
+		if req.Messages[i].Role == chat.RoleUser {
 			last = req.Messages[i].Content
 			break
 		}
@@ -34,7 +35,7 @@ func (*Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*
 	sink.TextDelta(text)
 	return &core.Response{
 		Text:       text,
-		Usage:      core.Usage{InputTokens: quarter(core.SerializedLength(req.Messages)), OutputTokens: quarter(int64(len(text)))},
+		Usage:      chat.Usage{InputTokens: quarter(chat.SerializedLength(req.Messages)), OutputTokens: quarter(int64(len(text)))},
 		HasUsage:   true,
 		StopReason: "end_turn",
 		Model:      req.Model,

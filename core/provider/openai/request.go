@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/provider/wire"
 )
 
@@ -70,7 +71,7 @@ func encodeRequest(req *core.Request) ([]byte, error) {
 		content := m.Content
 		out := message{Role: m.Role, Content: &content}
 		switch m.Role {
-		case core.RoleAssistant:
+		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
 				args := tc.Arguments
 				if args == "" {
@@ -81,11 +82,11 @@ func encodeRequest(req *core.Request) ([]byte, error) {
 			if content == "" && len(out.ToolCalls) > 0 {
 				out.Content = nil
 			}
-		case core.RoleTool:
+		case chat.RoleTool:
 			out.ToolCallID = m.ToolCallID
-		case core.RoleSystem, core.RoleUser:
+		case chat.RoleSystem, chat.RoleUser:
 		default:
-			out.Role = core.RoleUser
+			out.Role = chat.RoleUser
 		}
 		r.Messages = append(r.Messages, out)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/provider/wire"
 )
 
@@ -77,7 +78,7 @@ func (a *assembler) chunk(c gjson.Result) error {
 		a.resp.Model = v
 	}
 	if u := c.Get("usage"); u.IsObject() {
-		a.resp.Usage = core.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
+		a.resp.Usage = chat.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
 		a.resp.HasUsage = true
 	}
 	for _, ch := range c.Get("choices").Array() {
@@ -175,7 +176,7 @@ func (a *assembler) finish() *core.Response {
 		if args == "" {
 			args = "{}"
 		}
-		a.resp.ToolCalls = append(a.resp.ToolCalls, core.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
+		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
 	}
 	return &a.resp
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
 	"trail/core/errs"
 )
 
@@ -138,14 +139,14 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 			args = "{}"
 		}
 		sink.ToolCallStarted(i, id, tc.Name)
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Type: "function", Name: tc.Name, Arguments: args})
+		resp.ToolCalls = append(resp.ToolCalls, chat.ToolCall{ID: id, Type: "function", Name: tc.Name, Arguments: args})
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.StopReason = "tool_use"
 	}
 	if u := r.Usage; u != nil {
 		resp.HasUsage = true
-		resp.Usage = core.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2}
+		resp.Usage = chat.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2}
 	}
 	return resp, nil
 }

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"bytes"
@@ -107,8 +107,8 @@ func TestCompactBytesMatchesEncodingJSON(t *testing.T) {
 		if err := json.Compact(&want, []byte(in)); err != nil {
 			t.Fatalf("bad case %q: %v", in, err)
 		}
-		if got := compactBytes([]byte(in)); string(got) != want.String() {
-			t.Errorf("compactBytes(%q) = %q, want %q", in, got, want.String())
+		if got := CompactBytes([]byte(in)); string(got) != want.String() {
+			t.Errorf("CompactBytes(%q) = %q, want %q", in, got, want.String())
 		}
 	}
 }
@@ -119,11 +119,11 @@ func FuzzCompactBytes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var want bytes.Buffer
 		if json.Compact(&want, in) != nil {
-			compactBytes(in) // must not panic on anything
+			CompactBytes(in) // must not panic on anything
 			return
 		}
-		if got := compactBytes(in); !bytes.Equal(got, want.Bytes()) {
-			t.Fatalf("compactBytes(%q) = %q, want %q", in, got, want.Bytes())
+		if got := CompactBytes(in); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("CompactBytes(%q) = %q, want %q", in, got, want.Bytes())
 		}
 	})
 }
@@ -134,7 +134,7 @@ func TestDecodeMessagesKeepsOrderAndNamesTheBadOne(t *testing.T) {
 		for i := range raws {
 			raws[i] = json.RawMessage(`{"id":"m` + strconv.Itoa(i) + `","role":"user","content":"x","state":"complete","timestamp":"t"}`)
 		}
-		msgs, err := decodeMessages(raws)
+		msgs, err := DecodeMessages(raws)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestDecodeMessagesKeepsOrderAndNamesTheBadOne(t *testing.T) {
 			}
 		}
 		raws[n-2] = json.RawMessage(`[1]`)
-		if _, err := decodeMessages(raws); err == nil || !strings.Contains(err.Error(), "message "+strconv.Itoa(n-2)) {
+		if _, err := DecodeMessages(raws); err == nil || !strings.Contains(err.Error(), "message "+strconv.Itoa(n-2)) {
 			t.Fatalf("n=%d: err = %v", n, err)
 		}
 	}

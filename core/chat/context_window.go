@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"math"
@@ -93,4 +93,19 @@ func NewContextState(used, window int64) ContextState {
 		UsedPercentage:      math.Round(pct*100) / 100,
 		RemainingPercentage: math.Round((100-pct)*100) / 100,
 	}
+}
+
+// BytesPerToken is the estimator's ratio (SPEC 5.6): ceil(len(JSON)/4).
+// Valid UTF-8 never gets shorter as JSON, so more than window*4 bytes of
+// input are more tokens than the window.
+const BytesPerToken = 4
+
+// MaxContextWindow is the largest window of the known models: no model
+// trail can resolve without --context-window takes more.
+func MaxContextWindow() int64 {
+	most := int64(DefaultContextWindow)
+	for _, w := range contextWindows {
+		most = max(most, w.tokens)
+	}
+	return most
 }

@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"encoding/json"

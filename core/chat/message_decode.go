@@ -1,4 +1,4 @@
-package core
+package chat
 
 import (
 	"encoding/json"
@@ -10,9 +10,9 @@ import (
 // across two goroutines: below it, starting one costs more than it saves.
 const parallelDecodeMin = 2000
 
-// decodeMessages decodes a record's messages (already validated with the
+// DecodeMessages decodes a record's messages (already validated with the
 // record). A long conversation is decoded in two halves at once.
-func decodeMessages(raws []json.RawMessage) ([]Message, error) {
+func DecodeMessages(raws []json.RawMessage) ([]Message, error) {
 	msgs := make([]Message, len(raws))
 	decode := func(from, to int) error {
 		for i := from; i < to; i++ {

@@ -1,9 +1,10 @@
-package core
+package chat
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -34,6 +35,28 @@ type ToolCall struct {
 	Arguments string `json:"-"`
 }
 
+// Args parses the call's JSON arguments; anything else is kept as a string
+// so the log and the tool see exactly what the model sent. An object the
+// model encoded once more as a JSON string is unwrapped here, as the tools
+// unwrap it: rules, hooks and the question must judge the object that runs.
+func (tc ToolCall) Args() json.RawMessage {
+	arguments := tc.Arguments
+	if arguments == "" {
+		return json.RawMessage("{}")
+	}
+	if !json.Valid([]byte(arguments)) {
+		b, _ := json.Marshal(arguments)
+		return b
+	}
+	var inner string
+	if json.Unmarshal([]byte(arguments), &inner) == nil {
+		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+	}
+	return json.RawMessage(arguments)
+}
+
 // Message is Robota's TUniversalMessage. Fields trail does not know are kept
 // in Extra, and a message loaded from disk keeps its exact bytes in raw until
 // it is changed, so records written by other programs survive a round trip.
@@ -55,8 +78,9 @@ type Message struct {
 	scrubbed json.RawMessage // cached record bytes, redacted (record_scrub.go)
 }
 
-// Raw returns the bytes the message was decoded from, or nil once built or changed.
-func (m *Message) Raw() json.RawMessage { return m.raw }
+// Loaded reports whether the message still holds the bytes it was decoded
+// from: it was neither built nor changed since.
+func (m *Message) Loaded() bool { return m.raw != nil }
 
 // Touch forgets the loaded bytes after a change so the message is re-encoded.
 func (m *Message) Touch() { m.raw, m.compact, m.scrubbed = nil, nil, nil }
@@ -65,7 +89,7 @@ func (m *Message) Touch() { m.raw, m.compact, m.scrubbed = nil, nil, nil }
 // JSON.stringify would give), used by the context estimator.
 func (m *Message) CompactLen() int {
 	if m.compact == nil {
-		c, err := m.compactJSON()
+		c, err := m.CompactJSON()
 		if err != nil {
 			return 0
 		}
@@ -74,19 +98,20 @@ func (m *Message) CompactLen() int {
 	return len(m.compact)
 }
 
-// compactJSON encodes the message without insignificant whitespace.
-func (m *Message) compactJSON() (json.RawMessage, error) {
+// CompactJSON encodes the message without insignificant whitespace (the
+// cached encoding, once CompactLen has made it).
+func (m *Message) CompactJSON() (json.RawMessage, error) {
 	if m.compact != nil {
 		return m.compact, nil
 	}
 	if m.raw != nil {
-		return compactBytes(m.raw), nil
+		return CompactBytes(m.raw), nil
 	}
 	return logfmt.Marshal(m.object())
 }
 
-// compactBytes drops the whitespace outside strings of valid JSON.
-func compactBytes(data []byte) []byte {
+// CompactBytes drops the whitespace outside strings of valid JSON.
+func CompactBytes(data []byte) []byte {
 	out := make([]byte, 0, len(data))
 	start := 0
 	for i := 0; i < len(data); {
@@ -191,7 +216,7 @@ func decodeValidMessage(raw json.RawMessage) (Message, error) {
 // role, content, state, timestamp, toolCalls, toolCallId, name, metadata,
 // then unknown keys. A loaded, unchanged message keeps its exact values.
 func (m Message) MarshalJSON() ([]byte, error) {
-	return m.compactJSON()
+	return m.CompactJSON()
 }
 
 // RecordJSON is the message as the record stores it: the loaded bytes when
@@ -201,7 +226,26 @@ func (m *Message) RecordJSON() (json.RawMessage, error) {
 	if m.raw != nil {
 		return m.raw, nil
 	}
-	return m.compactJSON()
+	return m.CompactJSON()
+}
+
+// Scrubbed is RecordJSON passed through scrub, worked out once and kept
+// until the message changes (Touch): a long conversation saved every round
+// redacts each message once.
+func (m *Message) Scrubbed(scrub func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
+	if m.scrubbed != nil {
+		return m.scrubbed, nil
+	}
+	raw, err := m.RecordJSON()
+	if err != nil {
+		return nil, err
+	}
+	clean, err := scrub(raw)
+	if err != nil {
+		return nil, err
+	}
+	m.scrubbed = clean
+	return clean, nil
 }
 
 func (m Message) object() logfmt.Object {
@@ -214,19 +258,7 @@ func (m Message) object() logfmt.Object {
 	}
 	o = append(o, logfmt.F("state", m.State), logfmt.F("timestamp", m.Timestamp))
 	if len(m.ToolCalls) > 0 {
-		calls := make([]any, len(m.ToolCalls))
-		for i, tc := range m.ToolCalls {
-			typ := tc.Type
-			if typ == "" {
-				typ = "function"
-			}
-			calls[i] = logfmt.Object{
-				logfmt.F("id", tc.ID),
-				logfmt.F("type", typ),
-				logfmt.F("function", logfmt.Object{logfmt.F("name", tc.Name), logfmt.F("arguments", tc.Arguments)}),
-			}
-		}
-		o = append(o, logfmt.F("toolCalls", calls))
+		o = append(o, logfmt.F("toolCalls", ToolCallObjects(m.ToolCalls)))
 	}
 	if m.ToolCallID != "" {
 		o = append(o, logfmt.F("toolCallId", m.ToolCallID))
@@ -238,6 +270,36 @@ func (m Message) object() logfmt.Object {
 		o = append(o, logfmt.F("metadata", m.Metadata))
 	}
 	return append(o, m.Extra...)
+}
+
+// ToolCallObjects are tool calls as Robota writes them: {id, type,
+// function: {name, arguments}}, type "function" when none was given.
+func ToolCallObjects(calls []ToolCall) []any {
+	out := make([]any, len(calls))
+	for i, tc := range calls {
+		typ := tc.Type
+		if typ == "" {
+			typ = "function"
+		}
+		out[i] = logfmt.Object{
+			logfmt.F("id", tc.ID),
+			logfmt.F("type", typ),
+			logfmt.F("function", logfmt.Object{logfmt.F("name", tc.Name), logfmt.F("arguments", tc.Arguments)}),
+		}
+	}
+	return out
+}
+
+// ContentText is the content as Robota's JSON.stringify shows content that
+// is not a string: "null", or the compact JSON of content parts.
+func (m Message) ContentText() string {
+	if m.ContentNull {
+		return "null"
+	}
+	if raw, ok := m.extra("content"); ok {
+		return string(CompactBytes(raw))
+	}
+	return m.Content
 }
 
 func (m Message) hasExtra(key string) bool {
