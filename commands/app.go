@@ -11,6 +11,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -164,9 +165,9 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 }
 
 // loadSettings merges the settings files for cwd (SPEC 2).
-func loadSettings(d *Deps, g globals, cwd string) (*core.Settings, error) {
+func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	return core.LoadSettings(core.SettingsPaths(userHome, g.Home, cwd), g.Settings)
+	return settings.Load(settings.Paths(userHome, g.Home, cwd), g.Settings)
 }
 
 func newEngine(d *Deps, st *store.FS) *core.Engine {

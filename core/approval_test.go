@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"trail/core/chat"
+	"trail/core/settings"
 )
 
 // fakeTerminal answers questions from a list; a nil list means no terminal.
@@ -32,9 +33,9 @@ type fakeClock struct{}
 
 func (fakeClock) Now() time.Time { return time.Unix(0, 0) }
 
-func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hooks map[string][]HookMatcher) *session {
+func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hooks map[string][]settings.HookMatcher) *session {
 	t.Helper()
-	p, err := BuildPermissions(mode, &Settings{}, allow, deny, t.TempDir())
+	p, err := BuildPermissions(mode, &settings.Settings{}, allow, deny, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 		e.Terminal = term
 	}
 	return &session{
-		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &Settings{}}, obs: nopObserver{},
+		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &settings.Settings{}}, obs: nopObserver{},
 		perms: p, hooks: &HookRunner{Hooks: hooks, Cwd: p.Cwd},
 	}
 }
@@ -67,7 +68,7 @@ func TestDecide(t *testing.T) {
 		term         *fakeTerminal
 		onAsk, mode  string
 		allow, deny  []string
-		hooks        map[string][]HookMatcher
+		hooks        map[string][]settings.HookMatcher
 		wantDecision string
 		wantSource   string
 		wantAsked    int
@@ -82,13 +83,13 @@ func TestDecide(t *testing.T) {
 		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: DecisionAsk, wantSource: SourceNoTerminal},
 		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: DecisionAllow, wantSource: SourceRule},
 		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: ModeBypass,
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
+			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
 			wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
 		{name: "a hook's allow needs no question", term: &fakeTerminal{answers: []string{}},
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
+			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
 			wantDecision: DecisionAllow, wantSource: SourceHook},
 		{name: "a blocking hook beats bypassPermissions", mode: ModeBypass,
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
+			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
 			wantDecision: DecisionDeny, wantSource: SourceHook},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"time"
+
+	"trail/core/settings"
 )
 
 // Engine runs steps. Every dependency is injected so tests can drive it
@@ -58,7 +60,7 @@ type StepOptions struct {
 	NoLog    bool
 	Wait     time.Duration // how long to wait for the session lock
 	Cwd      string
-	Settings *Settings
+	Settings *settings.Settings
 	Observer Observer
 }
 
@@ -88,7 +90,7 @@ func (o *StepOptions) fillDefaults() {
 		o.Observer = nopObserver{}
 	}
 	if o.Settings == nil {
-		o.Settings = &Settings{}
+		o.Settings = &settings.Settings{}
 	}
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = defaultMaxTokens

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"trail/core/chat"
+	"trail/core/settings"
 	"trail/logfmt"
 )
 
@@ -33,7 +34,7 @@ const hookOutputLimit = 1 << 20
 
 // HookRunner runs the hooks of the settings for one session.
 type HookRunner struct {
-	Hooks          map[string][]HookMatcher
+	Hooks          map[string][]settings.HookMatcher
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
@@ -121,7 +122,7 @@ func (h *HookRunner) input(event string, in HookInput) ([]byte, error) {
 
 // runOne runs one command and folds its answer into out. It reports whether
 // the hook blocked (then no further hook of the event runs).
-func (h *HookRunner) runOne(ctx context.Context, event string, hc HookCommand, stdin []byte, out *HookOutcome) bool {
+func (h *HookRunner) runOne(ctx context.Context, event string, hc settings.HookCommand, stdin []byte, out *HookOutcome) bool {
 	timeout := h.Timeout
 	if timeout <= 0 {
 		timeout = DefaultHookTimeout

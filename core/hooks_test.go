@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trail/core/settings"
 )
 
 func TestParseHookOutput(t *testing.T) {
@@ -100,11 +102,11 @@ func TestMatcherAccepts(t *testing.T) {
 	}
 }
 
-func runner(t *testing.T, event string, groups ...HookMatcher) (*HookRunner, *[]HookRun, *[]string) {
+func runner(t *testing.T, event string, groups ...settings.HookMatcher) (*HookRunner, *[]HookRun, *[]string) {
 	t.Helper()
 	runs, msgs := &[]HookRun{}, &[]string{}
 	return &HookRunner{
-		Hooks:     map[string][]HookMatcher{event: groups},
+		Hooks:     map[string][]settings.HookMatcher{event: groups},
 		SessionID: "s1", TranscriptPath: "/t/s1.json", Cwd: t.TempDir(), PermissionMode: ModeDefault,
 		Env:       []string{"FROM_SETTINGS=yes"},
 		OnRun:     func(r HookRun) { *runs = append(*runs, r) },
@@ -112,12 +114,12 @@ func runner(t *testing.T, event string, groups ...HookMatcher) (*HookRunner, *[]
 	}, runs, msgs
 }
 
-func cmd(c string) HookCommand { return HookCommand{Type: "command", Command: c} }
+func cmd(c string) settings.HookCommand { return settings.HookCommand{Type: "command", Command: c} }
 
 func TestHookRunnerExitCodes(t *testing.T) {
 	h, runs, msgs := runner(t, HookPreToolUse,
-		HookMatcher{Matcher: "Write", Hooks: []HookCommand{cmd("echo never")}},
-		HookMatcher{Matcher: "Ba", Hooks: []HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
+		settings.HookMatcher{Matcher: "Write", Hooks: []settings.HookCommand{cmd("echo never")}},
+		settings.HookMatcher{Matcher: "Ba", Hooks: []settings.HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
 	)
 	out := h.Run(context.Background(), HookPreToolUse, preToolUseInput("Bash", "c1", json.RawMessage(`{"command":"rm x"}`)))
 	if !out.Blocked || out.Reason != "no rm" {
@@ -136,7 +138,7 @@ func TestHookRunnerExitCodes(t *testing.T) {
 
 func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
 	for _, event := range []string{HookSessionStart, HookSessionEnd, HookStopFailure, HookPostCompact} {
-		h, runs, msgs := runner(t, event, HookMatcher{Hooks: []HookCommand{cmd("echo not ready >&2; exit 2"), cmd("echo after")}})
+		h, runs, msgs := runner(t, event, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo not ready >&2; exit 2"), cmd("echo after")}})
 		out := h.Run(context.Background(), event, HookInput{})
 		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 2: not ready") {
 			t.Errorf("%s: messages %q, want the hook's stderr shown", event, *msgs)
@@ -148,7 +150,7 @@ func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
 }
 
 func TestHookRunnerInputAndEnv(t *testing.T) {
-	h, _, _ := runner(t, HookPostToolUse, HookMatcher{Hooks: []HookCommand{cmd(`cat > in.json; env > env.txt`)}})
+	h, _, _ := runner(t, HookPostToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(`cat > in.json; env > env.txt`)}})
 	h.Run(context.Background(), HookPostToolUse, postToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))
 	b, err := os.ReadFile(filepath.Join(h.Cwd, "in.json"))
 	if err != nil {
@@ -167,7 +169,7 @@ func TestHookRunnerInputAndEnv(t *testing.T) {
 }
 
 func TestHookRunnerTimeoutKillsTheGroup(t *testing.T) {
-	h, runs, msgs := runner(t, HookStop, HookMatcher{Hooks: []HookCommand{{Command: "(sleep 30; touch late) & sleep 30", Timeout: 0.3}}})
+	h, runs, msgs := runner(t, HookStop, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "(sleep 30; touch late) & sleep 30", Timeout: 0.3}}})
 	start := time.Now()
 	out := h.Run(context.Background(), HookStop, stopInput("done", false))
 	if time.Since(start) > 5*time.Second {
@@ -183,15 +185,15 @@ func TestHookRunnerTimeoutKillsTheGroup(t *testing.T) {
 
 func TestHookRunnerSkipsEventsWithoutHooksAndMatchesTargets(t *testing.T) {
 	h, runs, _ := runner(t, HookSessionEnd,
-		HookMatcher{Matcher: "clear", Hooks: []HookCommand{cmd("true")}},
-		HookMatcher{Matcher: "other", Hooks: []HookCommand{cmd("true")}})
+		settings.HookMatcher{Matcher: "clear", Hooks: []settings.HookCommand{cmd("true")}},
+		settings.HookMatcher{Matcher: "other", Hooks: []settings.HookCommand{cmd("true")}})
 	h.Run(context.Background(), HookSessionEnd, sessionEndInput("other"))
 	h.Run(context.Background(), HookStop, stopInput("x", false))
 	if len(*runs) != 1 {
 		t.Fatalf("runs %+v", *runs)
 	}
 	// Events without a target ignore matchers.
-	h2, runs2, _ := runner(t, HookUserPromptSubmit, HookMatcher{Matcher: "Bash", Hooks: []HookCommand{cmd("true")}})
+	h2, runs2, _ := runner(t, HookUserPromptSubmit, settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{cmd("true")}})
 	h2.Run(context.Background(), HookUserPromptSubmit, userPromptSubmitInput("hi"))
 	if len(*runs2) != 1 {
 		t.Fatalf("UserPromptSubmit with a matcher did not run: %+v", *runs2)

@@ -6,6 +6,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/settings"
 )
 
 func TestThousands(t *testing.T) {
@@ -26,7 +27,7 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 	}{
 		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: ProviderFlags{Name: ProviderOpenAI, Model: "gpt-4.1"}}, 1000, true},
 		{"run: the flags' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho, Model: "gpt-4o"}}, 128_000, true},
-		{"run: the settings' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}, Settings: &Settings{Model: "gpt-4.1"}}, 1_047_576, true},
+		{"run: the settings' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}, Settings: &settings.Settings{Model: "gpt-4.1"}}, 1_047_576, true},
 		{"run: the provider's default model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}}, chat.DefaultContextWindow, true},
 		{"run without a provider: the widest bound", StepOptions{}, chat.MaxContextWindow(), false},
 		{"resume with -m", StepOptions{Resume: true, Provider: ProviderFlags{Model: "gpt-4o"}}, 128_000, true},

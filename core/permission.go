@@ -22,6 +22,7 @@ import (
 	"unicode"
 
 	"trail/core/chat"
+	"trail/core/settings"
 )
 
 // Permission modes.
@@ -275,7 +276,7 @@ func splitCommand(cmd string) (parts []string, opaque bool) {
 
 // BuildPermissions parses the rules of the settings files and the flags.
 // An invalid rule is a usage error naming it and where it came from.
-func BuildPermissions(mode string, settings *Settings, allowFlags, denyFlags []string, cwd string) (*Permissions, error) {
+func BuildPermissions(mode string, settings *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Permissions, error) {
 	p := &Permissions{Mode: mode, Cwd: cwd}
 	add := func(list *[]Rule, rules []string, source func(string) string) error {
 		for _, text := range rules {

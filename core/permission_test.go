@@ -10,6 +10,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/settings"
 )
 
 func TestModeTable(t *testing.T) {
@@ -35,7 +36,7 @@ func TestModeTable(t *testing.T) {
 
 func perms(t *testing.T, mode string, allow, deny []string) *Permissions {
 	t.Helper()
-	p, err := BuildPermissions(mode, &Settings{}, allow, deny, "/proj")
+	p, err := BuildPermissions(mode, &settings.Settings{}, allow, deny, "/proj")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestPathRulesSeeThroughSymlinks(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644)
 	os.Symlink("../secrets", filepath.Join(dir, "docs", "s"))
 	os.Symlink("../.env", filepath.Join(dir, "docs", "e"))
-	p, err := BuildPermissions(ModeBypass, &Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
+	p, err := BuildPermissions(ModeBypass, &settings.Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestReadDenyRulesNameTheFilesSearchesSkip(t *testing.T) {
 }
 
 func TestAskRulesFromSettingsAskWhateverTheAllowRulesAndMode(t *testing.T) {
-	s := &Settings{Permissions: PermissionSettings{Allow: []string{"Bash"}, Ask: []string{"Bash(git push *)"}}}
+	s := &settings.Settings{Permissions: settings.Permissions{Allow: []string{"Bash"}, Ask: []string{"Bash(git push *)"}}}
 	for _, tt := range []struct {
 		mode, command string
 		want          Verdict
@@ -228,13 +229,13 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func TestBuildPermissionsNamesTheBadRuleAndItsFile(t *testing.T) {
-	s := &Settings{Permissions: PermissionSettings{Allow: []string{"Bash(ls"}, Sources: map[string]string{"Bash(ls": "/p/.claude/settings.json"}}}
+	s := &settings.Settings{Permissions: settings.Permissions{Allow: []string{"Bash(ls"}, Sources: map[string]string{"Bash(ls": "/p/.claude/settings.json"}}}
 	_, err := BuildPermissions(ModeDefault, s, nil, nil, "/p")
 	var ue *errs.UsageError
 	if !asUsage(err, &ue) || !strings.Contains(err.Error(), `"Bash(ls"`) || !strings.Contains(err.Error(), "/p/.claude/settings.json") {
 		t.Fatalf("error = %v", err)
 	}
-	_, err = BuildPermissions(ModeDefault, &Settings{}, nil, []string{"Bash()"}, "/p")
+	_, err = BuildPermissions(ModeDefault, &settings.Settings{}, nil, []string{"Bash()"}, "/p")
 	if !asUsage(err, &ue) || !strings.Contains(err.Error(), "--deny-tool") {
 		t.Fatalf("error = %v", err)
 	}

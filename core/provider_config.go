@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"trail/core/errs"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -56,9 +57,9 @@ const keyInURL = "[REDACTED]"
 // ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
 // session's stored provider, then the environment, then settings files, then
 // auto-selection from the API keys present.
-func ResolveProvider(flags ProviderFlags, env func(string) string, s *Settings, stored *store.ProviderRef, cwd string) (ProviderConfig, error) {
+func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.Settings, stored *store.ProviderRef, cwd string) (ProviderConfig, error) {
 	if s == nil {
-		s = &Settings{}
+		s = &settings.Settings{}
 	}
 	c := ProviderConfig{Name: flags.Name}
 	if c.Name == "" && stored != nil {

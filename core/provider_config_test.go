@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"trail/core/errs"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -15,7 +16,7 @@ func TestResolveProviderPrecedence(t *testing.T) {
 		name      string
 		flags     ProviderFlags
 		env       map[string]string
-		settings  Settings
+		settings  settings.Settings
 		stored    *store.ProviderRef
 		wantName  string
 		wantModel string
@@ -27,8 +28,8 @@ func TestResolveProviderPrecedence(t *testing.T) {
 		{name: "an auth token selects anthropic too", env: map[string]string{"ANTHROPIC_AUTH_TOKEN": "t"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
 		{name: "an openai base url without a key selects openai", env: map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1"}, wantName: "openai", wantModel: "gpt-4o", wantBase: "http://localhost:11434/v1"},
 		{name: "anthropic wins over openai", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "o"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
-		{name: "settings name the provider", settings: Settings{Provider: "echo", Model: "m"}, wantName: "echo", wantModel: "m"},
-		{name: "env beats settings", env: map[string]string{"TRAIL_PROVIDER": "echo", "TRAIL_MODEL": "e"}, settings: Settings{Provider: "script", Model: "m"}, wantName: "echo", wantModel: "e"},
+		{name: "settings name the provider", settings: settings.Settings{Provider: "echo", Model: "m"}, wantName: "echo", wantModel: "m"},
+		{name: "env beats settings", env: map[string]string{"TRAIL_PROVIDER": "echo", "TRAIL_MODEL": "e"}, settings: settings.Settings{Provider: "script", Model: "m"}, wantName: "echo", wantModel: "e"},
 		{name: "flags beat env", flags: ProviderFlags{Name: "echo", Model: "f"}, env: map[string]string{"TRAIL_PROVIDER": "openai", "TRAIL_MODEL": "e"}, wantName: "echo", wantModel: "f"},
 		{name: "a stored session keeps its provider over env", env: map[string]string{"TRAIL_PROVIDER": "echo", "OPENAI_API_KEY": "o"}, stored: stored, wantName: "openai", wantModel: "stored-model", wantBase: "http://stored"},
 		{name: "a flag overrides the stored provider, and its model", flags: ProviderFlags{Name: "echo"}, stored: stored, wantName: "echo", wantModel: "echo"},
@@ -59,7 +60,7 @@ func TestResolveProviderPrecedence(t *testing.T) {
 
 func TestResolveProviderKeysComeOnlyFromTheEnvironment(t *testing.T) {
 	env := map[string]string{"ANTHROPIC_AUTH_TOKEN": "tok-123456789"}
-	c, err := ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, nil, "/")
+	c, err := ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestResolveProviderKeysComeOnlyFromTheEnvironment(t *testing.T) {
 }
 
 func TestScriptPathIsRelativeToCwd(t *testing.T) {
-	c, err := ResolveProvider(ProviderFlags{Name: "script", Script: "s.json"}, func(string) string { return "" }, &Settings{}, nil, "/work")
+	c, err := ResolveProvider(ProviderFlags{Name: "script", Script: "s.json"}, func(string) string { return "" }, &settings.Settings{}, nil, "/work")
 	if err != nil || c.Script != "/work/s.json" {
 		t.Fatalf("script = %q, err %v", c.Script, err)
 	}
@@ -86,7 +87,7 @@ func TestScriptPathIsRelativeToCwd(t *testing.T) {
 func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 	const key = "sk-proj-0123456789abcdefghijklmn"
 	env := map[string]string{"OPENAI_API_KEY": key}
-	c, err := ResolveProvider(ProviderFlags{Name: "openai", BaseURL: "https://proxy.example/v1?key=" + key}, func(k string) string { return env[k] }, &Settings{}, nil, "/work")
+	c, err := ResolveProvider(ProviderFlags{Name: "openai", BaseURL: "https://proxy.example/v1?key=" + key}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/work")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,12 +95,12 @@ func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 	if ref.BaseURL != "https://proxy.example/v1?key=[REDACTED]" {
 		t.Fatalf("stored base URL = %q", ref.BaseURL)
 	}
-	c, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, ref, "/work")
+	c, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
 	if err != nil || c.BaseURL != "https://proxy.example/v1?key="+key {
 		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
 	}
 	delete(env, "OPENAI_API_KEY")
-	_, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &Settings{}, ref, "/work")
+	_, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
 	var usage *errs.UsageError
 	if !errors.As(err, &usage) {
 		t.Fatalf("resume without the key: err = %v, want a usage error", err)
@@ -131,7 +132,7 @@ func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
 	const base = "https://proxy.example/v1?token=proxy-token-0123"
 	env := map[string]string{"OPENAI_API_KEY": "sk-proj-0123456789abcdefghijklmn", "OPENAI_BASE_URL": base}
 	getenv := func(k string) string { return env[k] }
-	c, err := ResolveProvider(ProviderFlags{Name: "openai"}, getenv, &Settings{}, nil, "/work")
+	c, err := ResolveProvider(ProviderFlags{Name: "openai"}, getenv, &settings.Settings{}, nil, "/work")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,14 +140,14 @@ func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
 	if ref.BaseURL != "https://proxy.example/v1?token=[REDACTED]" {
 		t.Fatalf("stored base URL = %q", ref.BaseURL)
 	}
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{}, ref, "/work"); err != nil || c.BaseURL != base {
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != base {
 		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
 	}
 	delete(env, "OPENAI_BASE_URL")
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{BaseURL: base}, ref, "/work"); err != nil || c.BaseURL != base {
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{BaseURL: base}, ref, "/work"); err != nil || c.BaseURL != base {
 		t.Fatalf("resumed base URL from the settings = %q, %v", c.BaseURL, err)
 	}
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
+	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
 		t.Fatalf("resumed base URL without the environment's = %q, %v", c.BaseURL, err)
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package settings
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 	writeSettings(t, cwd, ".trail/settings.json", `{"provider":"echo","autoCompactThreshold":false,"maxTurns":7}`)
 	extra := writeSettings(t, t.TempDir(), "extra.json", `{"model":"z"}`)
 
-	s, err := LoadSettings(SettingsPaths(user, home, cwd), extra)
+	s, err := Load(Paths(user, home, cwd), extra)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,24 +63,24 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeSettings(t, dir, "bad.json", "{\n  \"model\": \"x\",\n  nope\n}")
-	_, err := LoadSettings([]string{bad}, "")
+	_, err := Load([]string{bad}, "")
 	var inv *errs.InvalidDataError
 	if !errors.As(err, &inv) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("err = %v", err)
 	}
 	wrongType := writeSettings(t, dir, "type.json", `{"maxTurns": "many"}`)
-	if _, err := LoadSettings([]string{wrongType}, ""); !errors.As(err, &inv) {
+	if _, err := Load([]string{wrongType}, ""); !errors.As(err, &inv) {
 		t.Fatalf("a wrong type must be invalid data, got %v", err)
 	}
 	threshold := writeSettings(t, dir, "th.json", `{"autoCompactThreshold": 1.5}`)
-	if _, err := LoadSettings([]string{threshold}, ""); !errors.As(err, &inv) {
+	if _, err := Load([]string{threshold}, ""); !errors.As(err, &inv) {
 		t.Fatalf("threshold 1.5 must be refused, got %v", err)
 	}
 	var usage *errs.UsageError
-	if _, err := LoadSettings(nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
+	if _, err := Load(nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
 		t.Fatalf("a missing --settings file must be a usage error, got %v", err)
 	}
-	if _, err := LoadSettings([]string{filepath.Join(dir, "absent.json")}, ""); err != nil {
+	if _, err := Load([]string{filepath.Join(dir, "absent.json")}, ""); err != nil {
 		t.Fatalf("absent optional files are skipped, got %v", err)
 	}
 }

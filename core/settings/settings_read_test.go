@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package settings
 
 import (
 	"errors"
@@ -44,7 +44,7 @@ func TestSettingsThatAreNotAFileAreRefusedWithoutBlocking(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			if err := f.Truncate(maxSettingsSize + 1); err != nil { // sparse: no disk used
+			if err := f.Truncate(maxSize + 1); err != nil { // sparse: no disk used
 				t.Fatal(err)
 			}
 		}, "a settings file may be at most 4194304"},
@@ -59,7 +59,7 @@ func TestSettingsThatAreNotAFileAreRefusedWithoutBlocking(t *testing.T) {
 			tt.setup(t, p)
 			done := make(chan error, 1)
 			go func() {
-				_, err := LoadSettings(SettingsPaths("", t.TempDir(), cwd), "")
+				_, err := Load(Paths("", t.TempDir(), cwd), "")
 				done <- err
 			}()
 			var err error
@@ -88,7 +88,7 @@ func TestSettingsThroughALinkAreRead(t *testing.T) {
 	if err := os.Symlink(real, filepath.Join(cwd, ".trail", "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadSettings(SettingsPaths("", t.TempDir(), cwd), "")
+	s, err := Load(Paths("", t.TempDir(), cwd), "")
 	if err != nil || s.Model != "linked" {
 		t.Fatalf("settings through a link: %+v, %v", s, err)
 	}

@@ -1,4 +1,4 @@
-package core
+package settings
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // maxSettingsSize bounds a settings file. Real ones are a few KB; the bound
 // keeps a settings path that names something huge (a log, a disk image)
 // from being read whole into memory before the JSON error.
-const maxSettingsSize = 4 << 20
+const maxSize = 4 << 20
 
 // readSettingsFile reads a settings file that must be a regular file of at
 // most maxSettingsSize bytes. Settings files are read before anything else
@@ -23,7 +23,7 @@ const maxSettingsSize = 4 << 20
 // from waiting, and the fstat after it refuses what is not a file. Links
 // are followed: a settings file linked from a dotfiles repository is
 // common and harmless, since trail only reads it.
-func readSettingsFile(path string) ([]byte, error) {
+func readFile(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		// A socket fails the open (ENXIO): say what it is instead.
@@ -40,18 +40,18 @@ func readSettingsFile(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, notAFile(st.Mode())
 	}
-	if st.Size() > maxSettingsSize {
-		return nil, fmt.Errorf("the file is %d bytes; a settings file may be at most %d", st.Size(), maxSettingsSize)
+	if st.Size() > maxSize {
+		return nil, fmt.Errorf("the file is %d bytes; a settings file may be at most %d", st.Size(), maxSize)
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(st.Size()) + bytes.MinRead)
 	// The size may have grown since the fstat: read one byte past the
 	// bound to see it.
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxSettingsSize+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxSize+1)); err != nil {
 		return nil, err
 	}
-	if buf.Len() > maxSettingsSize {
-		return nil, fmt.Errorf("the file is over %d bytes; a settings file may be at most %d", maxSettingsSize, maxSettingsSize)
+	if buf.Len() > maxSize {
+		return nil, fmt.Errorf("the file is over %d bytes; a settings file may be at most %d", maxSize, maxSize)
 	}
 	return buf.Bytes(), nil
 }

@@ -1,4 +1,4 @@
-package core
+package settings
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ type Settings struct {
 	Model        string
 	BaseURL      string
 	SystemPrompt string
-	Permissions  PermissionSettings
+	Permissions  Permissions
 	Hooks        map[string][]HookMatcher
 	// AutoCompactThreshold is nil when unset; AutoCompactOff when a file said false.
 	AutoCompactThreshold *float64
@@ -34,7 +34,7 @@ type Settings struct {
 }
 
 // PermissionSettings are the permission rules of the settings files.
-type PermissionSettings struct {
+type Permissions struct {
 	Allow       []string
 	Ask         []string // Claude Code's ask rules: always a question, even when allowed
 	Deny        []string
@@ -58,7 +58,7 @@ type HookCommand struct {
 
 // SettingsPaths lists the settings files in merge order (SPEC 2). Files that
 // do not exist are skipped by LoadSettings, except extra, which must exist.
-func SettingsPaths(userHome, trailHome, cwd string) []string {
+func Paths(userHome, trailHome, cwd string) []string {
 	var paths []string
 	if userHome != "" {
 		paths = append(paths, filepath.Join(userHome, ".claude", "settings.json"))
@@ -87,8 +87,8 @@ func dedupe(paths []string) []string {
 
 // LoadSettings reads and merges the files. A missing file is skipped, except
 // extra (from --settings), which the user named and so must exist.
-func LoadSettings(paths []string, extra string) (*Settings, error) {
-	s := &Settings{Permissions: PermissionSettings{Sources: map[string]string{}}}
+func Load(paths []string, extra string) (*Settings, error) {
+	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
 	for _, p := range paths {
 		if err := s.mergeFile(p, false); err != nil {
 			return nil, err
@@ -121,7 +121,7 @@ type settingsFile struct {
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
-	data, err := readSettingsFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {
 			return nil
@@ -192,7 +192,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		s.MaxTurns = f.MaxTurns
 	}
 	if len(f.Timeout) > 0 && string(f.Timeout) != "null" {
-		d, err := parseSettingsDuration(f.Timeout)
+		d, err := parseDuration(f.Timeout)
 		if err != nil {
 			return &errs.InvalidDataError{Path: path, Err: err}
 		}
@@ -208,7 +208,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 }
 
 // parseSettingsDuration accepts "120s" style strings or a number of seconds.
-func parseSettingsDuration(raw json.RawMessage) (time.Duration, error) {
+func parseDuration(raw json.RawMessage) (time.Duration, error) {
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
 		d, err := time.ParseDuration(str)
