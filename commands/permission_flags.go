@@ -7,6 +7,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/store"
 )
 
@@ -46,7 +47,7 @@ func permissionOptions(c *cli.Context, s *core.StepOptions) error {
 			}
 		}
 	}
-	if s.PermissionMode != "" && !core.ValidMode(s.PermissionMode) {
+	if s.PermissionMode != "" && !permission.ValidMode(s.PermissionMode) {
 		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %s", store.QuoteInput(s.PermissionMode))
 	}
 	return nil

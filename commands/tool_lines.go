@@ -5,6 +5,7 @@ import (
 
 	"trail/core"
 	"trail/core/chat"
+	"trail/core/permission"
 )
 
 // toolEvent shows tool activity: one line per finished call on a terminal
@@ -25,7 +26,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 // toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
 func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
-	desc := core.DescribeCall(call.Name, call.Args())
+	desc := permission.DescribeCall(call.Name, call.Args())
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:

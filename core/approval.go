@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/permission"
 	"trail/logfmt"
 )
 
@@ -44,7 +45,7 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		s.stopByHook(HookPreToolUse, hook)
 	}
 	if hook.Blocked {
-		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+hook.Reason)
+		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+hook.Reason)
 		return
 	}
 	if len(hook.UpdatedInput) > 0 && json.Valid(hook.UpdatedInput) {
@@ -52,22 +53,22 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	}
 	v := s.perms.Check(r.call.Name, r.args)
 	switch {
-	case v.Decision == DecisionDeny && v.Source == SourceRule:
-		s.settle(round, r, DecisionDeny, SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
-	case hook.Permission == DecisionDeny:
-		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
-	case v.Decision == DecisionAsk && v.Source == SourceRule:
+	case v.Decision == permission.DecisionDeny && v.Source == permission.SourceRule:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
+	case hook.Permission == permission.DecisionDeny:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
+	case v.Decision == permission.DecisionAsk && v.Source == permission.SourceRule:
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.
 		s.ask(ctx, round, r, true, "")
-	case hook.Permission == DecisionAllow:
-		s.settle(round, r, DecisionAllow, SourceHook, "", hook.PermissionReason)
-	case hook.Permission == DecisionAsk:
+	case hook.Permission == permission.DecisionAllow:
+		s.settle(round, r, permission.DecisionAllow, permission.SourceHook, "", hook.PermissionReason)
+	case hook.Permission == permission.DecisionAsk:
 		s.ask(ctx, round, r, true, hook.PermissionReason)
-	case v.Decision == DecisionAllow:
-		s.settle(round, r, DecisionAllow, v.Source, v.Rule, "")
-	case v.Decision == DecisionDeny:
-		s.settle(round, r, DecisionDeny, SourceMode, "", fmt.Sprintf("Permission denied: %s is not allowed in %s mode.", r.call.Name, s.perms.Mode))
+	case v.Decision == permission.DecisionAllow:
+		s.settle(round, r, permission.DecisionAllow, v.Source, v.Rule, "")
+	case v.Decision == permission.DecisionDeny:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceMode, "", fmt.Sprintf("Permission denied: %s is not allowed in %s mode.", r.call.Name, s.perms.Mode))
 	default:
 		s.ask(ctx, round, r, false, "")
 	}
@@ -77,31 +78,31 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 // session's allowed tools.
 func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, why string) {
 	if !forced && s.sessionAllows(r.call.Name) {
-		s.settle(round, r, DecisionAllow, SourceSession, "", "")
+		s.settle(round, r, permission.DecisionAllow, permission.SourceSession, "", "")
 		return
 	}
 	t := s.e.Terminal
 	if t == nil || !t.CanPrompt() {
 		if s.opts.OnAsk == OnAskPause {
-			s.settle(round, r, DecisionAsk, SourceNoTerminal, "", why)
+			s.settle(round, r, permission.DecisionAsk, permission.SourceNoTerminal, "", why)
 			return
 		}
-		s.settle(round, r, DecisionDeny, SourceNoTerminal, "", deniedNoTerminal)
+		s.settle(round, r, permission.DecisionDeny, permission.SourceNoTerminal, "", deniedNoTerminal)
 		return
 	}
 	answer, err := AskContext(ctx, t, approvalQuestion(r, why))
 	if err != nil {
-		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
 		return
 	}
 	switch strings.ToLower(answer) {
 	case "y", "yes":
-		s.settle(round, r, DecisionAllow, SourcePrompt, "", "")
+		s.settle(round, r, permission.DecisionAllow, permission.SourcePrompt, "", "")
 	case "a", "always":
 		s.allowForSession(r.call.Name)
-		s.settle(round, r, DecisionAllow, SourcePrompt, "", "allowed for the session")
+		s.settle(round, r, permission.DecisionAllow, permission.SourcePrompt, "", "allowed for the session")
 	default:
-		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
 	}
 }
 
@@ -133,7 +134,7 @@ const maxShownArgs = 2000
 // approvalQuestion names the tool and its arguments.
 func approvalQuestion(r *toolRun, why string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ntrail: allow %s?\n", DescribeCall(r.call.Name, r.args))
+	fmt.Fprintf(&b, "\ntrail: allow %s?\n", permission.DescribeCall(r.call.Name, r.args))
 	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
 		if r := []rune(args); len(r) > maxShownArgs {
 			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))
@@ -150,7 +151,7 @@ func approvalQuestion(r *toolRun, why string) string {
 // settle records a call's decision, its result when denied, and logs it.
 func (s *session) settle(round int, r *toolRun, decision, source, rule, reason string) {
 	r.decision, r.source, r.rule, r.reason = decision, source, rule, reason
-	if decision == DecisionDeny {
+	if decision == permission.DecisionDeny {
 		r.denied = true
 		r.result = ToolResult{Success: false, Error: reason}
 		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: r.args})
@@ -179,9 +180,9 @@ func (s *session) logDecision(round int, r *toolRun) {
 	s.logEvent("permission_decision", fields...)
 	typ := ""
 	switch {
-	case r.decision == DecisionDeny:
+	case r.decision == permission.DecisionDeny:
 		typ = "tool-denial"
-	case r.decision == DecisionAllow && (r.source == SourcePrompt || r.source == SourceFlag || r.source == SourceHook):
+	case r.decision == permission.DecisionAllow && (r.source == permission.SourcePrompt || r.source == permission.SourceFlag || r.source == permission.SourceHook):
 		typ = "tool-approval"
 	}
 	if typ != "" {

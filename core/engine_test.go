@@ -13,6 +13,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -253,7 +254,7 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 	}}
 	e, st := testEngine(t, p)
 	e.Tools = []Tool{panickyTool{}}
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: ModeBypass, Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: permission.ModeBypass, Provider: ProviderFlags{Name: "echo"}})
 	if err != nil || res.Text != "done" {
 		t.Fatalf("res %+v err %v", res, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"trail/core/permission"
 )
 
 // hookJSON is a hook's JSON stdout (Claude Code's shape). Every field is
@@ -45,11 +47,11 @@ func parseHookJSON(stdout []byte) (out *hookJSON, isJSON bool, err error) {
 // deny beats ask beats allow (Claude Code's order).
 func permissionPriority(d string) int {
 	switch d {
-	case DecisionDeny:
+	case permission.DecisionDeny:
 		return 3
-	case DecisionAsk:
+	case permission.DecisionAsk:
 		return 2
-	case DecisionAllow:
+	case permission.DecisionAllow:
 		return 1
 	}
 	return 0
@@ -98,13 +100,13 @@ func (o *HookOutcome) apply(event string, h *hookJSON) bool {
 		}
 	case "approve":
 		// The older PreToolUse spelling of permissionDecision "allow".
-		o.setPermission(DecisionAllow, h.Reason)
+		o.setPermission(permission.DecisionAllow, h.Reason)
 	}
 	if hs := h.HookSpecificOutput; hs != nil {
 		if event == "PreToolUse" {
-			if d := hs.PermissionDecision; d == DecisionAllow || d == DecisionDeny || d == DecisionAsk {
+			if d := hs.PermissionDecision; d == permission.DecisionAllow || d == permission.DecisionDeny || d == permission.DecisionAsk {
 				o.setPermission(d, hs.PermissionDecisionReason)
-				if d == DecisionDeny {
+				if d == permission.DecisionDeny {
 					blocked = true
 				}
 			}

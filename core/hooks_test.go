@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"trail/core/permission"
 	"trail/core/settings"
 )
 
@@ -26,18 +27,18 @@ func TestParseHookOutput(t *testing.T) {
 		{"decision block blocks with its reason", HookUserPromptSubmit, `{"decision":"block","reason":"no secrets"}`,
 			HookOutcome{Blocked: true, Reason: "no secrets"}, true},
 		{"permissionDecision allow", HookPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
-			HookOutcome{Permission: DecisionAllow, PermissionReason: "safe"}, false},
+			HookOutcome{Permission: permission.DecisionAllow, PermissionReason: "safe"}, false},
 		{"permissionDecision deny stops further hooks", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
-			HookOutcome{Permission: DecisionDeny, PermissionReason: "no"}, true},
+			HookOutcome{Permission: permission.DecisionDeny, PermissionReason: "no"}, true},
 		{"permissionDecision ask", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"ask"}}`,
-			HookOutcome{Permission: DecisionAsk}, false},
+			HookOutcome{Permission: permission.DecisionAsk}, false},
 		{"an unknown permissionDecision is ignored", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`,
 			HookOutcome{}, false},
 		{"permissionDecision outside PreToolUse is ignored", HookPostToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
 			HookOutcome{}, false},
-		{"the older approve spelling allows", HookPreToolUse, `{"decision":"approve"}`, HookOutcome{Permission: DecisionAllow}, false},
+		{"the older approve spelling allows", HookPreToolUse, `{"decision":"approve"}`, HookOutcome{Permission: permission.DecisionAllow}, false},
 		{"updatedInput replaces the arguments", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`,
-			HookOutcome{Permission: DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"echo safe"}`)}, false},
+			HookOutcome{Permission: permission.DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"echo safe"}`)}, false},
 		{"updatedInput that is not an object is ignored", HookPreToolUse, `{"hookSpecificOutput":{"updatedInput":"rm"}}`, HookOutcome{}, false},
 		{"additionalContext is context", HookSessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
 			HookOutcome{Context: []string{"branch main"}}, false},
@@ -75,7 +76,7 @@ func TestPermissionPriorityAcrossHooks(t *testing.T) {
 	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
 	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "ask", PermissionDecisionReason: "check"}})
 	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
-	if out.Permission != DecisionAsk || out.PermissionReason != "check" {
+	if out.Permission != permission.DecisionAsk || out.PermissionReason != "check" {
 		t.Errorf("got %s %q, want ask to beat allow", out.Permission, out.PermissionReason)
 	}
 }
@@ -107,7 +108,7 @@ func runner(t *testing.T, event string, groups ...settings.HookMatcher) (*HookRu
 	runs, msgs := &[]HookRun{}, &[]string{}
 	return &HookRunner{
 		Hooks:     map[string][]settings.HookMatcher{event: groups},
-		SessionID: "s1", TranscriptPath: "/t/s1.json", Cwd: t.TempDir(), PermissionMode: ModeDefault,
+		SessionID: "s1", TranscriptPath: "/t/s1.json", Cwd: t.TempDir(), PermissionMode: permission.ModeDefault,
 		Env:       []string{"FROM_SETTINGS=yes"},
 		OnRun:     func(r HookRun) { *runs = append(*runs, r) },
 		OnMessage: func(s string) { *msgs = append(*msgs, s) },

@@ -14,6 +14,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -28,7 +29,7 @@ func (s *session) pause(round int, runs []*toolRun) {
 	for i, r := range runs {
 		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason}
 		if r.tool == nil {
-			p.Decision, p.Source, p.Reason = DecisionDeny, "", r.result.Error
+			p.Decision, p.Source, p.Reason = permission.DecisionDeny, "", r.result.Error
 		}
 		s.pending[i] = p
 		list[i] = p
@@ -53,16 +54,16 @@ func (s *session) resumePending(ctx context.Context) error {
 		switch {
 		case r.tool == nil:
 			r.result = s.unknownTool(call.Name)
-		case p.Decision == DecisionAllow:
-			r.decision, r.source = DecisionAllow, p.Source
-		case p.Decision == DecisionDeny:
-			r.decision, r.source, r.denied = DecisionDeny, p.Source, true
+		case p.Decision == permission.DecisionAllow:
+			r.decision, r.source = permission.DecisionAllow, p.Source
+		case p.Decision == permission.DecisionDeny:
+			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
 			r.result = ToolResult{Error: firstNonEmpty(p.Reason, deniedByPerson)}
 			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
-			s.settle(0, r, DecisionDeny, SourceFlag, "", deniedByPerson)
+			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
 		default:
-			s.settle(0, r, DecisionAllow, SourceFlag, "", "")
+			s.settle(0, r, permission.DecisionAllow, permission.SourceFlag, "", "")
 		}
 	}
 	s.pending = nil
@@ -140,7 +141,7 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	for i, tc := range last.ToolCalls {
 		p, ok := byID[tc.ID]
 		if !ok {
-			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Args(), Decision: DecisionAsk}
+			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Args(), Decision: permission.DecisionAsk}
 		}
 		if len(p.Arguments) == 0 {
 			p.Arguments = tc.Args()
@@ -153,8 +154,8 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 func describePending(calls []PendingToolCall) []string {
 	var out []string
 	for _, c := range calls {
-		if c.Decision == DecisionAsk {
-			out = append(out, c.ID+" "+DescribeCall(c.Name, c.Arguments))
+		if c.Decision == permission.DecisionAsk {
+			out = append(out, c.ID+" "+permission.DescribeCall(c.Name, c.Arguments))
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -54,7 +55,7 @@ type session struct {
 
 	// tools, permissions and hooks (step_setup.go)
 	tools          []Tool
-	perms          *Permissions
+	perms          *permission.Policy
 	hooks          *HookRunner
 	sessionAllowed []string               // tools the person allowed for the session ("a")
 	pending        []PendingToolCall      // the paused round's calls (loaded, or saved by pause)

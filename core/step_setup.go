@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/store"
 )
 
@@ -55,10 +56,10 @@ func (s *session) prepare() error {
 			s.tools = append(s.tools, t)
 		}
 	}
-	if o.PermissionMode != "" && !ValidMode(o.PermissionMode) {
+	if o.PermissionMode != "" && !permission.ValidMode(o.PermissionMode) {
 		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
 	}
-	if m := o.Settings.Permissions.DefaultMode; m != "" && !ValidMode(m) {
+	if m := o.Settings.Permissions.DefaultMode; m != "" && !permission.ValidMode(m) {
 		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
 	}
 	switch o.OnAsk {
@@ -74,7 +75,7 @@ func (s *session) prepare() error {
 	if !o.Resume && (o.Approve != "" || o.Deny != "") {
 		return errs.Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
 	}
-	p, err := BuildPermissions(ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
+	p, err := permission.Build(permission.ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (s *session) opened() {
 	if mode == "" {
 		if raw, ok := s.rec.Fields.Get(fieldPermissionMode); ok {
 			var stored string
-			if json.Unmarshal(raw, &stored) == nil && ValidMode(stored) {
+			if json.Unmarshal(raw, &stored) == nil && permission.ValidMode(stored) {
 				mode = stored
 			}
 		}
@@ -117,7 +118,7 @@ func (s *session) opened() {
 		mode = o.Settings.Permissions.DefaultMode
 	}
 	if mode == "" {
-		mode = ModeDefault
+		mode = permission.ModeDefault
 	}
 	s.perms.Mode = mode
 	// Tools resolve paths against the session's cwd, so rules match there too.

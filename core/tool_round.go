@@ -14,6 +14,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/logfmt"
 )
 
@@ -45,7 +46,7 @@ func (s *session) runTools(ctx context.Context, round int, msg chat.Message) (pa
 		s.decide(ctx, round, r)
 	}
 	for _, r := range runs {
-		if r.decision == DecisionAsk {
+		if r.decision == permission.DecisionAsk {
 			s.pause(round, runs)
 			return true, nil
 		}
@@ -140,7 +141,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	var wg sync.WaitGroup
 	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
 	for _, r := range runs {
-		if r.tool == nil || r.decision != DecisionAllow {
+		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue
 		}
 		if ctx.Err() != nil {

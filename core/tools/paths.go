@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/permission"
 )
 
 // resolvePath turns a path the model gave into an absolute path inside the
@@ -38,7 +39,7 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 // directory), and replacing it with a plain file would lose the user's
 // link. shown is the path as the model wrote it; cwd is the working directory.
 func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
-	target, err := core.CanonicalPath(abs)
+	target, err := permission.CanonicalPath(abs)
 	if err != nil {
 		r := fail("Cannot resolve %s: %v", shown, err)
 		return "", &r
@@ -50,7 +51,7 @@ func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
 		if err == nil {
 			if fi.Mode()&fs.ModeSymlink != 0 {
 				dest, _ := os.Readlink(p)
-				if ccwd, err := core.CanonicalPath(cwd); err == nil {
+				if ccwd, err := permission.CanonicalPath(cwd); err == nil {
 					p = display(ccwd, p)
 				}
 				r := fail("Cannot write %s: %s is a symbolic link to %s, which does not exist. Write to the target's path itself, or remove the link first", shown, p, dest)
@@ -67,11 +68,11 @@ func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
 
 // within reports whether target, once symlinks are resolved, is root or below it.
 func within(root, target string) bool {
-	croot, err := core.CanonicalPath(root)
+	croot, err := permission.CanonicalPath(root)
 	if err != nil {
 		return false
 	}
-	ctarget, err := core.CanonicalPath(target)
+	ctarget, err := permission.CanonicalPath(target)
 	if err != nil {
 		return false
 	}

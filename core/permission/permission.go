@@ -1,4 +1,4 @@
-package core
+package permission
 
 // The permission decision for one tool call (SPEC 5.2, Robota's order):
 //
@@ -61,7 +61,7 @@ func ValidMode(m string) bool {
 }
 
 // Permissions are the rules and mode of one step.
-type Permissions struct {
+type Policy struct {
 	Mode  string
 	Allow []Rule
 	Ask   []Rule
@@ -77,7 +77,7 @@ type Verdict struct {
 }
 
 // Check decides a call from the rules and the mode.
-func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
+func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	values, known := p.argumentValues(tool, args)
 	for _, r := range p.Deny {
 		if r.covers(tool) && matchesAnyPart(r, tool, values, known) {
@@ -104,7 +104,7 @@ func (p *Permissions) Check(tool string, args json.RawMessage) Verdict {
 	return Verdict{Decision: ModeDecision(p.Mode, tool), Source: SourceMode}
 }
 
-func (p *Permissions) askUnlessPlan() string {
+func (p *Policy) askUnlessPlan() string {
 	if p.Mode == ModePlan {
 		return DecisionDeny
 	}
@@ -161,7 +161,7 @@ func matchesAnyPart(r Rule, tool string, values []string, known bool) bool {
 }
 
 // allowedBy returns the allow rule that covers the call.
-func (p *Permissions) allowedBy(tool string, values []string, known bool) (string, bool) {
+func (p *Policy) allowedBy(tool string, values []string, known bool) (string, bool) {
 	var scoped []Rule
 	for _, r := range p.Allow {
 		if !r.covers(tool) {
@@ -276,8 +276,8 @@ func splitCommand(cmd string) (parts []string, opaque bool) {
 
 // BuildPermissions parses the rules of the settings files and the flags.
 // An invalid rule is a usage error naming it and where it came from.
-func BuildPermissions(mode string, settings *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Permissions, error) {
-	p := &Permissions{Mode: mode, Cwd: cwd}
+func Build(mode string, settings *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Policy, error) {
+	p := &Policy{Mode: mode, Cwd: cwd}
 	add := func(list *[]Rule, rules []string, source func(string) string) error {
 		for _, text := range rules {
 			r, err := ParseRule(text)

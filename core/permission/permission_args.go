@@ -1,4 +1,4 @@
-package core
+package permission
 
 // What a permission rule is matched against: a call's main argument, read
 // exactly as the tool will read it, and for file paths every form that
@@ -31,7 +31,7 @@ func argumentKey(tool string) string {
 // forms of the file the path really names once symlinks are resolved, so
 // a link docs/e -> ../.env is still Read(.env).
 // known is false when the tool has no argument rules can match.
-func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
+func (p *Policy) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
 	key := argumentKey(tool)
 	if key == "" {
 		return nil, false
@@ -47,7 +47,7 @@ func (p *Permissions) argumentValues(tool string, args json.RawMessage) ([]strin
 }
 
 // pathValues are the forms of a file path rules are tried against.
-func (p *Permissions) pathValues(raw string) []string {
+func (p *Policy) pathValues(raw string) []string {
 	vals := []string{raw}
 	abs := raw
 	if !filepath.IsAbs(abs) && p.Cwd != "" {
@@ -68,7 +68,7 @@ func (p *Permissions) pathValues(raw string) []string {
 // ReadDenied is nil when no rule denies Read, else a test of whether one
 // denies reading the file at abs. Grep and Glob skip such files: as in
 // Claude Code, Read rules apply (best effort) to every tool that reads files.
-func (p *Permissions) ReadDenied() func(abs string) bool {
+func (p *Policy) ReadDenied() func(abs string) bool {
 	var rules []Rule
 	for _, r := range p.Deny {
 		if r.Tool == "Read" {

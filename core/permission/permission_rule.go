@@ -1,4 +1,4 @@
-package core
+package permission
 
 // Permission rules (SPEC 5.2), Claude Code's syntax:
 //

@@ -1,4 +1,4 @@
-package core
+package permission
 
 import (
 	"encoding/json"
@@ -34,9 +34,9 @@ func TestModeTable(t *testing.T) {
 	}
 }
 
-func perms(t *testing.T, mode string, allow, deny []string) *Permissions {
+func perms(t *testing.T, mode string, allow, deny []string) *Policy {
 	t.Helper()
-	p, err := BuildPermissions(mode, &settings.Settings{}, allow, deny, "/proj")
+	p, err := Build(mode, &settings.Settings{}, allow, deny, "/proj")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestPathRulesSeeThroughSymlinks(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".env"), []byte("X=1"), 0o644)
 	os.Symlink("../secrets", filepath.Join(dir, "docs", "s"))
 	os.Symlink("../.env", filepath.Join(dir, "docs", "e"))
-	p, err := BuildPermissions(ModeBypass, &settings.Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Read(secrets/**)", "Read(.env)", "Write(./secrets/**)"}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestAskRulesFromSettingsAskWhateverTheAllowRulesAndMode(t *testing.T) {
 		{ModeBypass, "git push origin main", Verdict{DecisionAsk, SourceRule, "Bash(git push *)"}},
 		{ModePlan, "git push", Verdict{DecisionDeny, SourceRule, "Bash(git push *)"}},
 	} {
-		p, err := BuildPermissions(tt.mode, s, nil, nil, "/proj")
+		p, err := Build(tt.mode, s, nil, nil, "/proj")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,12 +230,12 @@ func TestSplitCommand(t *testing.T) {
 
 func TestBuildPermissionsNamesTheBadRuleAndItsFile(t *testing.T) {
 	s := &settings.Settings{Permissions: settings.Permissions{Allow: []string{"Bash(ls"}, Sources: map[string]string{"Bash(ls": "/p/.claude/settings.json"}}}
-	_, err := BuildPermissions(ModeDefault, s, nil, nil, "/p")
+	_, err := Build(ModeDefault, s, nil, nil, "/p")
 	var ue *errs.UsageError
 	if !asUsage(err, &ue) || !strings.Contains(err.Error(), `"Bash(ls"`) || !strings.Contains(err.Error(), "/p/.claude/settings.json") {
 		t.Fatalf("error = %v", err)
 	}
-	_, err = BuildPermissions(ModeDefault, &settings.Settings{}, nil, []string{"Bash()"}, "/p")
+	_, err = Build(ModeDefault, &settings.Settings{}, nil, []string{"Bash()"}, "/p")
 	if !asUsage(err, &ue) || !strings.Contains(err.Error(), "--deny-tool") {
 		t.Fatalf("error = %v", err)
 	}
