@@ -15,6 +15,7 @@ package core
 //     deny, or pause the round (SPEC 5.4).
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -56,7 +57,7 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	case v.Decision == permission.DecisionDeny && v.Source == permission.SourceRule:
 		s.settle(round, r, permission.DecisionDeny, permission.SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
 	case hook.Permission == permission.DecisionDeny:
-		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
+		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+cmp.Or(strings.TrimSpace(hook.PermissionReason), "permissionDecision deny"))
 	case v.Decision == permission.DecisionAsk && v.Source == permission.SourceRule:
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -78,9 +79,6 @@ type HookOutcome struct {
 	Context []string
 }
 
-// ContextText joins the context the hooks gave.
-func (o HookOutcome) ContextText() string { return strings.Join(o.Context, "\n") }
-
 // apply folds one hook's exit 0 JSON answer into the outcome. It reports
 // whether this hook blocked (for the log and to stop running further hooks).
 func (o *HookOutcome) apply(event string, h *hookJSON) bool {
@@ -89,14 +87,14 @@ func (o *HookOutcome) apply(event string, h *hookJSON) bool {
 		o.Stop, o.StopReason = true, h.StopReason
 		o.Blocked, blocked = true, true
 		if o.Reason == "" {
-			o.Reason = firstNonEmpty(h.StopReason, h.Reason, "continue: false")
+			o.Reason = cmp.Or(strings.TrimSpace(h.StopReason), strings.TrimSpace(h.Reason), "continue: false")
 		}
 	}
 	switch h.Decision {
 	case "block":
 		o.Blocked, blocked = true, true
 		if o.Reason == "" {
-			o.Reason = firstNonEmpty(h.Reason, "decision: block")
+			o.Reason = cmp.Or(strings.TrimSpace(h.Reason), "decision: block")
 		}
 	case "approve":
 		// The older PreToolUse spelling of permissionDecision "allow".
@@ -125,13 +123,4 @@ func (o *HookOutcome) setPermission(d, reason string) {
 	if permissionPriority(d) > permissionPriority(o.Permission) {
 		o.Permission, o.PermissionReason = d, reason
 	}
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if strings.TrimSpace(x) != "" {
-			return strings.TrimSpace(x)
-		}
-	}
-	return ""
 }

@@ -11,6 +11,7 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -144,7 +145,7 @@ func (h *HookRunner) runOne(ctx context.Context, event string, hc settings.HookC
 		h.message(fmt.Sprintf("%s hook %q exited 2%s", event, hc.Command, stderrNote(res.stderr)))
 	case res.code == 2:
 		out.Blocked, blocked = true, true
-		out.Reason = firstNonEmpty(string(res.stderr), "blocked by "+event+" hook")
+		out.Reason = cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
 	case res.code != 0:
 		h.message(fmt.Sprintf("%s hook %q exited %d%s", event, hc.Command, res.code, stderrNote(res.stderr)))
 	default:
@@ -269,21 +270,4 @@ func (l *limitBuffer) Write(p []byte) (int, error) {
 		l.b = append(l.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
-}
-
-// hookRunFields are the data of a hook_run log line (SPEC 5.5). The hook
-// event goes under hookEvent: "event" is the envelope's own key.
-func hookRunFields(execID string, r HookRun) []logfmt.Field {
-	f := []logfmt.Field{
-		logfmt.F("executionId", execID),
-		logfmt.F("hookEvent", r.Event),
-		logfmt.F("command", r.Command),
-		logfmt.F("exitCode", r.ExitCode),
-		logfmt.F("durationMs", r.Duration.Milliseconds()),
-		logfmt.F("blocked", r.Blocked),
-	}
-	if r.TimedOut {
-		f = append(f, logfmt.F("timedOut", true))
-	}
-	return f
 }

@@ -35,8 +35,10 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"reflect"
+	"strings"
 
 	"trail/core/chat"
 	"trail/logfmt"
@@ -276,7 +278,7 @@ func (s *session) closeAbandoned(open []logfmt.OpenRequest) {
 		logfmt.F("conversationId", conversationID),
 		logfmt.F("requests", list))
 	for _, r := range open {
-		head := []logfmt.Field{logfmt.F("executionId", r.ExecutionID), logfmt.F("conversationId", firstNonEmpty(r.ConversationID, conversationID))}
+		head := []logfmt.Field{logfmt.F("executionId", r.ExecutionID), logfmt.F("conversationId", cmp.Or(strings.TrimSpace(r.ConversationID), conversationID))}
 		if r.Round != nil {
 			head = append(head, logfmt.F("round", r.Round))
 		}

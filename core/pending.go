@@ -7,6 +7,7 @@ package core
 // the asks (unnamed ones are denied), runs the round, and the loop goes on.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -58,7 +59,7 @@ func (s *session) resumePending(ctx context.Context) error {
 			r.decision, r.source = permission.DecisionAllow, p.Source
 		case p.Decision == permission.DecisionDeny:
 			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
-			r.result = ToolResult{Error: firstNonEmpty(p.Reason, deniedByPerson)}
+			r.result = ToolResult{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
 			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
 			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)

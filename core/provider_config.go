@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"path/filepath"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 
-	c.Model = first(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
+	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
 	envBase := ""
 	switch c.Name {
 	case ProviderAnthropic:
@@ -96,7 +97,7 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 		envBase = env("OPENAI_BASE_URL")
 	}
 	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
-	c.BaseURL = first(flags.BaseURL, storedBase, envBase, s.BaseURL)
+	c.BaseURL = cmp.Or(flags.BaseURL, storedBase, envBase, s.BaseURL)
 
 	switch c.Name {
 	case ProviderAnthropic:
@@ -115,7 +116,7 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 				"the openai provider needs an API key")
 		}
 	case ProviderScript:
-		c.Script = first(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
+		c.Script = cmp.Or(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
 		if c.Script == "" {
 			return c, errs.Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")
 		}
@@ -142,15 +143,6 @@ func Secrets(env func(string) string) []string {
 		}
 	}
 	return out
-}
-
-func first(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func when(ok bool, v string) string {

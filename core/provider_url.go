@@ -1,6 +1,8 @@
 package core
 
-import "strings"
+import (
+	"strings"
+)
 
 // A base URL may carry a credential: a proxy's ?key=… (often the API key
 // itself), a signed ?sig=…, or user:password@. The record keeps the URL with

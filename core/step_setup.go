@@ -12,6 +12,7 @@ import (
 
 	"trail/core/errs"
 	"trail/core/permission"
+	"trail/logfmt"
 	"trail/store"
 )
 
@@ -184,4 +185,21 @@ func (s *session) saveApprovalState() error {
 		return f.Set(fieldPermissionMode, s.perms.Mode)
 	}
 	return nil
+}
+
+// hookRunFields are the data of a hook_run log line (SPEC 5.5). The hook
+// event goes under hookEvent: "event" is the envelope's own key.
+func hookRunFields(execID string, r HookRun) []logfmt.Field {
+	f := []logfmt.Field{
+		logfmt.F("executionId", execID),
+		logfmt.F("hookEvent", r.Event),
+		logfmt.F("command", r.Command),
+		logfmt.F("exitCode", r.ExitCode),
+		logfmt.F("durationMs", r.Duration.Milliseconds()),
+		logfmt.F("blocked", r.Blocked),
+	}
+	if r.TimedOut {
+		f = append(f, logfmt.F("timedOut", true))
+	}
+	return f
 }

@@ -1,6 +1,8 @@
 package core
 
-import "trail/logfmt"
+import (
+	"trail/logfmt"
+)
 
 // Streamed text reaches the log redacted on the joined text (logfmt's
 // TextStream): a key the model writes four characters at a time is in no

@@ -6,10 +6,12 @@ package core
 // for every call in call order. A round is committed whole or not at all.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"trail/core/chat"
@@ -198,7 +200,7 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 // ends once the round is committed.
 func (s *session) stopByHook(event string, out HookOutcome) {
 	if s.hookStop == nil {
-		s.hookStop = &errs.HookBlockedError{Event: event, Reason: firstNonEmpty(out.StopReason, out.Reason)}
+		s.hookStop = &errs.HookBlockedError{Event: event, Reason: cmp.Or(strings.TrimSpace(out.StopReason), strings.TrimSpace(out.Reason))}
 	}
 }
 
