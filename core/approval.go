@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/logfmt"
 )
@@ -41,9 +42,9 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		r.result = ToolResult{Error: "Aborted before start"}
 		return
 	}
-	hook := s.runHooks(ctx, HookPreToolUse, preToolUseInput(r.call.Name, r.call.ID, r.args))
+	hook := s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(r.call.Name, r.call.ID, r.args))
 	if hook.Stop {
-		s.stopByHook(HookPreToolUse, hook)
+		s.stopByHook(hooks.PreToolUse, hook)
 	}
 	if hook.Blocked {
 		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+hook.Reason)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"trail/core/chat"
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/core/settings"
 )
@@ -34,7 +35,7 @@ type fakeClock struct{}
 
 func (fakeClock) Now() time.Time { return time.Unix(0, 0) }
 
-func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hooks map[string][]settings.HookMatcher) *session {
+func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hookCfg map[string][]settings.HookMatcher) *session {
 	t.Helper()
 	p, err := permission.Build(mode, &settings.Settings{}, allow, deny, t.TempDir())
 	if err != nil {
@@ -47,7 +48,7 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 	}
 	return &session{
 		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &settings.Settings{}}, obs: nopObserver{},
-		perms: p, hooks: &HookRunner{Hooks: hooks, Cwd: p.Cwd},
+		perms: p, hooks: &hooks.Runner{Hooks: hookCfg, Cwd: p.Cwd},
 	}
 }
 
@@ -84,13 +85,13 @@ func TestDecide(t *testing.T) {
 		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: permission.DecisionAsk, wantSource: permission.SourceNoTerminal},
 		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: permission.DecisionAllow, wantSource: permission.SourceRule},
 		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: permission.ModeBypass,
-			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
 			wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
 		{name: "a hook's allow needs no question", term: &fakeTerminal{answers: []string{}},
-			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
 			wantDecision: permission.DecisionAllow, wantSource: permission.SourceHook},
 		{name: "a blocking hook beats bypassPermissions", mode: permission.ModeBypass,
-			hooks:        map[string][]settings.HookMatcher{HookPreToolUse: {{Hooks: []settings.HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
 			wantDecision: permission.DecisionDeny, wantSource: permission.SourceHook},
 	}
 	for _, tt := range tests {

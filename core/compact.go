@@ -15,6 +15,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/logfmt"
 )
 
@@ -79,7 +80,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	saveErr := s.save(StatusIdle, s.rec.StopReason)
 	s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 	hookCtx := context.WithoutCancel(ctx)
-	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput("other"))
+	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput("other"))
 	s.syncLog()
 	return res, saveErr
 }
@@ -132,9 +133,9 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		return "", ErrNothingToCompact
 	}
 	before := s.contextState()
-	pre := s.runHooks(ctx, HookPreCompact, PreCompactInput(trigger, instructions))
+	pre := s.runHooks(ctx, hooks.PreCompact, hooks.PreCompactInput(trigger, instructions))
 	if pre.Blocked {
-		return "", &errs.HookBlockedError{Event: HookPreCompact, Reason: pre.Reason}
+		return "", &errs.HookBlockedError{Event: hooks.PreCompact, Reason: pre.Reason}
 	}
 	execID, err := s.newID()
 	if err != nil {
@@ -192,8 +193,8 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("after", after),
 	})
 	s.history = append(s.history, chatEntry(note))
-	s.runHooks(context.WithoutCancel(ctx), HookPostCompact, PostCompactInput(trigger, summary))
-	start := s.runHooks(ctx, HookSessionStart, sessionStartInput("compact"))
+	s.runHooks(context.WithoutCancel(ctx), hooks.PostCompact, hooks.PostCompactInput(trigger, summary))
+	start := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput("compact"))
 	s.startContext = append(s.startContext, start.Context...)
 	s.obs.Event(StepEvent{Kind: EvCompacted, Text: summary})
 	return summary, nil

@@ -10,6 +10,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -158,7 +159,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	hookCtx := context.WithoutCancel(ctx)
 	var blocked *errs.HookBlockedError
 	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
-		s.runHooks(hookCtx, HookStopFailure, stopFailureInput(stepErr.Error()))
+		s.runHooks(hookCtx, hooks.StopFailure, hooks.StopFailureInput(stepErr.Error()))
 	}
 	if !saved {
 		s.addUsageTotals()
@@ -169,7 +170,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		reason = "interrupted"
 	}
 	s.logEvent("session_shutdown", logfmt.F("reason", reason))
-	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput(reason))
+	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput(reason))
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})

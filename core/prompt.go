@@ -11,6 +11,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/logfmt"
 )
 
@@ -47,7 +48,7 @@ func (s *session) sessionStart(ctx context.Context) {
 	if s.resumed {
 		source = "resume"
 	}
-	out := s.runHooks(ctx, HookSessionStart, sessionStartInput(source))
+	out := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput(source))
 	s.startContext = append(s.startContext, out.Context...)
 }
 
@@ -68,9 +69,9 @@ func (s *session) continuePaused(ctx context.Context) (string, error) {
 func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.autoCompact(ctx)
 	s.logEvent("user", logfmt.F("content", prompt))
-	out := s.runHooks(ctx, HookUserPromptSubmit, userPromptSubmitInput(prompt))
+	out := s.runHooks(ctx, hooks.UserPromptSubmit, hooks.UserPromptSubmitInput(prompt))
 	if out.Blocked {
-		return StopError, &errs.HookBlockedError{Event: HookUserPromptSubmit, Reason: out.Reason}
+		return StopError, &errs.HookBlockedError{Event: hooks.UserPromptSubmit, Reason: out.Reason}
 	}
 	input := withReminder(append(s.startContext, out.Context...), prompt)
 	s.startContext = nil
@@ -101,8 +102,8 @@ func withReminder(context []string, prompt string) string {
 // the next Stop sees stop_hook_active true (Claude Code's contract).
 func (s *session) stopHooks(ctx context.Context, stop string, err error) (string, error) {
 	active := false
-	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(HookStop); n++ {
-		out := s.runHooks(ctx, HookStop, stopInput(s.final, active))
+	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(hooks.Stop); n++ {
+		out := s.runHooks(ctx, hooks.Stop, hooks.StopInput(s.final, active))
 		if !out.Blocked || out.Stop {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/logfmt"
 	"trail/store"
@@ -56,7 +57,7 @@ type session struct {
 	// tools, permissions and hooks (step_setup.go)
 	tools          []Tool
 	perms          *permission.Policy
-	hooks          *HookRunner
+	hooks          *hooks.Runner
 	sessionAllowed []string               // tools the person allowed for the session ("a")
 	pending        []PendingToolCall      // the paused round's calls (loaded, or saved by pause)
 	unlogged       []int                  // rounds of the trailing messages whose history_mutation waits (appendUnsaved)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/logfmt"
 	"trail/store"
@@ -127,25 +128,26 @@ func (s *session) opened() {
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)
 	}
-	s.hooks = &HookRunner{
+	s.hooks = &hooks.Runner{
 		Hooks:          o.Settings.Hooks,
 		SessionID:      s.rec.ID,
 		TranscriptPath: s.e.Store.RecordPath(s.rec.ID),
 		Cwd:            s.rec.Cwd,
 		PermissionMode: mode,
 		Env:            s.toolEnv(),
-		OnRun: func(r HookRun) {
+		OnRun: func(r hooks.Execution) {
 			s.logEvent("hook_run", hookRunFields(s.execID, r)...)
 		},
 		OnMessage: func(msg string) {
 			s.obs.Event(StepEvent{Kind: EvNotice, Text: msg})
 		},
+		Now: s.now,
 	}
 }
 
 // runHooks runs the hooks of one event. Compaction calls it with
 // PreCompactInput/PostCompactInput.
-func (s *session) runHooks(ctx context.Context, event string, in HookInput) HookOutcome {
+func (s *session) runHooks(ctx context.Context, event string, in hooks.Input) hooks.Outcome {
 	return s.hooks.Run(ctx, event, in)
 }
 
@@ -189,7 +191,7 @@ func (s *session) saveApprovalState() error {
 
 // hookRunFields are the data of a hook_run log line (SPEC 5.5). The hook
 // event goes under hookEvent: "event" is the envelope's own key.
-func hookRunFields(execID string, r HookRun) []logfmt.Field {
+func hookRunFields(execID string, r hooks.Execution) []logfmt.Field {
 	f := []logfmt.Field{
 		logfmt.F("executionId", execID),
 		logfmt.F("hookEvent", r.Event),

@@ -16,6 +16,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/logfmt"
 )
@@ -173,7 +174,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 // postToolUse runs PostToolUse hooks for the calls that ran, in call order.
 // A hook that blocks hands its reason to the model with the result.
 func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
-	if !s.hooks.Has(HookPostToolUse) {
+	if !s.hooks.Has(hooks.PostToolUse) {
 		return
 	}
 	for _, r := range runs {
@@ -181,7 +182,7 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 			continue
 		}
 		resp := json.RawMessage(encodeToolResult(r.result))
-		out := s.runHooks(ctx, HookPostToolUse, postToolUseInput(r.call.Name, r.call.ID, r.args, resp))
+		out := s.runHooks(ctx, hooks.PostToolUse, hooks.PostToolUseInput(r.call.Name, r.call.ID, r.args, resp))
 		var notes []string
 		if out.Blocked {
 			notes = append(notes, out.Reason)
@@ -191,14 +192,14 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 			r.result.Extra = append(r.result.Extra, ToolResultField{"hookFeedback", joinLines(notes)})
 		}
 		if out.Stop {
-			s.stopByHook(HookPostToolUse, out)
+			s.stopByHook(hooks.PostToolUse, out)
 		}
 	}
 }
 
 // stopByHook remembers the first continue:false of a tool hook: the step
 // ends once the round is committed.
-func (s *session) stopByHook(event string, out HookOutcome) {
+func (s *session) stopByHook(event string, out hooks.Outcome) {
 	if s.hookStop == nil {
 		s.hookStop = &errs.HookBlockedError{Event: event, Reason: cmp.Or(strings.TrimSpace(out.StopReason), strings.TrimSpace(out.Reason))}
 	}

@@ -1,4 +1,4 @@
-package core
+package hooks
 
 import (
 	"context"
@@ -18,35 +18,35 @@ func TestParseHookOutput(t *testing.T) {
 		name   string
 		event  string
 		stdout string
-		want   HookOutcome
+		want   Outcome
 		block  bool
 	}{
-		{"plain text is context", HookUserPromptSubmit, "remember the rules\n", HookOutcome{Context: []string{"remember the rules"}}, false},
-		{"continue false stops with its reason", HookPreToolUse, `{"continue":false,"stopReason":"enough"}`,
-			HookOutcome{Blocked: true, Reason: "enough", Stop: true, StopReason: "enough"}, true},
-		{"decision block blocks with its reason", HookUserPromptSubmit, `{"decision":"block","reason":"no secrets"}`,
-			HookOutcome{Blocked: true, Reason: "no secrets"}, true},
-		{"permissionDecision allow", HookPreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
-			HookOutcome{Permission: permission.DecisionAllow, PermissionReason: "safe"}, false},
-		{"permissionDecision deny stops further hooks", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
-			HookOutcome{Permission: permission.DecisionDeny, PermissionReason: "no"}, true},
-		{"permissionDecision ask", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"ask"}}`,
-			HookOutcome{Permission: permission.DecisionAsk}, false},
-		{"an unknown permissionDecision is ignored", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`,
-			HookOutcome{}, false},
-		{"permissionDecision outside PreToolUse is ignored", HookPostToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
-			HookOutcome{}, false},
-		{"the older approve spelling allows", HookPreToolUse, `{"decision":"approve"}`, HookOutcome{Permission: permission.DecisionAllow}, false},
-		{"updatedInput replaces the arguments", HookPreToolUse, `{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`,
-			HookOutcome{Permission: permission.DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"echo safe"}`)}, false},
-		{"updatedInput that is not an object is ignored", HookPreToolUse, `{"hookSpecificOutput":{"updatedInput":"rm"}}`, HookOutcome{}, false},
-		{"additionalContext is context", HookSessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
-			HookOutcome{Context: []string{"branch main"}}, false},
+		{"plain text is context", UserPromptSubmit, "remember the rules\n", Outcome{Context: []string{"remember the rules"}}, false},
+		{"continue false stops with its reason", PreToolUse, `{"continue":false,"stopReason":"enough"}`,
+			Outcome{Blocked: true, Reason: "enough", Stop: true, StopReason: "enough"}, true},
+		{"decision block blocks with its reason", UserPromptSubmit, `{"decision":"block","reason":"no secrets"}`,
+			Outcome{Blocked: true, Reason: "no secrets"}, true},
+		{"permissionDecision allow", PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"safe"}}`,
+			Outcome{Permission: permission.DecisionAllow, PermissionReason: "safe"}, false},
+		{"permissionDecision deny stops further hooks", PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}`,
+			Outcome{Permission: permission.DecisionDeny, PermissionReason: "no"}, true},
+		{"permissionDecision ask", PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"ask"}}`,
+			Outcome{Permission: permission.DecisionAsk}, false},
+		{"an unknown permissionDecision is ignored", PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`,
+			Outcome{}, false},
+		{"permissionDecision outside PreToolUse is ignored", PostToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`,
+			Outcome{}, false},
+		{"the older approve spelling allows", PreToolUse, `{"decision":"approve"}`, Outcome{Permission: permission.DecisionAllow}, false},
+		{"updatedInput replaces the arguments", PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":{"command":"echo safe"}}}`,
+			Outcome{Permission: permission.DecisionAllow, UpdatedInput: json.RawMessage(`{"command":"echo safe"}`)}, false},
+		{"updatedInput that is not an object is ignored", PreToolUse, `{"hookSpecificOutput":{"updatedInput":"rm"}}`, Outcome{}, false},
+		{"additionalContext is context", SessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"branch main"}}`,
+			Outcome{Context: []string{"branch main"}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out HookOutcome
-			parsed, isJSON, err := parseHookJSON([]byte(tt.stdout))
+			var out Outcome
+			parsed, isJSON, err := parseAnswer([]byte(tt.stdout))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,16 +66,16 @@ func TestParseHookOutput(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := parseHookJSON([]byte(`{"continue":"no"}`)); err == nil {
+	if _, _, err := parseAnswer([]byte(`{"continue":"no"}`)); err == nil {
 		t.Error("a wrongly typed field was accepted")
 	}
 }
 
 func TestPermissionPriorityAcrossHooks(t *testing.T) {
-	var out HookOutcome
-	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
-	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "ask", PermissionDecisionReason: "check"}})
-	out.apply(HookPreToolUse, &hookJSON{HookSpecificOutput: &hookSpecificJSON{PermissionDecision: "allow"}})
+	var out Outcome
+	out.apply(PreToolUse, &answerJSON{HookSpecificOutput: &specificJSON{PermissionDecision: "allow"}})
+	out.apply(PreToolUse, &answerJSON{HookSpecificOutput: &specificJSON{PermissionDecision: "ask", PermissionDecisionReason: "check"}})
+	out.apply(PreToolUse, &answerJSON{HookSpecificOutput: &specificJSON{PermissionDecision: "allow"}})
 	if out.Permission != permission.DecisionAsk || out.PermissionReason != "check" {
 		t.Errorf("got %s %q, want ask to beat allow", out.Permission, out.PermissionReason)
 	}
@@ -103,14 +103,14 @@ func TestMatcherAccepts(t *testing.T) {
 	}
 }
 
-func runner(t *testing.T, event string, groups ...settings.HookMatcher) (*HookRunner, *[]HookRun, *[]string) {
+func runner(t *testing.T, event string, groups ...settings.HookMatcher) (*Runner, *[]Execution, *[]string) {
 	t.Helper()
-	runs, msgs := &[]HookRun{}, &[]string{}
-	return &HookRunner{
+	runs, msgs := &[]Execution{}, &[]string{}
+	return &Runner{
 		Hooks:     map[string][]settings.HookMatcher{event: groups},
 		SessionID: "s1", TranscriptPath: "/t/s1.json", Cwd: t.TempDir(), PermissionMode: permission.ModeDefault,
 		Env:       []string{"FROM_SETTINGS=yes"},
-		OnRun:     func(r HookRun) { *runs = append(*runs, r) },
+		OnRun:     func(r Execution) { *runs = append(*runs, r) },
 		OnMessage: func(s string) { *msgs = append(*msgs, s) },
 	}, runs, msgs
 }
@@ -118,11 +118,11 @@ func runner(t *testing.T, event string, groups ...settings.HookMatcher) (*HookRu
 func cmd(c string) settings.HookCommand { return settings.HookCommand{Type: "command", Command: c} }
 
 func TestHookRunnerExitCodes(t *testing.T) {
-	h, runs, msgs := runner(t, HookPreToolUse,
+	h, runs, msgs := runner(t, PreToolUse,
 		settings.HookMatcher{Matcher: "Write", Hooks: []settings.HookCommand{cmd("echo never")}},
 		settings.HookMatcher{Matcher: "Ba", Hooks: []settings.HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
 	)
-	out := h.Run(context.Background(), HookPreToolUse, preToolUseInput("Bash", "c1", json.RawMessage(`{"command":"rm x"}`)))
+	out := h.Run(context.Background(), PreToolUse, PreToolUseInput("Bash", "c1", json.RawMessage(`{"command":"rm x"}`)))
 	if !out.Blocked || out.Reason != "no rm" {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -138,9 +138,9 @@ func TestHookRunnerExitCodes(t *testing.T) {
 }
 
 func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
-	for _, event := range []string{HookSessionStart, HookSessionEnd, HookStopFailure, HookPostCompact} {
+	for _, event := range []string{SessionStart, SessionEnd, StopFailure, PostCompact} {
 		h, runs, msgs := runner(t, event, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo not ready >&2; exit 2"), cmd("echo after")}})
-		out := h.Run(context.Background(), event, HookInput{})
+		out := h.Run(context.Background(), event, Input{})
 		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 2: not ready") {
 			t.Errorf("%s: messages %q, want the hook's stderr shown", event, *msgs)
 		}
@@ -151,8 +151,8 @@ func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
 }
 
 func TestHookRunnerInputAndEnv(t *testing.T) {
-	h, _, _ := runner(t, HookPostToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(`cat > in.json; env > env.txt`)}})
-	h.Run(context.Background(), HookPostToolUse, postToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))
+	h, _, _ := runner(t, PostToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(`cat > in.json; env > env.txt`)}})
+	h.Run(context.Background(), PostToolUse, PostToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))
 	b, err := os.ReadFile(filepath.Join(h.Cwd, "in.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -170,9 +170,9 @@ func TestHookRunnerInputAndEnv(t *testing.T) {
 }
 
 func TestHookRunnerTimeoutKillsTheGroup(t *testing.T) {
-	h, runs, msgs := runner(t, HookStop, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "(sleep 30; touch late) & sleep 30", Timeout: 0.3}}})
+	h, runs, msgs := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "(sleep 30; touch late) & sleep 30", Timeout: 0.3}}})
 	start := time.Now()
-	out := h.Run(context.Background(), HookStop, stopInput("done", false))
+	out := h.Run(context.Background(), Stop, StopInput("done", false))
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("took %s", time.Since(start))
 	}
@@ -185,26 +185,31 @@ func TestHookRunnerTimeoutKillsTheGroup(t *testing.T) {
 }
 
 func TestHookRunnerSkipsEventsWithoutHooksAndMatchesTargets(t *testing.T) {
-	h, runs, _ := runner(t, HookSessionEnd,
+	h, runs, _ := runner(t, SessionEnd,
 		settings.HookMatcher{Matcher: "clear", Hooks: []settings.HookCommand{cmd("true")}},
 		settings.HookMatcher{Matcher: "other", Hooks: []settings.HookCommand{cmd("true")}})
-	h.Run(context.Background(), HookSessionEnd, sessionEndInput("other"))
-	h.Run(context.Background(), HookStop, stopInput("x", false))
+	h.Run(context.Background(), SessionEnd, SessionEndInput("other"))
+	h.Run(context.Background(), Stop, StopInput("x", false))
 	if len(*runs) != 1 {
 		t.Fatalf("runs %+v", *runs)
 	}
 	// Events without a target ignore matchers.
-	h2, runs2, _ := runner(t, HookUserPromptSubmit, settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{cmd("true")}})
-	h2.Run(context.Background(), HookUserPromptSubmit, userPromptSubmitInput("hi"))
+	h2, runs2, _ := runner(t, UserPromptSubmit, settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{cmd("true")}})
+	h2.Run(context.Background(), UserPromptSubmit, UserPromptSubmitInput("hi"))
 	if len(*runs2) != 1 {
 		t.Fatalf("UserPromptSubmit with a matcher did not run: %+v", *runs2)
 	}
 }
 
-func TestHookRunFieldsNeverUseTheEnvelopeKey(t *testing.T) {
-	for _, f := range hookRunFields("e", HookRun{Event: "Stop", TimedOut: true}) {
-		if f.Key == "event" || f.Key == "timestamp" || f.Key == "sessionId" || f.Key == "seq" {
-			t.Errorf("hook_run data key %q collides with the envelope", f.Key)
-		}
+// A hook's duration is measured with the runner's clock, so the engine's
+// injected clock decides what hook_run's durationMs says.
+func TestHookDurationComesFromTheInjectedClock(t *testing.T) {
+	h, runs, _ := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("true")}})
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ticks := 0
+	h.Now = func() time.Time { ticks++; return t0.Add(time.Duration(ticks) * 1500 * time.Millisecond) }
+	h.Run(context.Background(), Stop, StopInput("x", false))
+	if len(*runs) != 1 || (*runs)[0].Duration != 1500*time.Millisecond {
+		t.Fatalf("runs %+v, want one of 1.5s", *runs)
 	}
 }

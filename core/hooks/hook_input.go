@@ -1,4 +1,4 @@
-package core
+package hooks
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 // HookInput is the event-specific part of a hook's stdin JSON; the runner
 // adds the common keys (session_id, transcript_path, cwd, hook_event_name,
 // permission_mode) in front.
-type HookInput struct {
+type Input struct {
 	// Target is what matchers test: the tool name (PreToolUse, PostToolUse),
 	// the source (SessionStart), the reason (SessionEnd) or the trigger
 	// (PreCompact, PostCompact). Events without a target run every group.
@@ -21,19 +21,19 @@ type HookInput struct {
 
 // Hook events (SPEC 5.5).
 const (
-	HookSessionStart     = "SessionStart"
-	HookUserPromptSubmit = "UserPromptSubmit"
-	HookPreToolUse       = "PreToolUse"
-	HookPostToolUse      = "PostToolUse"
-	HookStop             = "Stop"
-	HookStopFailure      = "StopFailure"
-	HookSessionEnd       = "SessionEnd"
-	HookPreCompact       = "PreCompact"
-	HookPostCompact      = "PostCompact"
+	SessionStart     = "SessionStart"
+	UserPromptSubmit = "UserPromptSubmit"
+	PreToolUse       = "PreToolUse"
+	PostToolUse      = "PostToolUse"
+	Stop             = "Stop"
+	StopFailure      = "StopFailure"
+	SessionEnd       = "SessionEnd"
+	PreCompact       = "PreCompact"
+	PostCompact      = "PostCompact"
 )
 
-func targeted(target string, fields ...logfmt.Field) HookInput {
-	return HookInput{Target: target, Fields: fields, hasTarget: true}
+func targeted(target string, fields ...logfmt.Field) Input {
+	return Input{Target: target, Fields: fields, hasTarget: true}
 }
 
 // toolInput is a call's arguments as hooks see them: the object, or the
@@ -45,14 +45,14 @@ func toolInput(args json.RawMessage) any {
 	return args
 }
 
-func preToolUseInput(name, id string, args json.RawMessage) HookInput {
+func PreToolUseInput(name, id string, args json.RawMessage) Input {
 	return targeted(name,
 		logfmt.F("tool_name", name),
 		logfmt.F("tool_input", toolInput(args)),
 		logfmt.F("tool_use_id", id))
 }
 
-func postToolUseInput(name, id string, args json.RawMessage, response json.RawMessage) HookInput {
+func PostToolUseInput(name, id string, args json.RawMessage, response json.RawMessage) Input {
 	return targeted(name,
 		logfmt.F("tool_name", name),
 		logfmt.F("tool_input", toolInput(args)),
@@ -60,44 +60,44 @@ func postToolUseInput(name, id string, args json.RawMessage, response json.RawMe
 		logfmt.F("tool_use_id", id))
 }
 
-func userPromptSubmitInput(prompt string) HookInput {
-	return HookInput{Fields: []logfmt.Field{logfmt.F("prompt", prompt)}}
+func UserPromptSubmitInput(prompt string) Input {
+	return Input{Fields: []logfmt.Field{logfmt.F("prompt", prompt)}}
 }
 
 // stopResponseLen is how much of the answer Robota puts in Stop's response.
 const stopResponseLen = 500
 
-func stopInput(answer string, active bool) HookInput {
+func StopInput(answer string, active bool) Input {
 	r := []rune(answer)
 	short := answer
 	if len(r) > stopResponseLen {
 		short = string(r[:stopResponseLen])
 	}
-	return HookInput{Fields: []logfmt.Field{
+	return Input{Fields: []logfmt.Field{
 		logfmt.F("response", short),
 		logfmt.F("last_assistant_message", answer),
 		logfmt.F("stop_hook_active", active),
 	}}
 }
 
-func stopFailureInput(reason string) HookInput {
-	return HookInput{Fields: []logfmt.Field{logfmt.F("reason", reason), logfmt.F("stop_hook_active", false)}}
+func StopFailureInput(reason string) Input {
+	return Input{Fields: []logfmt.Field{logfmt.F("reason", reason), logfmt.F("stop_hook_active", false)}}
 }
 
-func sessionStartInput(source string) HookInput {
+func SessionStartInput(source string) Input {
 	return targeted(source, logfmt.F("source", source))
 }
 
-func sessionEndInput(reason string) HookInput {
+func SessionEndInput(reason string) Input {
 	return targeted(reason, logfmt.F("reason", reason))
 }
 
 // PreCompactInput is the input of PreCompact hooks; trigger is "manual" or "auto".
-func PreCompactInput(trigger, instructions string) HookInput {
+func PreCompactInput(trigger, instructions string) Input {
 	return targeted(trigger, logfmt.F("trigger", trigger), logfmt.F("custom_instructions", instructions))
 }
 
 // PostCompactInput is the input of PostCompact hooks.
-func PostCompactInput(trigger, summary string) HookInput {
+func PostCompactInput(trigger, summary string) Input {
 	return targeted(trigger, logfmt.F("trigger", trigger), logfmt.F("compact_summary", summary))
 }

@@ -1,4 +1,4 @@
-package core
+package hooks
 
 // Hooks (SPEC 5.5), Claude Code compatible. Each hook is a shell command run
 // with sh -c in the session's cwd, its JSON input on stdin. Exit 0: stdout is
@@ -28,29 +28,32 @@ import (
 )
 
 // DefaultHookTimeout applies when a hook names none.
-const DefaultHookTimeout = 60 * time.Second
+const DefaultTimeout = 60 * time.Second
 
 // hookOutputLimit caps what is kept of a hook's stdout and stderr.
-const hookOutputLimit = 1 << 20
+const outputLimit = 1 << 20
 
 // HookRunner runs the hooks of the settings for one session.
-type HookRunner struct {
+type Runner struct {
 	Hooks          map[string][]settings.HookMatcher
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
 	PermissionMode string
 	Env            []string      // KEY=VALUE added to the process environment (settings env)
-	Timeout        time.Duration // default per hook; DefaultHookTimeout when 0
+	Timeout        time.Duration // default per hook; DefaultTimeout when 0
 	// OnRun is told about every hook that ran (for the hook_run log line).
-	OnRun func(HookRun)
+	OnRun func(Execution)
 	// OnMessage receives what the user should see on stderr: non-blocking
 	// errors, timeouts and systemMessage.
 	OnMessage func(string)
+	// Now tells the time a hook's duration is measured with (the engine's
+	// clock); nil means time.Now.
+	Now func() time.Time
 }
 
 // HookRun is one hook command that ran.
-type HookRun struct {
+type Execution struct {
 	Event    string
 	Command  string
 	ExitCode int // -1 when it did not exit by itself (timeout, interrupt, failed to start)
@@ -60,14 +63,14 @@ type HookRun struct {
 }
 
 // Has reports whether any hook is configured for event.
-func (h *HookRunner) Has(event string) bool {
+func (h *Runner) Has(event string) bool {
 	return h != nil && len(h.Hooks[event]) > 0
 }
 
 // Run runs the hooks of event whose matcher accepts in.Target and folds
 // their answers into one outcome.
-func (h *HookRunner) Run(ctx context.Context, event string, in HookInput) HookOutcome {
-	var out HookOutcome
+func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
+	var out Outcome
 	if !h.Has(event) {
 		return out
 	}
@@ -109,7 +112,7 @@ func matcherAccepts(matcher, target string) bool {
 	return re.MatchString(target)
 }
 
-func (h *HookRunner) input(event string, in HookInput) ([]byte, error) {
+func (h *Runner) input(event string, in Input) ([]byte, error) {
 	o := logfmt.Object{
 		logfmt.F("session_id", h.SessionID),
 		logfmt.F("transcript_path", h.TranscriptPath),
@@ -123,17 +126,17 @@ func (h *HookRunner) input(event string, in HookInput) ([]byte, error) {
 
 // runOne runs one command and folds its answer into out. It reports whether
 // the hook blocked (then no further hook of the event runs).
-func (h *HookRunner) runOne(ctx context.Context, event string, hc settings.HookCommand, stdin []byte, out *HookOutcome) bool {
+func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookCommand, stdin []byte, out *Outcome) bool {
 	timeout := h.Timeout
 	if timeout <= 0 {
-		timeout = DefaultHookTimeout
+		timeout = DefaultTimeout
 	}
 	if hc.Timeout > 0 {
 		timeout = time.Duration(hc.Timeout * float64(time.Second))
 	}
-	start := time.Now()
-	res := runHookCommand(ctx, hc.Command, h.Cwd, h.env(), stdin, timeout)
-	run := HookRun{Event: event, Command: hc.Command, ExitCode: res.code, Duration: time.Since(start), TimedOut: res.timedOut}
+	start := h.now()
+	res := runCommand(ctx, hc.Command, h.Cwd, h.env(), stdin, timeout)
+	run := Execution{Event: event, Command: hc.Command, ExitCode: res.code, Duration: h.now().Sub(start), TimedOut: res.timedOut}
 	out.Ran++
 	blocked := false
 	switch {
@@ -163,14 +166,14 @@ func (h *HookRunner) runOne(ctx context.Context, event string, hc settings.HookC
 // nothing to stop: as in Claude Code, their stderr is shown to the user.
 func blockable(event string) bool {
 	switch event {
-	case HookPreToolUse, HookPostToolUse, HookUserPromptSubmit, HookStop, HookPreCompact:
+	case PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact:
 		return true
 	}
 	return false
 }
 
-func (h *HookRunner) useStdout(event, command string, stdout []byte, out *HookOutcome) bool {
-	parsed, isJSON, err := parseHookJSON(stdout)
+func (h *Runner) useStdout(event, command string, stdout []byte, out *Outcome) bool {
+	parsed, isJSON, err := parseAnswer(stdout)
 	if err != nil {
 		h.message(fmt.Sprintf("%s hook %q printed JSON trail cannot read: %v", event, command, err))
 		return false
@@ -195,7 +198,14 @@ func stderrNote(stderr []byte) string {
 	return ": " + chat.FirstLine(s, 200)
 }
 
-func (h *HookRunner) message(s string) {
+func (h *Runner) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+func (h *Runner) message(s string) {
 	if h.OnMessage != nil {
 		h.OnMessage(s)
 	}
@@ -203,7 +213,7 @@ func (h *HookRunner) message(s string) {
 
 // env is the hook's environment: trail's own, the settings env, and the
 // session variables under trail's and Claude Code's names.
-func (h *HookRunner) env() []string {
+func (h *Runner) env() []string {
 	env := append(os.Environ(), h.Env...)
 	return append(env,
 		"TRAIL_SESSION_ID="+h.SessionID,
@@ -213,7 +223,7 @@ func (h *HookRunner) env() []string {
 	)
 }
 
-type hookResult struct {
+type commandResult struct {
 	code           int
 	stdout, stderr []byte
 	timedOut       bool
@@ -222,18 +232,18 @@ type hookResult struct {
 
 // runHookCommand runs sh -c command in its own process group and kills the
 // group on timeout or when ctx is done.
-func runHookCommand(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) hookResult {
+func runCommand(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) commandResult {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr limitBuffer
-	stdout.max, stderr.max = hookOutputLimit, hookOutputLimit
+	stdout.max, stderr.max = outputLimit, outputLimit
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
-		return hookResult{code: -1, err: err}
+		return commandResult{code: -1, err: err}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -245,13 +255,13 @@ func runHookCommand(ctx context.Context, command, dir string, env []string, stdi
 	case <-timer.C:
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
-		return hookResult{code: -1, timedOut: true, stdout: stdout.b, stderr: stderr.b}
+		return commandResult{code: -1, timedOut: true, stdout: stdout.b, stderr: stderr.b}
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
-		return hookResult{code: -1, err: errors.New("interrupted"), stdout: stdout.b, stderr: stderr.b}
+		return commandResult{code: -1, err: errors.New("interrupted"), stdout: stdout.b, stderr: stderr.b}
 	}
-	res := hookResult{code: cmd.ProcessState.ExitCode(), stdout: stdout.b, stderr: stderr.b}
+	res := commandResult{code: cmd.ProcessState.ExitCode(), stdout: stdout.b, stderr: stderr.b}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
 		res.err = err

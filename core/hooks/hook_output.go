@@ -1,4 +1,4 @@
-package core
+package hooks
 
 import (
 	"bytes"
@@ -11,17 +11,17 @@ import (
 
 // hookJSON is a hook's JSON stdout (Claude Code's shape). Every field is
 // optional; unknown fields are ignored.
-type hookJSON struct {
-	Continue           *bool             `json:"continue"`
-	StopReason         string            `json:"stopReason"`
-	Decision           string            `json:"decision"`
-	Reason             string            `json:"reason"`
-	SystemMessage      string            `json:"systemMessage"`
-	SuppressOutput     bool              `json:"suppressOutput"`
-	HookSpecificOutput *hookSpecificJSON `json:"hookSpecificOutput"`
+type answerJSON struct {
+	Continue           *bool         `json:"continue"`
+	StopReason         string        `json:"stopReason"`
+	Decision           string        `json:"decision"`
+	Reason             string        `json:"reason"`
+	SystemMessage      string        `json:"systemMessage"`
+	SuppressOutput     bool          `json:"suppressOutput"`
+	HookSpecificOutput *specificJSON `json:"hookSpecificOutput"`
 }
 
-type hookSpecificJSON struct {
+type specificJSON struct {
 	HookEventName            string          `json:"hookEventName"`
 	PermissionDecision       string          `json:"permissionDecision"`
 	PermissionDecisionReason string          `json:"permissionDecisionReason"`
@@ -32,12 +32,12 @@ type hookSpecificJSON struct {
 // parseHookJSON reads stdout as hook JSON when it is a JSON object.
 // isJSON is false for plain text (used as context as it is); err is set for
 // text that looks like JSON but is not the hook shape.
-func parseHookJSON(stdout []byte) (out *hookJSON, isJSON bool, err error) {
+func parseAnswer(stdout []byte) (out *answerJSON, isJSON bool, err error) {
 	trimmed := bytes.TrimSpace(stdout)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, false, nil
 	}
-	var h hookJSON
+	var h answerJSON
 	if err := json.Unmarshal(trimmed, &h); err != nil {
 		return nil, false, err
 	}
@@ -59,7 +59,7 @@ func permissionPriority(d string) int {
 }
 
 // HookOutcome is what the hooks of one event decided together.
-type HookOutcome struct {
+type Outcome struct {
 	Ran int // hooks run
 	// Blocked: a hook exited 2, answered decision "block" or continue false.
 	// For PreToolUse the call is not run; for UserPromptSubmit the prompt is
@@ -81,7 +81,7 @@ type HookOutcome struct {
 
 // apply folds one hook's exit 0 JSON answer into the outcome. It reports
 // whether this hook blocked (for the log and to stop running further hooks).
-func (o *HookOutcome) apply(event string, h *hookJSON) bool {
+func (o *Outcome) apply(event string, h *answerJSON) bool {
 	blocked := false
 	if h.Continue != nil && !*h.Continue {
 		o.Stop, o.StopReason = true, h.StopReason
@@ -119,7 +119,7 @@ func (o *HookOutcome) apply(event string, h *hookJSON) bool {
 	return blocked
 }
 
-func (o *HookOutcome) setPermission(d, reason string) {
+func (o *Outcome) setPermission(d, reason string) {
 	if permissionPriority(d) > permissionPriority(o.Permission) {
 		o.Permission, o.PermissionReason = d, reason
 	}
