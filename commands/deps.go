@@ -43,7 +43,7 @@ type Deps struct {
 	Now         func() time.Time
 	NewID       func() (string, error)
 	NewProvider func(core.ProviderConfig) (core.Provider, error)
-	Tools       []core.Tool
+	Tools       []tools.Tool
 	// StdinWait is how long a prompt waits for the first byte of a piped
 	// stdin before ignoring it (SPEC 1.3).
 	StdinWait time.Duration

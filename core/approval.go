@@ -23,6 +23,7 @@ import (
 
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 )
 
@@ -39,7 +40,7 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		return
 	}
 	if ctx.Err() != nil {
-		r.result = ToolResult{Error: "Aborted before start"}
+		r.result = tools.Result{Error: "Aborted before start"}
 		return
 	}
 	hook := s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(r.call.Name, r.call.ID, r.args))
@@ -155,7 +156,7 @@ func (s *session) settle(round int, r *toolRun, decision, source, rule, reason s
 	r.decision, r.source, r.rule, r.reason = decision, source, rule, reason
 	if decision == permission.DecisionDeny {
 		r.denied = true
-		r.result = ToolResult{Success: false, Error: reason}
+		r.result = tools.Result{Success: false, Error: reason}
 		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: r.args})
 	}
 	s.logDecision(round, r)

@@ -11,6 +11,7 @@ import (
 	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/core/settings"
+	"trail/core/tools"
 )
 
 // fakeTerminal answers questions from a list; a nil list means no terminal.
@@ -55,8 +56,8 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 type stubTool struct{ name string }
 
 func (s stubTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: s.name} }
-func (s stubTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
-	return ToolResult{Success: true}
+func (s stubTool) Run(context.Context, json.RawMessage, tools.Env) tools.Result {
+	return tools.Result{Success: true}
 }
 
 func bashRun(cmd string) *toolRun {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"trail/core/settings"
+	"trail/core/tools"
 )
 
 // Engine runs steps. Every dependency is injected so tests can drive it
@@ -21,7 +22,7 @@ type Engine struct {
 	// secret-named values are scrubbed from the log and the record; nil
 	// means none.
 	Environ func() []string
-	Tools   []Tool
+	Tools   []tools.Tool
 }
 
 // StepOptions is one run or resume, as parsed from flags.

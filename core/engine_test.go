@@ -14,6 +14,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -237,10 +238,10 @@ func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 type panickyTool struct{}
 
 func (panickyTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: "Boom"} }
-func (panickyTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
+func (panickyTool) Run(context.Context, json.RawMessage, tools.Env) tools.Result {
 	var m map[string]int
 	m["x"] = 1 // a bug: writes to a nil map
-	return ToolResult{}
+	return tools.Result{}
 }
 
 func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
@@ -253,7 +254,7 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 		return &Response{Text: "done"}, nil
 	}}
 	e, st := testEngine(t, p)
-	e.Tools = []Tool{panickyTool{}}
+	e.Tools = []tools.Tool{panickyTool{}}
 	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: permission.ModeBypass, Provider: ProviderFlags{Name: "echo"}})
 	if err != nil || res.Text != "done" {
 		t.Fatalf("res %+v err %v", res, err)

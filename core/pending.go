@@ -16,6 +16,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -59,7 +60,7 @@ func (s *session) resumePending(ctx context.Context) error {
 			r.decision, r.source = permission.DecisionAllow, p.Source
 		case p.Decision == permission.DecisionDeny:
 			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
-			r.result = ToolResult{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
+			r.result = tools.Result{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
 			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
 			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)

@@ -10,6 +10,7 @@ import (
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -55,7 +56,7 @@ type session struct {
 	round   int // the last provider round of this step; rounds are unique per execution
 
 	// tools, permissions and hooks (step_setup.go)
-	tools          []Tool
+	tools          []tools.Tool
 	perms          *permission.Policy
 	hooks          *hooks.Runner
 	sessionAllowed []string               // tools the person allowed for the session ("a")

@@ -13,6 +13,7 @@ import (
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -85,7 +86,7 @@ func (s *session) prepare() error {
 	return nil
 }
 
-func (s *session) engineTool(name string) Tool {
+func (s *session) engineTool(name string) tools.Tool {
 	for _, t := range s.e.Tools {
 		if t.Schema().Name == name {
 			return t

@@ -18,6 +18,7 @@ import (
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 )
 
@@ -28,12 +29,12 @@ const maxParallelTools = 5
 type toolRun struct {
 	call     chat.ToolCall
 	args     json.RawMessage // as the tool gets them (a hook may have changed them)
-	tool     Tool
+	tool     tools.Tool
 	decision string // DecisionAllow, DecisionDeny or DecisionAsk (paused)
 	source   string
 	rule     string
 	reason   string // why it was denied, as the model reads it
-	result   ToolResult
+	result   tools.Result
 	denied   bool
 	ran      bool
 }
@@ -142,13 +143,13 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
+	env := tools.Env{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue
 		}
 		if ctx.Err() != nil {
-			r.result = ToolResult{Error: "Aborted before start"}
+			r.result = tools.Result{Error: "Aborted before start"}
 			continue
 		}
 		wg.Add(1)
@@ -162,7 +163,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			// round is still committed whole instead of the process dying.
 			defer func() {
 				if p := recover(); p != nil {
-					r.result = ToolResult{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
+					r.result = tools.Result{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
 				}
 			}()
 			r.result = r.tool.Run(ctx, r.args, env)
@@ -189,7 +190,7 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 		}
 		notes = append(notes, out.Context...)
 		if len(notes) > 0 {
-			r.result.Extra = append(r.result.Extra, ToolResultField{"hookFeedback", joinLines(notes)})
+			r.result.Extra = append(r.result.Extra, tools.ResultField{Key: "hookFeedback", Value: joinLines(notes)})
 		}
 		if out.Stop {
 			s.stopByHook(hooks.PostToolUse, out)
@@ -205,7 +206,7 @@ func (s *session) stopByHook(event string, out hooks.Outcome) {
 	}
 }
 
-func (s *session) findTool(name string) Tool {
+func (s *session) findTool(name string) tools.Tool {
 	for _, t := range s.tools {
 		if t.Schema().Name == name {
 			return t
@@ -214,19 +215,19 @@ func (s *session) findTool(name string) Tool {
 	return nil
 }
 
-func (s *session) unknownTool(name string) ToolResult {
+func (s *session) unknownTool(name string) tools.Result {
 	avail := make([]string, 0, len(s.tools))
 	for _, t := range s.tools {
 		avail = append(avail, t.Schema().Name)
 	}
 	sort.Strings(avail)
-	return ToolResult{
+	return tools.Result{
 		Success: false,
 		Error:   "Unknown tool: " + name + ". The call was not executed.",
-		Extra: []ToolResultField{
-			{"errorCode", "unknown_tool"},
-			{"toolName", name},
-			{"availableTools", avail},
+		Extra: []tools.ResultField{
+			{Key: "errorCode", Value: "unknown_tool"},
+			{Key: "toolName", Value: name},
+			{Key: "availableTools", Value: avail},
 		},
 	}
 }
@@ -242,7 +243,7 @@ func (s *session) toolEnv() []string {
 
 // encodeToolResult is the tool message content: a JSON string of Robota's
 // {success, output, error?, exitCode?} plus extra keys.
-func encodeToolResult(r ToolResult) string {
+func encodeToolResult(r tools.Result) string {
 	o := logfmt.Object{logfmt.F("success", r.Success), logfmt.F("output", r.Output)}
 	if r.Error != "" {
 		o = append(o, logfmt.F("error", r.Error))

@@ -10,20 +10,6 @@ import (
 	"trail/store"
 )
 
-func TestToolTempNamesHaveTheFormTheSweepRemoves(t *testing.T) {
-	for _, base := range []string{"out.txt", ".env", "a.tmp-1", string(make([]byte, 255))} {
-		name := ToolTempName(base)
-		if !isToolTempName(name) || len(name) > 255 {
-			t.Errorf("ToolTempName(%d bytes) = %d bytes %q", len(base), len(name), name[:min(len(name), 40)])
-		}
-	}
-	for _, name := range []string{"out.txt", ".out.txt", ".out.txt.tmp-", ".out.txt.tmp-12a", "out.txt.tmp-12", ".tmp-1"} {
-		if isToolTempName(name) {
-			t.Errorf("%q taken for a temp file", name)
-		}
-	}
-}
-
 // The sweep removes a journaled temp file, and nothing a user owns: not
 // a file the journal does not name, not a named path without the temp form,
 // not a link, not a file reached through a folder replaced by a link.

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-
-	"trail/core"
 )
 
 // writeFileAtomic replaces the file at path (a path writeTarget resolved:
@@ -85,7 +83,7 @@ func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(str
 		create = 0o600
 	}
 	for range 10 {
-		tmp := filepath.Join(dir, core.ToolTempName(base))
+		tmp := filepath.Join(dir, TempName(base))
 		if note != nil {
 			if err := note(tmp); err != nil {
 				return nil, "", fmt.Errorf("journal the temp file: %w", err)

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -77,7 +76,7 @@ type bashArgs struct {
 	WorkingDirectory string   `json:"workingDirectory"`
 }
 
-func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a bashArgs
 	if r := decodeArgs("Bash", raw, &a); r != nil {
 		return *r
@@ -130,11 +129,11 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) co
 		killGroup(cmd.Process.Pid)
 		<-done
 		out, total := stdout.text()
-		return core.ToolResult{Success: false, Output: truncateTotal(out, total), Error: why}
+		return Result{Success: false, Output: truncateTotal(out, total), Error: why}
 	}
 	out, total := combined(&stdout, &stderr)
 	code := exitCode(cmd.ProcessState, waitErr)
-	r := core.ToolResult{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
+	r := Result{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
 	if waitErr != nil && cmd.ProcessState == nil {
 		r.Success, r.Error = false, waitErr.Error()
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -34,7 +33,7 @@ type editArgs struct {
 	ReplaceAll bool    `json:"replaceAll"`
 }
 
-func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a editArgs
 	if r := decodeArgs("Edit", raw, &a); r != nil {
 		return *r
@@ -83,14 +82,14 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.T
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
-	res.Extra = []core.ToolResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
+	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
 	return res
 }
 
 // readForEdit reads the file Edit changes. Only a regular file is read: a
 // FIFO would block the tool (and the step) until someone writes to it, so it
 // is opened without blocking and refused.
-func readForEdit(path, shown string) ([]byte, *core.ToolResult) {
+func readForEdit(path, shown string) ([]byte, *Result) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		r := fail("File not found: %s", shown)

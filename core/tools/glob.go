@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -43,7 +42,7 @@ type globHit struct {
 	mtime int64
 }
 
-func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a globArgs
 	if r := decodeArgs("Glob", raw, &a); r != nil {
 		return *r
@@ -141,7 +140,7 @@ func relTo(root, start, rel string) string {
 }
 
 // searchRoot resolves the folder a search starts in: cwd, or p inside it.
-func searchRoot(cwd, p string) (string, *core.ToolResult) {
+func searchRoot(cwd, p string) (string, *Result) {
 	if p == "" {
 		return cwd, nil
 	}

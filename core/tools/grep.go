@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -44,7 +43,7 @@ type grepArgs struct {
 // read a multi-gigabyte dump into memory.
 const grepMaxFileSize = 16 << 20
 
-func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a grepArgs
 	if r := decodeArgs("Grep", raw, &a); r != nil {
 		return *r

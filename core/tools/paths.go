@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"trail/core"
 	"trail/core/permission"
 )
 
@@ -14,7 +13,7 @@ import (
 // session's working directory. A relative path is relative to cwd. The check
 // is made on canonical paths (symlinks resolved), so a link inside the folder
 // that points out of it does not lead out.
-func resolvePath(cwd, p string) (string, *core.ToolResult) {
+func resolvePath(cwd, p string) (string, *Result) {
 	if p == "" {
 		r := fail("path is empty")
 		return "", &r
@@ -38,7 +37,7 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 // points was never checked (it may name a place outside the working
 // directory), and replacing it with a plain file would lose the user's
 // link. shown is the path as the model wrote it; cwd is the working directory.
-func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
+func writeTarget(cwd, abs, shown string) (string, *Result) {
 	target, err := permission.CanonicalPath(abs)
 	if err != nil {
 		r := fail("Cannot resolve %s: %v", shown, err)
@@ -85,7 +84,7 @@ func within(root, target string) bool {
 
 // readDenied reports whether a Read deny rule keeps the file at abs from
 // the model: the searching tools skip it (Claude Code's best effort).
-func readDenied(env core.ToolEnv, abs string) bool {
+func readDenied(env Env, abs string) bool {
 	return env.ReadDenied != nil && env.ReadDenied(abs)
 }
 

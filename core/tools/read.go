@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -35,7 +34,7 @@ type readArgs struct {
 	Limit    *float64 `json:"limit"`
 }
 
-func (Read) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a readArgs
 	if r := decodeArgs("Read", raw, &a); r != nil {
 		return *r

@@ -8,12 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"trail/core"
 )
 
 // world is a temp working directory with files.
-func world(t *testing.T, files map[string]string) core.ToolEnv {
+func world(t *testing.T, files map[string]string) Env {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -25,10 +23,10 @@ func world(t *testing.T, files map[string]string) core.ToolEnv {
 			t.Fatal(err)
 		}
 	}
-	return core.ToolEnv{Cwd: dir}
+	return Env{Cwd: dir}
 }
 
-func call(t *testing.T, tool core.Tool, env core.ToolEnv, args string) core.ToolResult {
+func call(t *testing.T, tool Tool, env Env, args string) Result {
 	t.Helper()
 	return tool.Run(context.Background(), json.RawMessage(args), env)
 }
@@ -131,7 +129,7 @@ func TestReadKeepsSplitLinesSemantics(t *testing.T) {
 func TestNumbersOutOfRangeAreClamped(t *testing.T) {
 	env := world(t, map[string]string{"a.txt": "one\ntwo\n"})
 	tests := []struct {
-		tool core.Tool
+		tool Tool
 		args string
 		want string // in the output
 	}{

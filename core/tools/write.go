@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"trail/core"
 	"trail/core/chat"
 )
 
@@ -26,7 +25,7 @@ type writeArgs struct {
 	Content  *string `json:"content"`
 }
 
-func (Write) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a writeArgs
 	if r := decodeArgs("Write", raw, &a); r != nil {
 		return *r

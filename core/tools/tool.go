@@ -1,4 +1,4 @@
-package core
+package tools
 
 import (
 	"context"
@@ -12,11 +12,11 @@ type Tool interface {
 	Schema() chat.ToolSchema
 	// Run executes one call. It never panics and reports failures in the
 	// result: a tool error never aborts the step.
-	Run(ctx context.Context, args json.RawMessage, env ToolEnv) ToolResult
+	Run(ctx context.Context, args json.RawMessage, env Env) Result
 }
 
 // ToolEnv is where a tool runs.
-type ToolEnv struct {
+type Env struct {
 	Cwd string
 	Env []string // extra KEY=VALUE pairs from settings
 	// ReadDenied, when set, tells the tools that search (Grep, Glob) which
@@ -32,16 +32,16 @@ type ToolEnv struct {
 
 // ToolResult is Robota's tool result, sent to the model as a JSON string
 // {success, output, error?, exitCode?} plus any extra keys.
-type ToolResult struct {
+type Result struct {
 	Success  bool
 	Output   string
 	Error    string
 	ExitCode *int
-	Extra    []ToolResultField
+	Extra    []ResultField
 }
 
 // ToolResultField is an extra key of a tool result (errorCode, availableTools...).
-type ToolResultField struct {
+type ResultField struct {
 	Key   string
 	Value any
 }
