@@ -1,10 +1,10 @@
 package core
 
 // Temp files of the tools in the user's folders. A Write replaces a file
-// through a temp file beside it, named ToolTempName(base); a SIGKILL between
+// through a temp file beside it, named tools.TempName(base); a SIGKILL between
 // creating it and renaming it would leave it in the user's project for good.
 // So the path is journaled under the session lock before the file is
-// created (ToolEnv.NoteTemp), and whoever takes the lock next removes the
+// created (tools.Env.NoteTemp), and whoever takes the lock next removes the
 // leftovers (SweepToolTemps). The sweep removes only what the journal names,
 // only if its name has the temp form, only a regular file, and only through
 // folders that are still no symlinks: a journal line must never delete a

@@ -74,7 +74,7 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 	return nil
 }
 
-// createTemp creates a fresh ToolTempName file in dir, journaled first. A
+// createTemp creates a fresh TempName file in dir, journaled first. A
 // new file's temp is created with perm so the umask applies; an existing
 // file's is private until chmod-ed to the old mode.
 func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(string) error) (*os.File, string, error) {

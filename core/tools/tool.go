@@ -15,7 +15,7 @@ type Tool interface {
 	Run(ctx context.Context, args json.RawMessage, env Env) Result
 }
 
-// ToolEnv is where a tool runs.
+// Env is where a tool runs.
 type Env struct {
 	Cwd string
 	Env []string // extra KEY=VALUE pairs from settings
@@ -23,14 +23,14 @@ type Env struct {
 	// files a Read deny rule keeps from the model: they skip them.
 	ReadDenied func(abs string) bool
 	// NoteTemp, when set, must be called with the path of every temp file a
-	// tool is about to create in the user's folders (named by ToolTempName),
+	// tool is about to create in the user's folders (named by TempName),
 	// before creating it. The engine journals the path under the session
 	// lock, and the next step removes the file if this process was killed
 	// before renaming or removing it. An error means: do not create it.
 	NoteTemp func(path string) error
 }
 
-// ToolResult is Robota's tool result, sent to the model as a JSON string
+// Result is Robota's tool result, sent to the model as a JSON string
 // {success, output, error?, exitCode?} plus any extra keys.
 type Result struct {
 	Success  bool
@@ -40,7 +40,7 @@ type Result struct {
 	Extra    []ResultField
 }
 
-// ToolResultField is an extra key of a tool result (errorCode, availableTools...).
+// ResultField is an extra key of a tool result (errorCode, availableTools...).
 type ResultField struct {
 	Key   string
 	Value any

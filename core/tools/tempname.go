@@ -17,7 +17,7 @@ import (
 // for any base that is itself a valid name.
 const maxTempBase = 200
 
-// ToolTempName is a fresh temp file name for replacing the file named base:
+// TempName is a fresh temp file name for replacing the file named base:
 // ".<base>.tmp-<random digits>", hidden, and recognisable by the sweep.
 func TempName(base string) string {
 	if len(base) > maxTempBase {
@@ -28,12 +28,12 @@ func TempName(base string) string {
 
 var leftoverNameRE = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
 
-// isToolTempName reports whether name has ToolTempName's form.
+// isTempName reports whether name has TempName's form.
 func isTempName(name string) bool {
 	return leftoverNameRE.MatchString(name)
 }
 
-// removeToolTemp removes one journaled temp file if it is still ours.
+// RemoveLeftover removes one journaled temp file if it is still ours.
 func RemoveLeftover(p string) {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || !isTempName(filepath.Base(p)) {
 		return
