@@ -12,6 +12,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -80,7 +81,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			script := c.String("script")
 			step := core.StepOptions{
 				Ref: ref,
-				Provider: core.ProviderFlags{Name: c.String("provider"), Model: c.String("model"),
+				Provider: provider.Flags{Name: c.String("provider"), Model: c.String("model"),
 					BaseURL: c.String("base-url"), Script: absFrom(cwd, script)},
 				Timeout:    c.Duration("timeout"),
 				MaxRetries: c.Int("max-retries"),

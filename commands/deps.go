@@ -13,6 +13,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/anthropic"
 	"trail/core/provider/echo"
 	"trail/core/provider/openai"
@@ -25,12 +26,12 @@ import (
 
 // Compile-time checks that the real implementations satisfy core's ports.
 var (
-	_ core.Store    = (*store.FS)(nil)
-	_ core.Logger   = (*logfmt.Writer)(nil)
-	_ core.Provider = (*echo.Provider)(nil)
-	_ core.Provider = (*script.Provider)(nil)
-	_ core.Provider = (*anthropic.Provider)(nil)
-	_ core.Provider = (*openai.Provider)(nil)
+	_ core.Store        = (*store.FS)(nil)
+	_ core.Logger       = (*logfmt.Writer)(nil)
+	_ provider.Provider = (*echo.Provider)(nil)
+	_ provider.Provider = (*script.Provider)(nil)
+	_ provider.Provider = (*anthropic.Provider)(nil)
+	_ provider.Provider = (*openai.Provider)(nil)
 )
 
 // Deps is everything commands needs from the outside world.
@@ -42,7 +43,7 @@ type Deps struct {
 	UserHome    func() (string, error)
 	Now         func() time.Time
 	NewID       func() (string, error)
-	NewProvider func(core.ProviderConfig) (core.Provider, error)
+	NewProvider func(provider.Config) (provider.Provider, error)
 	Tools       []tools.Tool
 	// StdinWait is how long a prompt waits for the first byte of a piped
 	// stdin before ignoring it (SPEC 1.3).
@@ -75,26 +76,26 @@ func newUUIDv7() (string, error) {
 
 // newProvider builds the provider a configuration names, tuned by the
 // process environment.
-func newProvider(cfg core.ProviderConfig) (core.Provider, error) {
+func newProvider(cfg provider.Config) (provider.Provider, error) {
 	return buildProvider(cfg, os.Getenv)
 }
 
 // buildProvider builds the provider cfg names. TRAIL_RETRY_BASE_MS sets
 // the first retry's backoff in milliseconds (default 500, doubling up to
 // 8 s): tests and scripts that replay faults set it to wait milliseconds.
-func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provider, error) {
+func buildProvider(cfg provider.Config, env func(string) string) (provider.Provider, error) {
 	switch cfg.Name {
-	case core.ProviderEcho:
+	case provider.Echo:
 		return echo.New(), nil
-	case core.ProviderScript:
+	case provider.Script:
 		return script.Load(cfg.Script)
-	case core.ProviderAnthropic:
+	case provider.Anthropic:
 		p, err := anthropic.New(cfg, wireOptions(env))
 		if err != nil { // a nil *Provider must not become a non-nil core.Provider
 			return nil, err
 		}
 		return p, nil
-	case core.ProviderOpenAI:
+	case provider.OpenAI:
 		p, err := openai.New(cfg, wireOptions(env))
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/store"
 )
 
@@ -184,7 +185,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	opts.Step = core.StepOptions{
 		Resume: resume,
 		Name:   c.String("name"),
-		Provider: core.ProviderFlags{
+		Provider: provider.Flags{
 			Name: c.String("provider"), Model: c.String("model"),
 			BaseURL: c.String("base-url"), Script: script,
 		},

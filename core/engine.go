@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"trail/core/provider"
 	"trail/core/settings"
 	"trail/core/tools"
 )
@@ -13,7 +14,7 @@ import (
 type Engine struct {
 	Store       Store
 	OpenLog     func(sessionID string, secrets []string) (Logger, error)
-	NewProvider func(cfg ProviderConfig) (Provider, error)
+	NewProvider func(cfg provider.Config) (provider.Provider, error)
 	Clock       Clock
 	NewID       func() (string, error)
 	Terminal    Terminal
@@ -39,7 +40,7 @@ type StepOptions struct {
 	System       *string // run: replaces the default system prompt
 	AppendSystem string  // run: appended to the system prompt
 
-	Provider   ProviderFlags
+	Provider   provider.Flags
 	MaxTurns   int
 	Timeout    time.Duration // provider idle timeout
 	MaxRetries int

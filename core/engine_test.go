@@ -14,6 +14,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/permission"
+	"trail/core/provider"
 	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
@@ -21,13 +22,13 @@ import (
 
 // fakeProvider answers with a function of the request.
 type fakeProvider struct {
-	call func(ctx context.Context, req *Request, sink Sink) (*Response, error)
-	reqs []*Request
+	call func(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error)
+	reqs []*provider.Request
 }
 
 func (*fakeProvider) Name() string       { return "fake" }
 func (*fakeProvider) APISurface() string { return "fake" }
-func (f *fakeProvider) Call(ctx context.Context, req *Request, sink Sink) (*Response, error) {
+func (f *fakeProvider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	f.reqs = append(f.reqs, req)
 	return f.call(ctx, req, sink)
 }
@@ -45,7 +46,7 @@ func testEngine(t *testing.T, p *fakeProvider) (*Engine, *store.FS) {
 		OpenLog: func(id string, secrets []string) (Logger, error) {
 			return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets})
 		},
-		NewProvider: func(ProviderConfig) (Provider, error) { return p, nil },
+		NewProvider: func(provider.Config) (provider.Provider, error) { return p, nil },
 		Clock:       &fixedClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 		NewID:       func() (string, error) { n++; return fmt.Sprintf("id-%03d", n), nil },
 		Env:         func(string) string { return "" },
@@ -109,13 +110,13 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 		{"before any text", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
+			p := &fakeProvider{call: func(_ context.Context, _ *provider.Request, sink provider.Sink) (*provider.Response, error) {
 				sink.TextDelta(tt.streamed)
 				sink.ToolCallStarted(0, "call_1", "Bash")
 				return nil, &errs.ProviderError{Provider: "fake", Status: 500, Message: "boom"}
 			}}
 			e, st := testEngine(t, p)
-			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 			var pe *errs.ProviderError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v", err)
@@ -168,7 +169,7 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 
 func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &fakeProvider{call: func(ctx context.Context, _ *Request, sink Sink) (*Response, error) {
+	p := &fakeProvider{call: func(ctx context.Context, _ *provider.Request, sink provider.Sink) (*provider.Response, error) {
 		sink.TextDelta("partial ")
 		sink.TextDelta("text")
 		cancel()
@@ -176,7 +177,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(ctx, StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(ctx, StepOptions{Prompt: "hi", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if !errors.Is(err, errs.ErrInterrupted) || res.Subtype != SubtypeInterrupted {
 		t.Fatalf("err = %v, res = %+v", err, res)
 	}
@@ -191,8 +192,8 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	assertPaired(t, events(t, st, res.SessionID))
 
 	// the next step sends the interrupted note
-	p.call = func(_ context.Context, req *Request, _ Sink) (*Response, error) {
-		return &Response{Text: "ok"}, nil
+	p.call = func(_ context.Context, req *provider.Request, _ provider.Sink) (*provider.Response, error) {
+		return &provider.Response{Text: "ok"}, nil
 	}
 	if _, err := e.Step(context.Background(), StepOptions{Resume: true, Ref: SessionRef{Ref: res.SessionID}, Prompt: "go on", Cwd: "/w"}); err != nil {
 		t.Fatal(err)
@@ -216,15 +217,15 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 
 func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 	calls := 0
-	p := &fakeProvider{call: func(_ context.Context, req *Request, _ Sink) (*Response, error) {
+	p := &fakeProvider{call: func(_ context.Context, req *provider.Request, _ provider.Sink) (*provider.Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
+			return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
 		}
-		return &Response{Text: "done"}, nil
+		return &provider.Response{Text: "done"}, nil
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Text != "done" || res.NumTurns != 2 {
 		t.Fatalf("res %+v err %v", res, err)
 	}
@@ -246,16 +247,16 @@ func (panickyTool) Run(context.Context, json.RawMessage, tools.Env) tools.Result
 
 func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 	calls := 0
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
+			return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
 		}
-		return &Response{Text: "done"}, nil
+		return &provider.Response{Text: "done"}, nil
 	}}
 	e, st := testEngine(t, p)
 	e.Tools = []tools.Tool{panickyTool{}}
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: permission.ModeBypass, Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: permission.ModeBypass, Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Text != "done" {
 		t.Fatalf("res %+v err %v", res, err)
 	}
@@ -267,11 +268,11 @@ func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 }
 
 func TestMaxTurnsStopsTheLoop(t *testing.T) {
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
-		return &Response{ToolCalls: []chat.ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
+		return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", MaxTurns: 2, Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", MaxTurns: 2, Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Subtype != SubtypeMaxTurns || res.NumTurns != 2 {
 		t.Fatalf("res %+v err %v", res, err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 )
 
 // Input sized to the model: a prompt the model's context window cannot hold
@@ -31,7 +32,7 @@ func InputWindow(o *StepOptions, env func(string) string) (window int64, exact b
 		}
 		return chat.MaxContextWindow(), false
 	}
-	cfg, err := ResolveProvider(o.Provider, env, o.Settings, nil, o.Cwd)
+	cfg, err := provider.Resolve(o.Provider, env, o.Settings, nil, o.Cwd)
 	if err != nil {
 		// The step reports the provider error; the input gets the widest bound.
 		return chat.MaxContextWindow(), false

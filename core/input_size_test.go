@@ -6,6 +6,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/settings"
 )
 
@@ -25,12 +26,12 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 		want      int64
 		wantExact bool
 	}{
-		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: ProviderFlags{Name: ProviderOpenAI, Model: "gpt-4.1"}}, 1000, true},
-		{"run: the flags' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho, Model: "gpt-4o"}}, 128_000, true},
-		{"run: the settings' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}, Settings: &settings.Settings{Model: "gpt-4.1"}}, 1_047_576, true},
-		{"run: the provider's default model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}}, chat.DefaultContextWindow, true},
+		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: provider.Flags{Name: provider.OpenAI, Model: "gpt-4.1"}}, 1000, true},
+		{"run: the flags' model", StepOptions{Provider: provider.Flags{Name: provider.Echo, Model: "gpt-4o"}}, 128_000, true},
+		{"run: the settings' model", StepOptions{Provider: provider.Flags{Name: provider.Echo}, Settings: &settings.Settings{Model: "gpt-4.1"}}, 1_047_576, true},
+		{"run: the provider's default model", StepOptions{Provider: provider.Flags{Name: provider.Echo}}, chat.DefaultContextWindow, true},
 		{"run without a provider: the widest bound", StepOptions{}, chat.MaxContextWindow(), false},
-		{"resume with -m", StepOptions{Resume: true, Provider: ProviderFlags{Model: "gpt-4o"}}, 128_000, true},
+		{"resume with -m", StepOptions{Resume: true, Provider: provider.Flags{Model: "gpt-4o"}}, 128_000, true},
 		{"resume: the stored model is not known yet", StepOptions{Resume: true}, chat.MaxContextWindow(), false},
 	}
 	for _, tt := range tests {
@@ -47,7 +48,7 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 }
 
 func TestCheckPromptSizeUsesTheEstimator(t *testing.T) {
-	s := &session{opts: &StepOptions{ContextWindow: 100}, pcfg: ProviderConfig{Model: "echo"}}
+	s := &session{opts: &StepOptions{ContextWindow: 100}, pcfg: provider.Config{Model: "echo"}}
 	// 100 tokens hold about 400 bytes of JSON, the message's fields included.
 	s.opts.Prompt = strings.Repeat("a", 200)
 	if err := s.checkPromptSize(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"trail/core/chat"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -98,10 +99,12 @@ type syncEnv struct {
 }
 
 func newSyncEnv(t *testing.T) *syncEnv {
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) { return &Response{Text: "ok"}, nil }}
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
+		return &provider.Response{Text: "ok"}, nil
+	}}
 	e, st := testEngine(t, p)
 	se := &syncEnv{t: t, e: e, st: st}
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "one", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "one", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/hooks"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -49,7 +50,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 			// or a failure mid-stream ended the answer; its tool calls, if
 			// any had begun, are dropped with the rest of the round.
 			if partial != "" {
-				s.commitAssistant(round, &Response{Text: partial}, chat.StateInterrupted)
+				s.commitAssistant(round, &provider.Response{Text: partial}, chat.StateInterrupted)
 			}
 			if ctx.Err() != nil {
 				return StopInterrupted, errs.ErrInterrupted
@@ -93,7 +94,7 @@ func (s *session) roundDone(ctx context.Context) (string, error) {
 }
 
 // commitAssistant appends the answer of a round with its usage metadata.
-func (s *session) commitAssistant(round int, resp *Response, state string) chat.Message {
+func (s *session) commitAssistant(round int, resp *provider.Response, state string) chat.Message {
 	md := logfmt.Object{logfmt.F("round", round)}
 	if resp.HasUsage {
 		u := resp.Usage

@@ -10,6 +10,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 )
 
@@ -26,7 +27,7 @@ type providerCall struct {
 }
 
 // callProvider sends one round of the conversation.
-func (s *session) callProvider(ctx context.Context, round int) (*Response, string, error) {
+func (s *session) callProvider(ctx context.Context, round int) (*provider.Response, string, error) {
 	return s.send(ctx, providerCall{execID: s.execID, round: round, messages: s.requestMessages(), tools: s.toolSchemas()})
 }
 
@@ -36,9 +37,9 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 // or malformed stream) ended the call. Either way the request is paired in
 // the log with a native payload and the raw and normalized response
 // events, so every log trail writes validates.
-func (s *session) send(ctx context.Context, pc providerCall) (*Response, string, error) {
+func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response, string, error) {
 	round := pc.round
-	req := &Request{
+	req := &provider.Request{
 		Model:     s.pcfg.Model,
 		Messages:  pc.messages,
 		Tools:     pc.tools,
@@ -81,7 +82,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 		sink.flush() // what redaction held back, before the answer is committed
 		if ctx.Err() != nil {
 			partial := sink.text.String()
-			s.logResponse(sink, &Response{Text: partial}, "interrupted")
+			s.logResponse(sink, &provider.Response{Text: partial}, "interrupted")
 			return nil, partial, err
 		}
 		s.logFailure(sink, err)
@@ -134,7 +135,7 @@ func (s *session) requestMessages() []chat.Message {
 	return out
 }
 
-func (s *session) logResponse(sink *roundSink, resp *Response, note string) {
+func (s *session) logResponse(sink *roundSink, resp *provider.Response, note string) {
 	round := sink.round
 	if !sink.native {
 		sink.RawPayload("response", responsePayload(resp))
@@ -186,7 +187,7 @@ func (s *session) logFailure(sink *roundSink, err error) {
 
 // normalized is the provider answer as a Robota assistant message (no id yet:
 // the committed message carries the id).
-func normalized(resp *Response) logfmt.Object {
+func normalized(resp *provider.Response) logfmt.Object {
 	o := logfmt.Object{logfmt.F("role", chat.RoleAssistant), logfmt.F("content", resp.Text)}
 	if len(resp.ToolCalls) > 0 {
 		o = append(o, logfmt.F("toolCalls", chat.ToolCallObjects(resp.ToolCalls)))
@@ -205,7 +206,7 @@ func normalized(resp *Response) logfmt.Object {
 
 // responsePayload stands in for the native payload of providers without a
 // wire (echo, script), so the request still has its native response event.
-func responsePayload(resp *Response) logfmt.Object {
+func responsePayload(resp *provider.Response) logfmt.Object {
 	return normalized(resp)
 }
 

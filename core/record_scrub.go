@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -32,7 +33,7 @@ func (s *session) useSecrets() {
 	if s.e.Environ != nil {
 		environ = s.e.Environ()
 	}
-	s.secrets = SecretsInUse(s.e.Env, environ, s.opts.Settings.Env)
+	s.secrets = provider.SecretsInUse(s.e.Env, environ, s.opts.Settings.Env)
 	s.red = logfmt.NewRedactor(s.secrets)
 }
 

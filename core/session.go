@@ -10,6 +10,7 @@ import (
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/provider"
 	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
@@ -42,8 +43,8 @@ type session struct {
 	historyScrubbed int                        // history entries before this index are scrubbed
 	cleanFields     map[string]json.RawMessage // record fields as last scrubbed
 
-	pcfg          ProviderConfig
-	provider      Provider
+	pcfg          provider.Config
+	provider      provider.Provider
 	execID        string
 	providerCalls int
 

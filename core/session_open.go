@@ -12,6 +12,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -207,7 +208,7 @@ func (s *session) releaseLock() error {
 
 func (s *session) setProvider(stored *store.ProviderRef) error {
 	o := s.opts
-	cfg, err := ResolveProvider(o.Provider, s.e.Env, o.Settings, stored, o.Cwd)
+	cfg, err := provider.Resolve(o.Provider, s.e.Env, o.Settings, stored, o.Cwd)
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -19,7 +19,7 @@ import (
 const key = "sk-ant-api03-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url string, retries int) *Provider {
-	return mustNew(New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
+	return mustNew(New(provider.Config{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
 		wire.Options{BaseDelay: time.Millisecond}))
 }
 
@@ -35,8 +35,8 @@ func msg(role, content string) chat.Message {
 	return chat.Message{Role: role, Content: content, State: chat.StateComplete}
 }
 
-func hello() *core.Request {
-	return &core.Request{Model: "claude-opus-4-6", MaxTokens: 256, Messages: []chat.Message{msg("system", "be brief"), msg("user", "Hello")}}
+func hello() *provider.Request {
+	return &provider.Request{Model: "claude-opus-4-6", MaxTokens: 256, Messages: []chat.Message{msg("system", "be brief"), msg("user", "Hello")}}
 }
 
 func TestPlainTextStreams(t *testing.T) {
@@ -76,7 +76,7 @@ func TestPlainTextStreams(t *testing.T) {
 
 func TestAuthTokenIsSentAsBearer(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
-	p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
+	p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
 	if _, err := p.Call(context.Background(), hello(), &wiretest.Sink{}); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestConversationGoesBackInTheMessagesShape(t *testing.T) {
 	tool2 := msg("tool", "")
 	tool2.ToolCallID = "toolu_02"
 	interrupted := msg("assistant", "Half an ans"+chat.InterruptedNote)
-	req := &core.Request{Model: "claude-opus-4-6", MaxTokens: 1024, Messages: []chat.Message{
+	req := &provider.Request{Model: "claude-opus-4-6", MaxTokens: 1024, Messages: []chat.Message{
 		msg("system", "sys one"),
 		msg("user", "What is the weather like in San Francisco?"),
 		asst, tool1, tool2,
@@ -252,7 +252,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
+			p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
@@ -327,7 +327,7 @@ func TestToolInputSentWholeAtTheStart(t *testing.T) {
 }
 
 func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
-	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
+	req := &provider.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
 		{Role: chat.RoleSystem, Content: "sys"},
 		{Role: chat.RoleAssistant, Content: "[Context Summary]\nearlier"},
 		{Role: chat.RoleUser, Content: "go on"},
@@ -352,7 +352,7 @@ func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
 	asst.ToolCalls = []chat.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
 	denied := msg("tool", `{"success":false,"output":"","error":"denied"}`)
 	denied.ToolCallID = "toolu_1"
-	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
+	req := &provider.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
 		msg("system", "sys"),
 		msg("user", "write a"),
 		asst, denied,

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
 	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -73,7 +73,7 @@ type tool struct {
 const summaryLead = "(The earlier conversation was summarised; the summary follows.)"
 
 // encodeRequest builds the request body for req.
-func encodeRequest(req *core.Request) ([]byte, error) {
+func encodeRequest(req *provider.Request) ([]byte, error) {
 	r := request{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true, Messages: []message{}}
 	var system []string
 	for i := range req.Messages {

@@ -6,8 +6,8 @@ import (
 	"context"
 	"math"
 
-	"trail/core"
 	"trail/core/chat"
+	"trail/core/provider"
 )
 
 // Provider answers with the last user message.
@@ -16,11 +16,11 @@ type Provider struct{}
 // New returns the echo provider.
 func New() *Provider { return &Provider{} }
 
-func (*Provider) Name() string       { return core.ProviderEcho }
+func (*Provider) Name() string       { return provider.Echo }
 func (*Provider) APISurface() string { return "echo" }
 
 // Call answers at once; usage is estimated from the lengths, as Robota's estimator does.
-func (*Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
+func (*Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (*Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*
 	}
 	text := "echo: " + last
 	sink.TextDelta(text)
-	return &core.Response{
+	return &provider.Response{
 		Text:       text,
 		Usage:      chat.Usage{InputTokens: quarter(chat.SerializedLength(req.Messages)), OutputTokens: quarter(int64(len(text)))},
 		HasUsage:   true,

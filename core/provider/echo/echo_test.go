@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"trail/core"
 	"trail/core/chat"
+	"trail/core/provider"
 )
 
 type sink struct{ text strings.Builder }
@@ -19,7 +19,7 @@ func (s *sink) RawPayload(string, any)              {}
 func (s *sink) Retry(int, time.Duration, error)     {}
 
 func TestEchoAnswersTheLastUserMessage(t *testing.T) {
-	req := &core.Request{Model: "echo", Messages: []chat.Message{
+	req := &provider.Request{Model: "echo", Messages: []chat.Message{
 		{Role: chat.RoleSystem, Content: "sys"},
 		{Role: chat.RoleUser, Content: "first"},
 		{Role: chat.RoleAssistant, Content: "echo: first"},

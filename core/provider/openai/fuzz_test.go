@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"trail/core"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -23,7 +23,7 @@ func FuzzStream(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"},
+		p := mustNew(New(provider.Config{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"},
 			wire.Options{HTTP: &http.Client{Transport: wiretest.BodyTransport(data)}}))
 		resp, err := p.Call(context.Background(), hello(), &wiretest.Sink{})
 		if (resp == nil) == (err == nil) {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -19,7 +19,7 @@ import (
 const key = "sk-proj-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url, apiKey string, retries int) *Provider {
-	return mustNew(New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
+	return mustNew(New(provider.Config{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
 		wire.Options{BaseDelay: time.Millisecond}))
 }
 
@@ -35,8 +35,8 @@ func msg(role, content string) chat.Message {
 	return chat.Message{Role: role, Content: content, State: chat.StateComplete}
 }
 
-func hello() *core.Request {
-	return &core.Request{Model: "gpt-4o-mini", MaxTokens: 256, Messages: []chat.Message{msg("system", "You are a helpful assistant."), msg("user", "Hello!")}}
+func hello() *provider.Request {
+	return &provider.Request{Model: "gpt-4o-mini", MaxTokens: 256, Messages: []chat.Message{msg("system", "You are a helpful assistant."), msg("user", "Hello!")}}
 }
 
 func TestPlainTextStreamsWithUsage(t *testing.T) {
@@ -201,7 +201,7 @@ func TestConversationGoesBackInTheChatShape(t *testing.T) {
 	result := msg("tool", `{"success":true,"output":"14°C, sunny"}`)
 	result.ToolCallID = "call_DdmO9pD3xa9XTPNJ32zg2hcA"
 	result.Name = "get_weather"
-	req := &core.Request{Model: "gpt-4o", Messages: []chat.Message{
+	req := &provider.Request{Model: "gpt-4o", Messages: []chat.Message{
 		msg("system", "sys"),
 		msg("user", "What's the weather like in Paris today?"),
 		asst, result,
@@ -294,7 +294,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
+			p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
 	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -64,7 +64,7 @@ type toolFunction struct {
 
 // encodeRequest builds the request body for req. Interrupted assistant
 // messages already carry their note: core adds it to what it sends.
-func encodeRequest(req *core.Request) ([]byte, error) {
+func encodeRequest(req *provider.Request) ([]byte, error) {
 	r := request{Model: req.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, Messages: make([]message, 0, len(req.Messages))}
 	for i := range req.Messages {
 		m := &req.Messages[i]

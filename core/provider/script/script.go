@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"trail/core"
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 )
 
 // Response is one scripted answer (SPEC 4.4).
@@ -100,16 +100,16 @@ func parse(data []byte) ([]Response, error) {
 	return rs, nil
 }
 
-func (*Provider) Name() string       { return core.ProviderScript }
+func (*Provider) Name() string       { return provider.Script }
 func (*Provider) APISurface() string { return "script" }
 
 // Call plays response number req.CallIndex. With delayMs, text is streamed
 // word by word across the delay, so interrupts see a partial answer.
-func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
+func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	k := req.CallIndex
 	if k < 0 || k >= len(p.responses) {
 		return nil, &errs.ProviderError{
-			Provider: core.ProviderScript,
+			Provider: provider.Script,
 			Message:  fmt.Sprintf("no response #%d in %s (it holds %d)", k+1, p.path, len(p.responses)),
 			Fix:      "add responses to the script, or start a new session",
 		}
@@ -122,9 +122,9 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 		return nil, err
 	}
 	if r.Error != nil {
-		return nil, &errs.ProviderError{Provider: core.ProviderScript, Status: r.Error.Status, Message: r.Error.Message}
+		return nil, &errs.ProviderError{Provider: provider.Script, Status: r.Error.Status, Message: r.Error.Message}
 	}
-	resp := &core.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
+	resp := &provider.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
 	for i, tc := range r.ToolCalls {
 		id := tc.ID
 		if id == "" {
@@ -152,7 +152,7 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 }
 
 // stream emits the text, spread over delayMs when one is given.
-func stream(ctx context.Context, r Response, sink core.Sink) error {
+func stream(ctx context.Context, r Response, sink provider.Sink) error {
 	if r.DelayMS <= 0 {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -296,7 +296,7 @@ type Stream struct {
 // Next returns the next event and refreshes the idle timer. At the end it
 // returns io.EOF (the response ended, perhaps inside an event, which is
 // then lost: the provider knows whether the answer was whole), the caller's
-// context error, or a *core.ProviderError (timeout, connection lost).
+// context error, or a *errs.ProviderError (timeout, connection lost).
 func (s *Stream) Next() (Event, error) {
 	ev, err := s.sse.Next()
 	if err == nil {

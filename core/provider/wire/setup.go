@@ -6,14 +6,14 @@ import (
 	"net/http"
 	"net/url"
 
-	"trail/core"
 	"trail/core/errs"
+	"trail/core/provider"
 )
 
 // Setup builds what every HTTP provider derives from its configuration:
 // the URL it posts to and a client whose idle timeout and retries come
 // from cfg (opts supplies the rest, e.g. a shorter backoff in tests).
-func Setup(provider string, cfg core.ProviderConfig, opts Options, defaultBase, path string) (string, *Client, error) {
+func Setup(name string, cfg provider.Config, opts Options, defaultBase, path string) (string, *Client, error) {
 	secrets := []string{cfg.APIKey}
 	endpoint, err := Endpoint(cfg.BaseURL, defaultBase, path, secrets)
 	if err != nil {
@@ -23,7 +23,7 @@ func Setup(provider string, cfg core.ProviderConfig, opts Options, defaultBase, 
 		opts.IdleTimeout = cfg.Timeout
 	}
 	opts.MaxRetries = cfg.MaxRetries
-	return endpoint, NewClient(provider, secrets, opts), nil
+	return endpoint, NewClient(name, secrets, opts), nil
 }
 
 // Endpoint is base (defaultBase when empty) with path added to its path.

@@ -1,4 +1,4 @@
-package core
+package provider
 
 import (
 	"cmp"
@@ -13,28 +13,28 @@ import (
 
 // Provider names.
 const (
-	ProviderAnthropic = "anthropic"
-	ProviderOpenAI    = "openai"
-	ProviderEcho      = "echo"
-	ProviderScript    = "script"
+	Anthropic = "anthropic"
+	OpenAI    = "openai"
+	Echo      = "echo"
+	Script    = "script"
 )
 
 // DefaultModels are used when no model is named anywhere.
 var DefaultModels = map[string]string{
-	ProviderAnthropic: "claude-sonnet-4-5",
-	ProviderOpenAI:    "gpt-4o",
-	ProviderEcho:      "echo",
-	ProviderScript:    "script",
+	Anthropic: "claude-sonnet-4-5",
+	OpenAI:    "gpt-4o",
+	Echo:      "echo",
+	Script:    "script",
 }
 
 // ProviderFlags are the provider choices given on the command line.
-type ProviderFlags struct {
+type Flags struct {
 	Name, Model, BaseURL, Script string
 }
 
 // ProviderConfig is everything needed to build a Provider. APIKey comes from
 // the environment only and is never stored.
-type ProviderConfig struct {
+type Config struct {
 	Name       string
 	Model      string
 	BaseURL    string
@@ -46,7 +46,7 @@ type ProviderConfig struct {
 }
 
 // Ref is what the record keeps of the provider (never a key).
-func (c ProviderConfig) Ref() *store.ProviderRef {
+func (c Config) Ref() *store.ProviderRef {
 	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: redactURL(c.BaseURL, c.APIKey), Script: c.Script}
 }
 
@@ -58,11 +58,11 @@ const keyInURL = "[REDACTED]"
 // ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
 // session's stored provider, then the environment, then settings files, then
 // auto-selection from the API keys present.
-func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.Settings, stored *store.ProviderRef, cwd string) (ProviderConfig, error) {
+func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored *store.ProviderRef, cwd string) (Config, error) {
 	if s == nil {
 		s = &settings.Settings{}
 	}
-	c := ProviderConfig{Name: flags.Name}
+	c := Config{Name: flags.Name}
 	if c.Name == "" && stored != nil {
 		c.Name = stored.Name
 	}
@@ -75,9 +75,9 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 	if c.Name == "" {
 		switch {
 		case env("ANTHROPIC_API_KEY") != "" || env("ANTHROPIC_AUTH_TOKEN") != "":
-			c.Name = ProviderAnthropic
+			c.Name = Anthropic
 		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
-			c.Name = ProviderOpenAI
+			c.Name = OpenAI
 		default:
 			return c, errs.Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
 				"no model provider configured")
@@ -91,16 +91,16 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
 	envBase := ""
 	switch c.Name {
-	case ProviderAnthropic:
+	case Anthropic:
 		envBase = env("ANTHROPIC_BASE_URL")
-	case ProviderOpenAI:
+	case OpenAI:
 		envBase = env("OPENAI_BASE_URL")
 	}
 	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
 	c.BaseURL = cmp.Or(flags.BaseURL, storedBase, envBase, s.BaseURL)
 
 	switch c.Name {
-	case ProviderAnthropic:
+	case Anthropic:
 		if k := env("ANTHROPIC_API_KEY"); k != "" {
 			c.APIKey = k
 		} else if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
@@ -109,13 +109,13 @@ func ResolveProvider(flags ProviderFlags, env func(string) string, s *settings.S
 			return c, errs.Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
 				"the anthropic provider needs an API key")
 		}
-	case ProviderOpenAI:
+	case OpenAI:
 		c.APIKey = env("OPENAI_API_KEY")
 		if c.APIKey == "" && c.BaseURL == "" {
 			return c, errs.Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
 				"the openai provider needs an API key")
 		}
-	case ProviderScript:
+	case Script:
 		c.Script = cmp.Or(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
 		if c.Script == "" {
 			return c, errs.Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")

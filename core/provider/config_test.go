@@ -1,4 +1,4 @@
-package core
+package provider
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ func TestResolveProviderPrecedence(t *testing.T) {
 	stored := &store.ProviderRef{Name: "openai", Model: "stored-model", BaseURL: "http://stored"}
 	tests := []struct {
 		name      string
-		flags     ProviderFlags
+		flags     Flags
 		env       map[string]string
 		settings  settings.Settings
 		stored    *store.ProviderRef
@@ -30,17 +30,17 @@ func TestResolveProviderPrecedence(t *testing.T) {
 		{name: "anthropic wins over openai", env: map[string]string{"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "o"}, wantName: "anthropic", wantModel: "claude-sonnet-4-5"},
 		{name: "settings name the provider", settings: settings.Settings{Provider: "echo", Model: "m"}, wantName: "echo", wantModel: "m"},
 		{name: "env beats settings", env: map[string]string{"TRAIL_PROVIDER": "echo", "TRAIL_MODEL": "e"}, settings: settings.Settings{Provider: "script", Model: "m"}, wantName: "echo", wantModel: "e"},
-		{name: "flags beat env", flags: ProviderFlags{Name: "echo", Model: "f"}, env: map[string]string{"TRAIL_PROVIDER": "openai", "TRAIL_MODEL": "e"}, wantName: "echo", wantModel: "f"},
+		{name: "flags beat env", flags: Flags{Name: "echo", Model: "f"}, env: map[string]string{"TRAIL_PROVIDER": "openai", "TRAIL_MODEL": "e"}, wantName: "echo", wantModel: "f"},
 		{name: "a stored session keeps its provider over env", env: map[string]string{"TRAIL_PROVIDER": "echo", "OPENAI_API_KEY": "o"}, stored: stored, wantName: "openai", wantModel: "stored-model", wantBase: "http://stored"},
-		{name: "a flag overrides the stored provider, and its model", flags: ProviderFlags{Name: "echo"}, stored: stored, wantName: "echo", wantModel: "echo"},
-		{name: "openai without key or base url is a usage error", flags: ProviderFlags{Name: "openai"}, wantUsage: true},
-		{name: "anthropic without a key is a usage error", flags: ProviderFlags{Name: "anthropic"}, wantUsage: true},
-		{name: "an unknown provider is a usage error", flags: ProviderFlags{Name: "llama"}, wantUsage: true},
+		{name: "a flag overrides the stored provider, and its model", flags: Flags{Name: "echo"}, stored: stored, wantName: "echo", wantModel: "echo"},
+		{name: "openai without key or base url is a usage error", flags: Flags{Name: "openai"}, wantUsage: true},
+		{name: "anthropic without a key is a usage error", flags: Flags{Name: "anthropic"}, wantUsage: true},
+		{name: "an unknown provider is a usage error", flags: Flags{Name: "llama"}, wantUsage: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.settings
-			c, err := ResolveProvider(tt.flags, envOf(tt.env), &s, tt.stored, "/work")
+			c, err := Resolve(tt.flags, envOf(tt.env), &s, tt.stored, "/work")
 			var usage *errs.UsageError
 			if tt.wantUsage {
 				if !errors.As(err, &usage) || usage.Hint() == "" {
@@ -60,7 +60,7 @@ func TestResolveProviderPrecedence(t *testing.T) {
 
 func TestResolveProviderKeysComeOnlyFromTheEnvironment(t *testing.T) {
 	env := map[string]string{"ANTHROPIC_AUTH_TOKEN": "tok-123456789"}
-	c, err := ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/")
+	c, err := Resolve(Flags{}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestResolveProviderKeysComeOnlyFromTheEnvironment(t *testing.T) {
 }
 
 func TestScriptPathIsRelativeToCwd(t *testing.T) {
-	c, err := ResolveProvider(ProviderFlags{Name: "script", Script: "s.json"}, func(string) string { return "" }, &settings.Settings{}, nil, "/work")
+	c, err := Resolve(Flags{Name: "script", Script: "s.json"}, func(string) string { return "" }, &settings.Settings{}, nil, "/work")
 	if err != nil || c.Script != "/work/s.json" {
 		t.Fatalf("script = %q, err %v", c.Script, err)
 	}
@@ -87,7 +87,7 @@ func TestScriptPathIsRelativeToCwd(t *testing.T) {
 func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 	const key = "sk-proj-0123456789abcdefghijklmn"
 	env := map[string]string{"OPENAI_API_KEY": key}
-	c, err := ResolveProvider(ProviderFlags{Name: "openai", BaseURL: "https://proxy.example/v1?key=" + key}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/work")
+	c, err := Resolve(Flags{Name: "openai", BaseURL: "https://proxy.example/v1?key=" + key}, func(k string) string { return env[k] }, &settings.Settings{}, nil, "/work")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,17 +95,17 @@ func TestAKeyInTheBaseURLIsNotStored(t *testing.T) {
 	if ref.BaseURL != "https://proxy.example/v1?key=[REDACTED]" {
 		t.Fatalf("stored base URL = %q", ref.BaseURL)
 	}
-	c, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
+	c, err = Resolve(Flags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
 	if err != nil || c.BaseURL != "https://proxy.example/v1?key="+key {
 		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
 	}
 	delete(env, "OPENAI_API_KEY")
-	_, err = ResolveProvider(ProviderFlags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
+	_, err = Resolve(Flags{}, func(k string) string { return env[k] }, &settings.Settings{}, ref, "/work")
 	var usage *errs.UsageError
 	if !errors.As(err, &usage) {
 		t.Fatalf("resume without the key: err = %v, want a usage error", err)
 	}
-	short := ProviderConfig{Name: "openai", BaseURL: "http://localhost:11434/v1", APIKey: "v1"}
+	short := Config{Name: "openai", BaseURL: "http://localhost:11434/v1", APIKey: "v1"}
 	if got := short.Ref().BaseURL; got != "http://localhost:11434/v1" {
 		t.Errorf("a dummy key cut the URL: %q", got)
 	}
@@ -132,7 +132,7 @@ func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
 	const base = "https://proxy.example/v1?token=proxy-token-0123"
 	env := map[string]string{"OPENAI_API_KEY": "sk-proj-0123456789abcdefghijklmn", "OPENAI_BASE_URL": base}
 	getenv := func(k string) string { return env[k] }
-	c, err := ResolveProvider(ProviderFlags{Name: "openai"}, getenv, &settings.Settings{}, nil, "/work")
+	c, err := Resolve(Flags{Name: "openai"}, getenv, &settings.Settings{}, nil, "/work")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,14 +140,14 @@ func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
 	if ref.BaseURL != "https://proxy.example/v1?token=[REDACTED]" {
 		t.Fatalf("stored base URL = %q", ref.BaseURL)
 	}
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != base {
+	if c, err = Resolve(Flags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != base {
 		t.Fatalf("resumed base URL = %q, %v", c.BaseURL, err)
 	}
 	delete(env, "OPENAI_BASE_URL")
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{BaseURL: base}, ref, "/work"); err != nil || c.BaseURL != base {
+	if c, err = Resolve(Flags{}, getenv, &settings.Settings{BaseURL: base}, ref, "/work"); err != nil || c.BaseURL != base {
 		t.Fatalf("resumed base URL from the settings = %q, %v", c.BaseURL, err)
 	}
-	if c, err = ResolveProvider(ProviderFlags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
+	if c, err = Resolve(Flags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
 		t.Fatalf("resumed base URL without the environment's = %q, %v", c.BaseURL, err)
 	}
 }
