@@ -75,15 +75,12 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			case !ref.Last:
 				ref.Ref = args[0]
 			}
-			if c.Int("keep-last") < 0 {
-				return errs.Usagef("give 0 or more", "--keep-last must not be negative")
-			}
 			script := c.String("script")
 			step := core.StepOptions{
 				Ref: ref,
 				Provider: provider.Flags{Name: c.String("provider"), Model: c.String("model"),
 					BaseURL: c.String("base-url"), Script: absFrom(cwd, script)},
-				Timeout:    c.Duration("timeout"),
+				Timeout:    flagTimeout(c),
 				MaxRetries: c.Int("max-retries"),
 				NoLog:      c.Bool("no-log"),
 				Wait:       c.Duration("wait"),

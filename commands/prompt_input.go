@@ -43,17 +43,14 @@ func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	default:
 		prompt = prompt + "\n\n" + input
 	}
-	// A resume without a prompt is judged once its session is loaded: a
-	// paused one names the calls it waits for (exit 4).
-	if strings.TrimSpace(prompt) == "" && !o.Resume {
-		return "", errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
-	}
+	// Whether a prompt is needed is the step's to judge (no prompt: exit
+	// 2; a paused session resumed without one names its calls, exit 4).
 	return prompt, nil
 }
 
 // allowsEmptyPrompt: a resume that only decides pending approvals needs none.
 func (o *RunOptions) allowsEmptyPrompt() bool {
-	return o.Resume && o.decidesApprovals()
+	return o.Step.Resume && o.decidesApprovals()
 }
 
 // stdinSlack is read past window*4 bytes before input is called too large:

@@ -16,14 +16,12 @@ import (
 	"trail/store"
 )
 
-// RunOptions is run and resume after flag parsing.
+// RunOptions is run and resume after flag parsing: what only commands
+// reads (the prompt's sources, the output format) beside the step itself.
 type RunOptions struct {
 	IO      *IOStreams
 	Deps    *Deps
 	Globals globals
-	Resume  bool
-	Ref     core.SessionRef
-	Fork    bool
 	Args    []string // prompt words
 	Prompt  string   // -p
 	NoStdin bool
@@ -127,17 +125,18 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 				return err
 			}
 			args := c.Args().Slice()
-			opts.Ref.Last, opts.Ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
-			if opts.Ref.AnyDir && !opts.Ref.Last {
+			ref := &opts.Step.Ref
+			ref.Last, ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
+			if ref.AnyDir && !ref.Last {
 				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
 			}
-			if !opts.Ref.Last {
+			if !ref.Last {
 				if len(args) == 0 {
 					return errs.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
 				}
-				opts.Ref.Ref, args = args[0], args[1:]
+				ref.Ref, args = args[0], args[1:]
 			}
-			opts.Fork = c.Bool("fork")
+			opts.Step.Fork = c.Bool("fork")
 			opts.Step.Approve, opts.Step.Deny = c.String("approve"), c.String("deny")
 			opts.Args = args
 			return runF(c.Context, opts)
@@ -174,9 +173,8 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		return nil, errs.Usagef("give a duration like 30s", "--wait must not be negative")
 	}
 	opts := &RunOptions{
-		IO: d.IO, Deps: d, Globals: g, Resume: resume,
+		IO: d.IO, Deps: d, Globals: g,
 		Prompt: c.String("prompt"), NoStdin: c.Bool("no-stdin"), Output: out,
-		Ref: core.SessionRef{Cwd: cwd},
 	}
 	script := c.String("script")
 	if script != "" && !filepath.IsAbs(script) {
@@ -184,6 +182,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	}
 	opts.Step = core.StepOptions{
 		Resume: resume,
+		Ref:    core.SessionRef{Cwd: cwd},
 		Name:   c.String("name"),
 		Provider: provider.Flags{
 			Name: c.String("provider"), Model: c.String("model"),
@@ -196,18 +195,15 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		Wait:       c.Duration("wait"),
 		Cwd:        cwd,
 	}
-	if err := permissionOptions(c, &opts.Step); err != nil {
-		return nil, err
-	}
+	permissionOptions(c, &opts.Step)
 	if err := contextOptions(c, &opts.Step); err != nil {
 		return nil, err
 	}
 	return opts, nil
 }
 
-// flagTimeout is --timeout when given: left unset, the settings' timeout
-// applies, then the provider's default (the flag's), as SPEC 2's
-// precedence wants.
+// flagTimeout is --timeout when given, else 0: the step then takes the
+// settings' timeout, else the default the flag shows (core's options.go).
 func flagTimeout(c *cli.Context) time.Duration {
 	if c.IsSet("timeout") {
 		return c.Duration("timeout")
@@ -223,16 +219,11 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Settings = settings
-	if o.Step.MaxTurns == 0 && settings.MaxTurns != nil {
-		o.Step.MaxTurns = *settings.MaxTurns
-	}
 	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err
 	}
 	o.Step.Prompt = prompt
-	o.Step.Ref = o.Ref
-	o.Step.Fork = o.Fork
 	st := store.New(o.Globals.Home)
 	r := newRenderer(o)
 	o.Step.Observer = r

@@ -19,10 +19,6 @@ import (
 	"trail/logfmt"
 )
 
-// DefaultAutoCompact is the share of the context window at which a prompt
-// compacts first (Robota's default).
-const DefaultAutoCompact = 0.835
-
 // Compaction triggers, as hooks and the log name them.
 const (
 	TriggerManual = "manual"
@@ -54,7 +50,6 @@ type CompactResult struct {
 func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResult, error) {
 	o := opts.Step
 	o.Resume = true
-	o.fillDefaults()
 	if opts.KeepLast < 0 {
 		return nil, errs.Usagef("give 0 or more", "--keep-last must not be negative")
 	}
@@ -88,12 +83,11 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 // autoCompact compacts before the user message when the context is nearly
 // full. A failed auto-compaction is a warning: the prompt still runs.
 func (s *session) autoCompact(ctx context.Context) {
-	threshold, on := s.autoCompactThreshold()
-	if !on {
+	if s.opts.AutoCompactOff {
 		return
 	}
 	st := s.contextState()
-	if st.UsedPercentage < threshold*100 {
+	if st.UsedPercentage < s.opts.AutoCompact*100 {
 		return
 	}
 	if _, err := s.compact(ctx, TriggerAuto, "", 0); err != nil {
@@ -108,21 +102,6 @@ func (s *session) autoCompact(ctx context.Context) {
 	if err := s.save(StatusRunning, ""); err != nil {
 		s.obs.Event(StepEvent{Kind: EvWarning, Text: "record not saved after auto-compaction: " + err.Error()})
 	}
-}
-
-func (s *session) autoCompactThreshold() (float64, bool) {
-	o := s.opts
-	switch {
-	case o.AutoCompactOff:
-		return 0, false
-	case o.AutoCompact > 0:
-		return o.AutoCompact, true
-	case o.Settings.AutoCompactOff:
-		return 0, false
-	case o.Settings.AutoCompactThreshold != nil:
-		return *o.Settings.AutoCompactThreshold, true
-	}
-	return DefaultAutoCompact, true
 }
 
 // compact replaces the conversation with a summary and the kept tail. On any

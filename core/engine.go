@@ -26,7 +26,9 @@ type Engine struct {
 	Tools   []tools.Tool
 }
 
-// StepOptions is one run or resume, as parsed from flags.
+// StepOptions is one run or resume, as parsed from flags. A zero value
+// means "not given": the step resolves each option against the settings
+// and the defaults (options.go) before it touches a file.
 type StepOptions struct {
 	Resume    bool
 	Ref       SessionRef // resume: which session
@@ -41,8 +43,8 @@ type StepOptions struct {
 	AppendSystem string  // run: appended to the system prompt
 
 	Provider   provider.Flags
-	MaxTurns   int
-	Timeout    time.Duration // provider idle timeout
+	MaxTurns   int           // 0: the settings' maxTurns, else no cap
+	Timeout    time.Duration // provider idle timeout; 0: the settings', else provider.DefaultTimeout
 	MaxRetries int
 	MaxTokens  int
 
@@ -55,7 +57,7 @@ type StepOptions struct {
 	// AutoCompact is the auto-compaction threshold in (0,1]; 0 means the
 	// settings' autoCompactThreshold, else DefaultAutoCompact.
 	AutoCompact    float64
-	AutoCompactOff bool     // --auto-compact off
+	AutoCompactOff bool     // --auto-compact off (or the settings' false, once resolved)
 	ContextWindow  int64    // --context-window: overrides the model table
 	Tools          []string // --tools: the tools offered; nil = every built-in tool
 
@@ -66,13 +68,9 @@ type StepOptions struct {
 	Observer Observer
 }
 
-// defaultMaxTokens caps one answer when the caller names no limit.
-const defaultMaxTokens = 8192
-
 // Step runs one prompt to completion in a new or stored session.
 func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 	start := e.Clock.Now()
-	opts.fillDefaults()
 	s, err := e.open(ctx, &opts, requirePrompt)
 	if err != nil {
 		return nil, err
@@ -83,18 +81,4 @@ func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 		res.DurationMS = e.Clock.Now().Sub(start).Milliseconds()
 	}
 	return res, err
-}
-
-// fillDefaults gives a caller's zero values their meaning: no observer,
-// no settings files, the default answer cap.
-func (o *StepOptions) fillDefaults() {
-	if o.Observer == nil {
-		o.Observer = nopObserver{}
-	}
-	if o.Settings == nil {
-		o.Settings = &settings.Settings{}
-	}
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = defaultMaxTokens
-	}
 }

@@ -51,7 +51,7 @@ func (s *session) resumePending(ctx context.Context) error {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
 		p := s.pending[i]
-		r := &toolRun{call: call, args: p.Arguments, tool: s.findTool(call.Name)}
+		r := &toolRun{call: call, args: p.Arguments, tool: toolNamed(s.tools, call.Name)}
 		runs[i] = r
 		switch {
 		case r.tool == nil:

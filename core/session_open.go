@@ -26,10 +26,11 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session)
 	if err != nil {
 		return nil, fmt.Errorf("new execution id: %w", err)
 	}
-	s := &session{e: e, opts: opts, obs: opts.Observer, execID: execID}
+	s := &session{e: e, opts: opts, execID: execID}
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
+	s.obs = opts.Observer
 	s.useSecrets()
 	if opts.Resume {
 		err = s.openStored(ctx, vet)
@@ -213,9 +214,6 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 		return err
 	}
 	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = o.Settings.Timeout
-	}
 	p, err := s.e.NewProvider(cfg)
 	if err != nil {
 		return err

@@ -10,18 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
-	"trail/core/tools"
 	"trail/logfmt"
-	"trail/store"
-)
-
-// OnAsk values: what a needed approval does without a terminal.
-const (
-	OnAskDeny  = "deny"
-	OnAskPause = "pause"
 )
 
 // Record fields trail owns for permissions.
@@ -30,9 +21,6 @@ const (
 	fieldSessionAllowed = "sessionAllowedTools"
 	fieldPermissionMode = "permissionMode"
 )
-
-// errNoPrompt: a step with nothing to do.
-var errNoPrompt = errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 
 // requirePrompt judges a loaded session: a resume needs a prompt unless it
 // decides a paused round (a paused session without a decision has already
@@ -44,40 +32,15 @@ func requirePrompt(s *session) error {
 	return nil
 }
 
-// prepare checks what can be checked before any file is touched: the
-// offered tools, the rules and the flags.
+// prepare resolves and checks the options, and builds the rules, before
+// any file is touched.
 func (s *session) prepare() error {
 	o := s.opts
-	if o.Tools == nil {
-		s.tools = s.e.Tools
-	} else {
-		for _, name := range o.Tools {
-			t := s.engineTool(name)
-			if t == nil {
-				return errs.Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %s", store.QuoteInput(name))
-			}
-			s.tools = append(s.tools, t)
-		}
+	offered, err := o.resolve(s.e.Tools)
+	if err != nil {
+		return err
 	}
-	if o.PermissionMode != "" && !permission.ValidMode(o.PermissionMode) {
-		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
-	}
-	if m := o.Settings.Permissions.DefaultMode; m != "" && !permission.ValidMode(m) {
-		return errs.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
-	}
-	switch o.OnAsk {
-	case "":
-		o.OnAsk = OnAskDeny
-	case OnAskDeny, OnAskPause:
-	default:
-		return errs.Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %s", store.QuoteInput(o.OnAsk))
-	}
-	if !o.Resume && strings.TrimSpace(o.Prompt) == "" {
-		return errNoPrompt
-	}
-	if !o.Resume && (o.Approve != "" || o.Deny != "") {
-		return errs.Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
-	}
+	s.tools = offered
 	p, err := permission.Build(permission.ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
 	if err != nil {
 		return err
@@ -86,43 +49,12 @@ func (s *session) prepare() error {
 	return nil
 }
 
-func (s *session) engineTool(name string) tools.Tool {
-	for _, t := range s.e.Tools {
-		if t.Schema().Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-func (s *session) engineToolNames() []string {
-	names := make([]string, 0, len(s.e.Tools))
-	for _, t := range s.e.Tools {
-		names = append(names, t.Schema().Name)
-	}
-	return names
-}
-
-// opened finishes the setup once the record is known: the mode (flag, then
-// the session's stored mode, then settings, then default), the session's
-// allowed tools, and the hook runner.
+// opened finishes the setup once the record is known: the mode
+// (permissionMode), the session's allowed tools, and the hook runner.
 func (s *session) opened() {
 	o := s.opts
-	mode := o.PermissionMode
-	if mode == "" {
-		if raw, ok := s.rec.Fields.Get(fieldPermissionMode); ok {
-			var stored string
-			if json.Unmarshal(raw, &stored) == nil && permission.ValidMode(stored) {
-				mode = stored
-			}
-		}
-	}
-	if mode == "" {
-		mode = o.Settings.Permissions.DefaultMode
-	}
-	if mode == "" {
-		mode = permission.ModeDefault
-	}
+	stored, _ := s.rec.Fields.Get(fieldPermissionMode)
+	mode := permissionMode(o.PermissionMode, stored, o.Settings.Permissions.DefaultMode)
 	s.perms.Mode = mode
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd

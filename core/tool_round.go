@@ -44,7 +44,7 @@ type toolRun struct {
 func (s *session) runTools(ctx context.Context, round int, msg chat.Message) (paused bool, err error) {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
-		runs[i] = &toolRun{call: call, args: call.Args(), tool: s.findTool(call.Name)}
+		runs[i] = &toolRun{call: call, args: call.Args(), tool: toolNamed(s.tools, call.Name)}
 	}
 	for _, r := range runs {
 		s.decide(ctx, round, r)
@@ -206,20 +206,8 @@ func (s *session) stopByHook(event string, out hooks.Outcome) {
 	}
 }
 
-func (s *session) findTool(name string) tools.Tool {
-	for _, t := range s.tools {
-		if t.Schema().Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
 func (s *session) unknownTool(name string) tools.Result {
-	avail := make([]string, 0, len(s.tools))
-	for _, t := range s.tools {
-		avail = append(avail, t.Schema().Name)
-	}
+	avail := toolNames(s.tools)
 	sort.Strings(avail)
 	return tools.Result{
 		Success: false,

@@ -19,6 +19,10 @@ const (
 	Script    = "script"
 )
 
+// DefaultTimeout is the provider idle timeout when neither --timeout nor
+// the settings name one (SPEC 1.3).
+const DefaultTimeout = 120 * time.Second
+
 // DefaultModels are used when no model is named anywhere.
 var DefaultModels = map[string]string{
 	Anthropic: "claude-sonnet-4-5",
