@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"trail/core"
 	"trail/core/errs"
 	"trail/core/settings"
 	"trail/store"
@@ -35,7 +34,6 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 }
 
 func newApp(d *Deps) *cli.App {
-	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",
@@ -168,20 +166,6 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
 	return settings.Load(settings.Paths(userHome, g.Home, cwd), g.Settings)
-}
-
-func newEngine(d *Deps, st *store.FS) *core.Engine {
-	return &core.Engine{
-		Store:       st,
-		OpenLog:     openLog(st, d),
-		NewProvider: d.NewProvider,
-		Clock:       clockFunc(d.Now),
-		NewID:       d.NewID,
-		Terminal:    &terminal{io: d.IO},
-		Env:         d.Env,
-		Environ:     d.Environ,
-		Tools:       d.Tools,
-	}
 }
 
 // usageArgs reports extra or missing positional arguments.

@@ -36,14 +36,19 @@ var (
 
 // Deps is everything commands needs from the outside world.
 type Deps struct {
-	IO          *IOStreams
-	Env         func(string) string
-	Environ     func() []string // nil: no variables scrubbed beyond the API keys
-	Getwd       func() (string, error)
-	UserHome    func() (string, error)
-	Now         func() time.Time
-	NewID       func() (string, error)
-	NewProvider func(provider.Config) (provider.Provider, error)
+	IO       *IOStreams
+	Env      func(string) string
+	Environ  func() []string // nil: no variables scrubbed beyond the API keys
+	Getwd    func() (string, error)
+	UserHome func() (string, error)
+	Now      func() time.Time
+	NewID    func() (string, error)
+	// OpenStore is the store of a trail home: every command reaches the
+	// sessions through it.
+	OpenStore func(home string) *store.FS
+	// NewProvider builds the provider cfg names, tuned by env (the
+	// injected environment, never the process's own).
+	NewProvider func(cfg provider.Config, env func(string) string) (provider.Provider, error)
 	Tools       []tools.Tool
 	// StdinWait is how long a prompt waits for the first byte of a piped
 	// stdin before ignoring it (SPEC 1.3).
@@ -60,7 +65,8 @@ func SystemDeps() *Deps {
 		UserHome:    os.UserHomeDir,
 		Now:         time.Now,
 		NewID:       newUUIDv7,
-		NewProvider: newProvider,
+		OpenStore:   store.New,
+		NewProvider: buildProvider,
 		Tools:       tools.All(),
 		StdinWait:   3 * time.Second,
 	}
@@ -72,12 +78,6 @@ func newUUIDv7() (string, error) {
 		return "", err
 	}
 	return id.String(), nil
-}
-
-// newProvider builds the provider a configuration names, tuned by the
-// process environment.
-func newProvider(cfg provider.Config) (provider.Provider, error) {
-	return buildProvider(cfg, os.Getenv)
 }
 
 // buildProvider builds the provider cfg names. TRAIL_RETRY_BASE_MS sets
@@ -113,12 +113,22 @@ func wireOptions(env func(string) string) wire.Options {
 	return o
 }
 
-func openLog(st *store.FS, d *Deps) func(string, []string) (core.Logger, error) {
-	return func(id string, secrets []string) (core.Logger, error) {
-		if err := st.EnsureLayout(); err != nil {
-			return nil, err
-		}
-		return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets, Now: d.Now})
+// newEngine wires an engine to st and the rest of d. Logs are opened in
+// st's logs folder, which the session lock the engine takes before any
+// log has made.
+func newEngine(d *Deps, st core.Store) *core.Engine {
+	return &core.Engine{
+		Store: st,
+		OpenLog: func(id string, secrets []string) (core.Logger, error) {
+			return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets, Now: d.Now})
+		},
+		NewProvider: func(cfg provider.Config) (provider.Provider, error) { return d.NewProvider(cfg, d.Env) },
+		Clock:       clockFunc(d.Now),
+		NewID:       d.NewID,
+		Terminal:    &terminal{io: d.IO},
+		Env:         d.Env,
+		Environ:     d.Environ,
+		Tools:       d.Tools,
 	}
 }
 

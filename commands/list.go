@@ -88,7 +88,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 }
 
 func runList(_ context.Context, o *ListOptions) error {
-	heads, err := store.New(o.Globals.Home).ListHeads()
+	heads, err := o.Deps.OpenStore(o.Globals.Home).ListHeads()
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func newRenderer(o *RunOptions) *renderer {
 	// -o stream-json on the terminal would have its lines land between
 	// the spinner's frames; the lines themselves show progress there.
 	if r.progress && !(o.Output == outStreamJSON && io.IsStdoutTTY()) {
-		r.spin = newSpinner(io.ErrOut, r.color)
+		r.spin = newSpinner(io.ErrOut, r.color, o.Deps.Now)
 	}
 	if o.Output == outStreamJSON {
 		r.sj = newStreamJSON(io.Out, o.Deps.NewID, o.Deps.Now)

@@ -80,9 +80,18 @@ func TestSpinner(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, out, errOut := testRenderer(t, tt.output, tt.stdoutTTY, tt.stderrTTY, tt.quiet)
+			if (r.spin != nil) != tt.want {
+				t.Fatalf("spinner made = %v, want %v", r.spin != nil, tt.want)
+			}
+			drawn := make(chan struct{}, 1)
+			if r.spin != nil {
+				r.spin.delay, r.spin.drawn = time.Millisecond, drawn
+			}
 			r.Event(core.StepEvent{Kind: core.EvSession, SessionID: "s1", Provider: "anthropic"})
 			r.Event(core.StepEvent{Kind: core.EvProviderWaiting, Round: 1})
-			time.Sleep(3 * spinnerDelay)
+			if tt.want {
+				waitDrawn(t, drawn)
+			}
 			r.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: "hi"})
 			got := errOut.String()
 			if shown := strings.Contains(got, "waiting for anthropic"); shown != tt.want {
@@ -95,6 +104,41 @@ func TestSpinner(t *testing.T) {
 				t.Errorf("the spinner touched stdout: %q", out.String())
 			}
 		})
+	}
+}
+
+// waitDrawn waits for the spinner's first frame; a spinner that never
+// draws fails the test rather than hanging it.
+func waitDrawn(t *testing.T, drawn <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-drawn:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the spinner drew no frame")
+	}
+}
+
+// The spinner's clock is the injected one: what it shows is what Deps.Now
+// says, not the wall clock.
+func TestSpinnerShowsTheInjectedClock(t *testing.T) {
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	calls := 0
+	now := func() time.Time {
+		calls++
+		if calls == 1 {
+			return t0
+		}
+		return t0.Add(65 * time.Second)
+	}
+	var buf bytes.Buffer
+	s := newSpinner(&buf, false, now)
+	drawn := make(chan struct{}, 1)
+	s.delay, s.drawn = time.Millisecond, drawn
+	s.Start("waiting for echo")
+	waitDrawn(t, drawn)
+	s.Stop()
+	if !strings.Contains(buf.String(), "waiting for echo 1m05s") {
+		t.Errorf("spinner wrote %q, want the injected clock's 1m05s", buf.String())
 	}
 }
 

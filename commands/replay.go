@@ -110,7 +110,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 }
 
 func runReplay(ctx context.Context, o *ReplayOptions) error {
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	var t logTarget
 	var err error
 	if o.Last {

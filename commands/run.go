@@ -224,7 +224,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Prompt = prompt
-	st := store.New(o.Globals.Home)
+	st := d.OpenStore(o.Globals.Home)
 	r := newRenderer(o)
 	o.Step.Observer = r
 	res, stepErr := newEngine(d, st).Step(ctx, o.Step)

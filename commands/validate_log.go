@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -81,13 +80,8 @@ type logResult struct {
 	Err     error          // why it could not be read
 }
 
-// validateMemoryLimit is a soft heap limit: validation's live memory is a
-// read buffer and a line, so a tight limit keeps RSS flat on huge logs.
-const validateMemoryLimit = 48 << 20
-
 func runValidateLog(_ context.Context, o *ValidateLogOptions) error {
-	debug.SetMemoryLimit(validateMemoryLimit)
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	targets, err := expandLogArgs(st, o.Args)
 	if err != nil {
 		return err

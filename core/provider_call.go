@@ -72,9 +72,9 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 	if !pc.quiet {
 		s.obs.Event(StepEvent{Kind: EvProviderWaiting, Round: round})
 	}
-	t0 := time.Now()
+	t0 := s.now()
 	resp, err := s.provider.Call(ctx, req, sink)
-	s.apiTime += time.Since(t0)
+	s.apiTime += s.now().Sub(t0)
 	if err == nil && resp == nil {
 		err = &errs.ProviderError{Provider: s.pcfg.Name, Message: "no response"}
 	}
