@@ -22,10 +22,10 @@ type spinner struct {
 	// test waits for the frame instead of sleeping.
 	delay, tick time.Duration
 	drawn       chan<- struct{}
-	label string
-	start time.Time
-	stop  chan struct{}
-	done  chan struct{}
+	label       string
+	start       time.Time
+	stop        chan struct{}
+	done        chan struct{}
 }
 
 const (
