@@ -165,15 +165,11 @@ func (s *session) settle(round int, r *toolRun, decision, source, rule, reason s
 // logDecision writes permission_decision and, for decisions a person or a
 // hook made, a history event entry.
 func (s *session) logDecision(round int, r *toolRun) {
-	fields := []logfmt.Field{
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	fields := roundFields(s.execID, round,
 		logfmt.F("tool", r.call.Name),
 		logfmt.F("toolCallId", r.call.ID),
 		logfmt.F("decision", r.decision),
-		logfmt.F("source", r.source),
-	}
+		logfmt.F("source", r.source))
 	if r.rule != "" {
 		fields = append(fields, logfmt.F("rule", r.rule))
 	}

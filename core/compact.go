@@ -158,11 +158,9 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("trigger", trigger),
 		logfmt.F("before", before),
 		logfmt.F("after", after))
-	s.logEvent("history_mutation",
-		logfmt.F("executionId", execID),
-		logfmt.F("conversationId", conversationID),
+	s.logEvent("history_mutation", runFields(execID,
 		logfmt.F("mutation", "replace_all"),
-		logfmt.F("messages", all))
+		logfmt.F("messages", all))...)
 	s.eventEntry("compaction", logfmt.Object{
 		logfmt.F("trigger", trigger),
 		logfmt.F("summaryMessageId", note.ID),

@@ -115,11 +115,8 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 		m = chat.Message{Role: chat.RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
 	}
 	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
-	s.logEvent("assistant_message_committed",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
-		logfmt.F("message", m))
+	s.logEvent("assistant_message_committed", roundFields(s.execID, round,
+		logfmt.F("message", m))...)
 	if len(m.ToolCalls) > 0 {
 		s.appendUnsaved(m, round) // logged with the round's results
 	} else {

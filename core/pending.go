@@ -36,11 +36,8 @@ func (s *session) pause(round int, runs []*toolRun) {
 		s.pending[i] = p
 		list[i] = p
 	}
-	s.logEvent("requires_action",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
-		logfmt.F("pendingToolCalls", list))
+	s.logEvent("requires_action", roundFields(s.execID, round,
+		logfmt.F("pendingToolCalls", list))...)
 	s.eventEntry("approval-requested", logfmt.Object{logfmt.F("round", round), logfmt.F("pendingToolCalls", list)})
 }
 

@@ -54,15 +54,11 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 		}
 		msgs[i] = raw
 	}
-	fields := []logfmt.Field{
-		logfmt.F("executionId", pc.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	fields := roundFields(pc.execID, round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("model", s.pcfg.Model),
 		logfmt.F("messages", msgs),
-		logfmt.F("tools", req.Tools),
-	}
+		logfmt.F("tools", req.Tools))
 	if pc.purpose != "" {
 		fields = append(fields, logfmt.F("purpose", pc.purpose))
 	}
@@ -141,23 +137,16 @@ func (s *session) logResponse(sink *roundSink, resp *provider.Response, note str
 		sink.RawPayload("response", responsePayload(resp))
 	}
 	norm := normalized(resp)
-	rawFields := []logfmt.Field{
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	rawFields := roundFields(sink.execID, round,
 		logfmt.F("response", norm),
-		logfmt.F("responseKind", "provider-normalized-message"),
-	}
+		logfmt.F("responseKind", "provider-normalized-message"))
 	if note != "" {
 		rawFields = append(rawFields, logfmt.F("note", note))
 	}
 	s.logEvent("provider_response_raw", rawFields...)
-	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("provider_response_normalized", roundFields(sink.execID, round,
 		logfmt.F("response", norm),
-		logfmt.F("toolCallsCount", len(resp.ToolCalls)))
+		logfmt.F("toolCallsCount", len(resp.ToolCalls)))...)
 }
 
 func (s *session) logFailure(sink *roundSink, err error) {
@@ -170,19 +159,13 @@ func (s *session) logFailure(sink *roundSink, err error) {
 	if !sink.native {
 		sink.RawPayload("response", logfmt.Object{logfmt.F("error", errObj)})
 	}
-	s.logEvent("provider_response_raw",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("provider_response_raw", roundFields(sink.execID, round,
 		logfmt.F("response", logfmt.Object{logfmt.F("error", errObj)}),
-		logfmt.F("responseKind", "error"))
-	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+		logfmt.F("responseKind", "error"))...)
+	s.logEvent("provider_response_normalized", roundFields(sink.execID, round,
 		logfmt.F("response", nil),
 		logfmt.F("toolCallsCount", 0),
-		logfmt.F("error", errObj))
+		logfmt.F("error", errObj))...)
 }
 
 // normalized is the provider answer as a Robota assistant message (no id yet:
@@ -260,15 +243,12 @@ func (k *roundSink) RawPayload(kind string, payload any) {
 // logPayload writes one provider_native_raw_payload line.
 func (k *roundSink) logPayload(kind string, payload any) {
 	s := k.s
-	s.logEvent("provider_native_raw_payload",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
+	s.logEvent("provider_native_raw_payload", roundFields(k.execID, k.round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("apiSurface", s.provider.APISurface()),
 		logfmt.F("payloadKind", kind),
 		logfmt.F("payload", payload),
-		logfmt.F("sequence", k.seqRaw))
+		logfmt.F("sequence", k.seqRaw))...)
 	k.seqRaw++
 }
 
@@ -282,13 +262,10 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 	if errors.As(reason, &pe) {
 		brief = pe.Brief()
 	}
-	s.logEvent("provider_retry",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
+	s.logEvent("provider_retry", roundFields(k.execID, k.round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("attempt", attempt),
 		logfmt.F("waitMs", wait.Milliseconds()),
-		logfmt.F("reason", msg))
+		logfmt.F("reason", msg))...)
 	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Of: s.pcfg.MaxRetries, Wait: wait, Text: msg, Brief: brief})
 }

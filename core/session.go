@@ -134,8 +134,7 @@ func (s *session) logUnsaved() {
 }
 
 func (s *session) logMutation(m chat.Message, index, round int, batchID string) {
-	fields := make([]logfmt.Field, 0, 7)
-	fields = append(fields, logfmt.F("executionId", s.execID), logfmt.F("conversationId", conversationID))
+	fields := runFields(s.execID)
 	if round > 0 {
 		fields = append(fields, logfmt.F("round", round))
 	}

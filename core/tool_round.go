@@ -69,29 +69,21 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	for i, r := range runs {
 		names[i] = r.call.Name
 	}
-	s.logEvent("tool_batch_started",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("tool_batch_started", roundFields(s.execID, round,
 		logfmt.F("batchId", batchID),
 		logfmt.F("mode", "parallel"),
 		logfmt.F("maxConcurrency", maxParallelTools),
 		logfmt.F("requestCount", len(runs)),
-		logfmt.F("tools", names))
+		logfmt.F("tools", names))...)
 	for i, r := range runs {
-		s.logEvent("tool_execution_request",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
+		s.logEvent("tool_execution_request", s.callFields(round, batchID, i,
 			logfmt.F("toolName", r.call.Name),
 			logfmt.F("toolCallId", r.call.ID),
 			logfmt.F("parameters", r.args),
 			logfmt.F("ownerPath", []any{
 				logfmt.Object{logfmt.F("type", "execution"), logfmt.F("id", s.execID)},
 				logfmt.Object{logfmt.F("type", "tool"), logfmt.F("id", r.call.ID)},
-			}))
+			}))...)
 	}
 	s.execute(ctx, round, runs)
 	s.postToolUse(ctx, runs)
@@ -99,30 +91,19 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
-		s.logEvent("tool_execution_result",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
+		s.logEvent("tool_execution_result", s.callFields(round, batchID, i,
 			logfmt.F("toolName", r.call.Name),
 			logfmt.F("toolCallId", r.call.ID),
 			logfmt.F("success", r.result.Success),
 			logfmt.F("result", content),
 			logfmt.F("error", r.result.Error),
-			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))
+			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))...)
 		tm, err := s.newMessage(chat.RoleTool, content)
 		if err != nil {
 			return err
 		}
 		tm.ToolCallID, tm.Name = r.call.ID, r.call.Name
-		s.logEvent("tool_message_committed",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
-			logfmt.F("message", tm))
+		s.logEvent("tool_message_committed", s.callFields(round, batchID, i, logfmt.F("message", tm))...)
 		s.appendMessage(tm, round, batchID)
 		summary[i] = logfmt.Object{
 			logfmt.F("toolName", r.call.Name),
@@ -135,6 +116,12 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	}
 	s.eventEntry("tool-summary", logfmt.Object{logfmt.F("round", round), logfmt.F("tools", summary)})
 	return nil
+}
+
+// callFields start the lines of call i of a batch: the round's keys, then
+// batchId and index.
+func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.Field) []logfmt.Field {
+	return roundFields(s.execID, round, append([]logfmt.Field{logfmt.F("batchId", batchID), logfmt.F("index", i)}, extra...)...)
 }
 
 // execute runs the allowed calls, at most maxParallelTools at once; results
