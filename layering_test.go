@@ -18,6 +18,7 @@ import (
 // and the packages under core/ import each other downward only:
 //
 //	errs, chat        the leaves: every other part speaks them
+//	                  (store.QuoteInput is for every layer above store)
 //	settings          the files, merged (errs)
 //	permission        rules and decisions (chat, errs, settings)
 //	hooks             hook commands (chat, permission, settings)
@@ -35,16 +36,14 @@ var allowed = map[string][]string{
 		"trail/core/chat", "trail/core/errs", "trail/core/hooks", "trail/core/permission",
 		"trail/core/provider", "trail/core/settings", "trail/core/tools", "trail/store", "trail/logfmt",
 	},
-	"trail/core/errs":       {"trail/store"}, // store.QuoteInput only
-	"trail/core/chat":       {"trail/logfmt"},
-	"trail/core/settings":   {"trail/core/errs", "trail/store"},
-	"trail/core/permission": {"trail/core/chat", "trail/core/errs", "trail/core/settings", "trail/store"},
-	"trail/core/hooks":      {"trail/core/chat", "trail/core/permission", "trail/core/settings", "trail/logfmt"},
-	"trail/core/tools":      {"trail/core/chat", "trail/core/permission", "trail/logfmt"},
-	"trail/core/provider":   {"trail/core/chat", "trail/core/errs", "trail/core/settings", "trail/store"},
-	"trail/core/provider/wire": {
-		"trail/core/provider", "trail/core/errs",
-	},
+	"trail/core/errs":                   {"trail/store"}, // store.QuoteInput only
+	"trail/core/chat":                   {"trail/logfmt"},
+	"trail/core/settings":               {"trail/core/errs", "trail/store"},
+	"trail/core/permission":             {"trail/core/chat", "trail/core/errs", "trail/core/settings", "trail/store"},
+	"trail/core/hooks":                  {"trail/core/chat", "trail/core/permission", "trail/core/settings", "trail/logfmt", "trail/store"},
+	"trail/core/tools":                  {"trail/core/chat", "trail/core/permission", "trail/logfmt", "trail/store"},
+	"trail/core/provider":               {"trail/core/chat", "trail/core/errs", "trail/core/settings", "trail/store"},
+	"trail/core/provider/wire":          {"trail/core/provider", "trail/core/errs", "trail/store"},
 	"trail/core/provider/wire/wiretest": {"trail/core/provider", "trail/core/chat"},
 	"trail/core/provider/anthropic":     {"trail/core/provider", "trail/core/provider/wire", "trail/core/chat", "trail/core/errs"},
 	"trail/core/provider/openai":        {"trail/core/provider", "trail/core/provider/wire", "trail/core/chat", "trail/core/errs"},

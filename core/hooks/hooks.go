@@ -25,6 +25,7 @@ import (
 	"trail/core/chat"
 	"trail/core/settings"
 	"trail/logfmt"
+	"trail/store"
 )
 
 // DefaultHookTimeout applies when a hook names none.
@@ -85,7 +86,7 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 		}
 		for _, cmd := range group.Hooks {
 			if cmd.Type != "" && cmd.Type != "command" {
-				h.message(fmt.Sprintf("%s hook of type %q skipped: trail runs command hooks only", event, cmd.Type))
+				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only", event, store.QuoteInput(cmd.Type)))
 				continue
 			}
 			if strings.TrimSpace(cmd.Command) == "" {
@@ -141,16 +142,16 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	blocked := false
 	switch {
 	case res.timedOut:
-		h.message(fmt.Sprintf("%s hook %q timed out after %s and was killed", event, hc.Command, timeout))
+		h.message(fmt.Sprintf("%s hook %s timed out after %s and was killed", event, store.QuoteInput(hc.Command), timeout))
 	case res.err != nil:
-		h.message(fmt.Sprintf("%s hook %q failed: %v", event, hc.Command, res.err))
+		h.message(fmt.Sprintf("%s hook %s failed: %v", event, store.QuoteInput(hc.Command), res.err))
 	case res.code == 2 && !blockable(event):
-		h.message(fmt.Sprintf("%s hook %q exited 2%s", event, hc.Command, stderrNote(res.stderr)))
+		h.message(fmt.Sprintf("%s hook %s exited 2%s", event, store.QuoteInput(hc.Command), stderrNote(res.stderr)))
 	case res.code == 2:
 		out.Blocked, blocked = true, true
 		out.Reason = cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
 	case res.code != 0:
-		h.message(fmt.Sprintf("%s hook %q exited %d%s", event, hc.Command, res.code, stderrNote(res.stderr)))
+		h.message(fmt.Sprintf("%s hook %s exited %d%s", event, store.QuoteInput(hc.Command), res.code, stderrNote(res.stderr)))
 	default:
 		blocked = h.useStdout(event, hc.Command, res.stdout, out)
 	}
@@ -175,7 +176,7 @@ func blockable(event string) bool {
 func (h *Runner) useStdout(event, command string, stdout []byte, out *Outcome) bool {
 	parsed, isJSON, err := parseAnswer(stdout)
 	if err != nil {
-		h.message(fmt.Sprintf("%s hook %q printed JSON trail cannot read: %v", event, command, err))
+		h.message(fmt.Sprintf("%s hook %s printed JSON trail cannot read: %v", event, store.QuoteInput(command), err))
 		return false
 	}
 	if !isJSON {

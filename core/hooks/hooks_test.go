@@ -213,3 +213,19 @@ func TestHookDurationComesFromTheInjectedClock(t *testing.T) {
 		t.Fatalf("runs %+v, want one of 1.5s", *runs)
 	}
 }
+
+// A long hook command is quoted cut to 200 characters in what the user
+// reads, however long the settings file made it.
+func TestHookMessagesQuoteALongCommandCut(t *testing.T) {
+	long := "exit 1 #" + strings.Repeat("x", 5000)
+	h, _, msgs := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(long), {Type: "prompt" + strings.Repeat("y", 5000), Command: "true"}}})
+	h.Run(context.Background(), Stop, StopInput("x", false))
+	if len(*msgs) != 2 {
+		t.Fatalf("messages %q", *msgs)
+	}
+	for _, m := range *msgs {
+		if len(m) > 400 || !strings.Contains(m, " bytes)") {
+			t.Errorf("message of %d bytes, want the input cut to 200 characters: %.300s", len(m), m)
+		}
+	}
+}

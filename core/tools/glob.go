@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"trail/core/chat"
+	"trail/store"
 )
 
 const globDefaultLimit = 1000
@@ -58,13 +59,13 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	if filepath.IsAbs(a.Pattern) {
 		rel, err := filepath.Rel(root, a.Pattern)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return fail("Access denied: %q is outside the search directory", a.Pattern)
+			return fail("Access denied: %s is outside the search directory", store.QuoteInput(a.Pattern))
 		}
 		pattern = filepath.ToSlash(rel)
 	}
 	for _, seg := range strings.Split(pattern, "/") {
 		if seg == ".." {
-			return fail("Access denied: %q leaves the search directory", a.Pattern)
+			return fail("Access denied: %s leaves the search directory", store.QuoteInput(a.Pattern))
 		}
 	}
 	g, err := parseGlob(pattern)

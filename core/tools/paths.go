@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"trail/core/permission"
+	"trail/store"
 )
 
 // resolvePath turns a path the model gave into an absolute path inside the
@@ -24,7 +25,7 @@ func resolvePath(cwd, p string) (string, *Result) {
 	}
 	abs = filepath.Clean(abs)
 	if !within(cwd, abs) {
-		r := fail("Access denied: %q is outside the working directory", p)
+		r := fail("Access denied: %s is outside the working directory", store.QuoteInput(p))
 		return "", &r
 	}
 	return abs, nil

@@ -448,3 +448,23 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// A path or pattern the model sends is quoted cut to 200 characters when
+// it is refused: a huge one must not fill the tool result.
+func TestRefusedPathsAreQuotedCut(t *testing.T) {
+	cwd := t.TempDir()
+	long := "../" + strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		tool Tool
+		args string
+	}{
+		{Read{}, `{"filePath":"` + long + `"}`},
+		{Glob{}, `{"pattern":"/` + strings.Repeat("y", 5000) + `"}`},
+		{Glob{}, `{"pattern":"` + long + `"}`},
+	} {
+		r := tc.tool.Run(context.Background(), json.RawMessage(tc.args), Env{Cwd: cwd})
+		if r.Success || len(r.Error) > 400 || !strings.Contains(r.Error, " bytes)") {
+			t.Errorf("%s: error of %d bytes, want the input cut: %.300s", tc.tool.Schema().Name, len(r.Error), r.Error)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"trail/core/errs"
 	"trail/core/provider"
+	"trail/store"
 )
 
 // Setup builds what every HTTP provider derives from its configuration:
@@ -39,7 +40,7 @@ func Endpoint(base, defaultBase, path string, secrets []string) (string, error) 
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", errs.Usagef("give the scheme and the host, e.g. --base-url http://localhost:11434/v1",
-			"base URL %q is not an http:// or https:// URL", Scrub(base, secrets))
+			"base URL %s is not an http:// or https:// URL", store.QuoteInput(Scrub(base, secrets)))
 	}
 	return u.JoinPath(path).String(), nil
 }

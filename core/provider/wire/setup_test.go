@@ -47,6 +47,16 @@ func TestEndpointRefusesABaseWithoutSchemeOrHost(t *testing.T) {
 	}
 }
 
+// A base URL pasted by mistake (a whole document) is quoted cut to 200
+// characters with its length, as every error quoting user input is.
+func TestEndpointQuotesALongBaseCut(t *testing.T) {
+	base := "localhost:11434/" + strings.Repeat("v", 5000)
+	_, err := Endpoint(base, "https://api.example.com", "/v1/messages", nil)
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "… (5016 bytes)") {
+		t.Fatalf("err = %.500v, want the base cut to 200 characters", err)
+	}
+}
+
 // A proxy that takes a token in the query or the user info must not see
 // it printed when the connection fails.
 func TestConnectionErrorsHideQueryAndUserInfo(t *testing.T) {
