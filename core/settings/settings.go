@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -221,8 +222,17 @@ func parseDuration(raw json.RawMessage) (time.Duration, error) {
 	if err != nil || secs <= 0 {
 		return 0, fmt.Errorf("timeout must be a duration like \"120s\" or a number of seconds, got %s", raw)
 	}
-	return time.Duration(secs * float64(time.Second)), nil
+	// A Duration holds about 292 years; a number past it would wrap to a
+	// negative timeout, and one under a nanosecond to none at all.
+	d := time.Duration(secs * float64(time.Second))
+	if secs > maxTimeoutSeconds || d <= 0 {
+		return 0, fmt.Errorf("timeout %s is out of range: give from a nanosecond to %d seconds", raw, int64(maxTimeoutSeconds))
+	}
+	return d, nil
 }
+
+// maxTimeoutSeconds is the longest timeout a time.Duration holds, in seconds.
+const maxTimeoutSeconds = float64(math.MaxInt64 / int64(time.Second))
 
 // describeJSONError turns a decode error into "invalid JSON at line L, column C: why".
 func describeJSONError(data []byte, err error) error {

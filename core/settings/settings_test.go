@@ -84,3 +84,20 @@ func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
 		t.Fatalf("absent optional files are skipped, got %v", err)
 	}
 }
+
+// A timeout in seconds a Duration cannot hold is refused, not wrapped to a
+// negative timeout (or rounded to none) that the step would then ignore.
+func TestSettingsTimeoutOutOfRangeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, raw := range []string{"1e300", "9223372037", "1e-300"} {
+		p := writeSettings(t, dir, "t.json", `{"timeout": `+raw+`}`)
+		var inv *errs.InvalidDataError
+		if _, err := Load([]string{p}, ""); !errors.As(err, &inv) || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("timeout %s: err = %v, want out of range", raw, err)
+		}
+	}
+	p := writeSettings(t, dir, "ok.json", `{"timeout": 9223372036}`)
+	if s, err := Load([]string{p}, ""); err != nil || s.Timeout <= 0 {
+		t.Errorf("the longest timeout: %v, %v", s, err)
+	}
+}
