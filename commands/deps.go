@@ -91,7 +91,7 @@ func buildProvider(cfg provider.Config, env func(string) string) (provider.Provi
 		return script.Load(cfg.Script)
 	case provider.Anthropic:
 		p, err := anthropic.New(cfg, wireOptions(env))
-		if err != nil { // a nil *Provider must not become a non-nil core.Provider
+		if err != nil { // a nil *Provider must not become a non-nil provider.Provider
 			return nil, err
 		}
 		return p, nil

@@ -23,7 +23,7 @@ import (
 // log line holds it that way. Redacting it with today's secrets would
 // part the record from the log.
 //
-// The base URL of the provider is not scrubbed here: ProviderConfig.Ref
+// The base URL of the provider is not scrubbed here: provider.Config.Ref
 // takes the credentials out of it in a way resume can undo.
 
 // useSecrets gathers the secrets in use once for the step, before the log

@@ -6,7 +6,7 @@ import (
 	"trail/logfmt"
 )
 
-// HookInput is the event-specific part of a hook's stdin JSON; the runner
+// Input is the event-specific part of a hook's stdin JSON; the runner
 // adds the common keys (session_id, transcript_path, cwd, hook_event_name,
 // permission_mode) in front.
 type Input struct {

@@ -9,7 +9,7 @@ import (
 	"trail/core/permission"
 )
 
-// hookJSON is a hook's JSON stdout (Claude Code's shape). Every field is
+// answerJSON is a hook's JSON stdout (Claude Code's shape). Every field is
 // optional; unknown fields are ignored.
 type answerJSON struct {
 	Continue           *bool         `json:"continue"`
@@ -29,7 +29,7 @@ type specificJSON struct {
 	AdditionalContext        string          `json:"additionalContext"`
 }
 
-// parseHookJSON reads stdout as hook JSON when it is a JSON object.
+// parseAnswer reads stdout as hook JSON when it is a JSON object.
 // isJSON is false for plain text (used as context as it is); err is set for
 // text that looks like JSON but is not the hook shape.
 func parseAnswer(stdout []byte) (out *answerJSON, isJSON bool, err error) {
@@ -58,7 +58,7 @@ func permissionPriority(d string) int {
 	return 0
 }
 
-// HookOutcome is what the hooks of one event decided together.
+// Outcome is what the hooks of one event decided together.
 type Outcome struct {
 	Ran int // hooks run
 	// Blocked: a hook exited 2, answered decision "block" or continue false.

@@ -28,13 +28,13 @@ import (
 	"trail/store"
 )
 
-// DefaultHookTimeout applies when a hook names none.
+// DefaultTimeout applies when a hook names none.
 const DefaultTimeout = 60 * time.Second
 
-// hookOutputLimit caps what is kept of a hook's stdout and stderr.
+// outputLimit caps what is kept of a hook's stdout and stderr.
 const outputLimit = 1 << 20
 
-// HookRunner runs the hooks of the settings for one session.
+// Runner runs the hooks of the settings for one session.
 type Runner struct {
 	Hooks          map[string][]settings.HookMatcher
 	SessionID      string
@@ -53,7 +53,7 @@ type Runner struct {
 	Now func() time.Time
 }
 
-// HookRun is one hook command that ran.
+// Execution is one hook command that ran.
 type Execution struct {
 	Event    string
 	Command  string
@@ -231,7 +231,7 @@ type commandResult struct {
 	err            error
 }
 
-// runHookCommand runs sh -c command in its own process group and kills the
+// runCommand runs sh -c command in its own process group and kills the
 // group on timeout or when ctx is done.
 func runCommand(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) commandResult {
 	cmd := exec.Command("sh", "-c", command)

@@ -60,7 +60,7 @@ func ValidMode(m string) bool {
 	return false
 }
 
-// Permissions are the rules and mode of one step.
+// Policy is the rules and the mode of one step.
 type Policy struct {
 	Mode  string
 	Allow []Rule
@@ -274,7 +274,7 @@ func splitCommand(cmd string) (parts []string, opaque bool) {
 	return parts, opaque
 }
 
-// BuildPermissions parses the rules of the settings files and the flags.
+// Build parses the rules of the settings files and the flags.
 // An invalid rule is a usage error naming it and where it came from.
 func Build(mode string, settings *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Policy, error) {
 	p := &Policy{Mode: mode, Cwd: cwd}

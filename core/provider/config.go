@@ -31,12 +31,12 @@ var DefaultModels = map[string]string{
 	Script:    "script",
 }
 
-// ProviderFlags are the provider choices given on the command line.
+// Flags are the provider choices given on the command line.
 type Flags struct {
 	Name, Model, BaseURL, Script string
 }
 
-// ProviderConfig is everything needed to build a Provider. APIKey comes from
+// Config is everything needed to build a Provider. APIKey comes from
 // the environment only and is never stored.
 type Config struct {
 	Name       string
@@ -59,7 +59,7 @@ func (c Config) Ref() *store.ProviderRef {
 // must not hold it, and resume puts back what the environment holds then.
 const keyInURL = "[REDACTED]"
 
-// ResolveProvider applies SPEC 2's precedence: flags, then (on resume) the
+// Resolve applies SPEC 2's precedence: flags, then (on resume) the
 // session's stored provider, then the environment, then settings files, then
 // auto-selection from the API keys present.
 func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored *store.ProviderRef, cwd string) (Config, error) {

@@ -34,7 +34,7 @@ type Settings struct {
 	Files []string
 }
 
-// PermissionSettings are the permission rules of the settings files.
+// Permissions are the permission rules of the settings files.
 type Permissions struct {
 	Allow       []string
 	Ask         []string // Claude Code's ask rules: always a question, even when allowed
@@ -57,8 +57,8 @@ type HookCommand struct {
 	Timeout float64 `json:"timeout"` // seconds; 0 means the default
 }
 
-// SettingsPaths lists the settings files in merge order (SPEC 2). Files that
-// do not exist are skipped by LoadSettings, except extra, which must exist.
+// Paths lists the settings files in merge order (SPEC 2). Files that
+// do not exist are skipped by Load, except extra, which must exist.
 func Paths(userHome, trailHome, cwd string) []string {
 	var paths []string
 	if userHome != "" {
@@ -86,7 +86,7 @@ func dedupe(paths []string) []string {
 	return out
 }
 
-// LoadSettings reads and merges the files. A missing file is skipped, except
+// Load reads and merges the files. A missing file is skipped, except
 // extra (from --settings), which the user named and so must exist.
 func Load(paths []string, extra string) (*Settings, error) {
 	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
@@ -208,7 +208,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	return nil
 }
 
-// parseSettingsDuration accepts "120s" style strings or a number of seconds.
+// parseDuration accepts "120s" style strings or a number of seconds.
 func parseDuration(raw json.RawMessage) (time.Duration, error) {
 	var str string
 	if json.Unmarshal(raw, &str) == nil {

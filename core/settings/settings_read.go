@@ -10,13 +10,13 @@ import (
 	"trail/store"
 )
 
-// maxSettingsSize bounds a settings file. Real ones are a few KB; the bound
+// maxSize bounds a settings file. Real ones are a few KB; the bound
 // keeps a settings path that names something huge (a log, a disk image)
 // from being read whole into memory before the JSON error.
 const maxSize = 4 << 20
 
-// readSettingsFile reads a settings file that must be a regular file of at
-// most maxSettingsSize bytes. Settings files are read before anything else
+// readFile reads a settings file that must be a regular file of at
+// most maxSize bytes. Settings files are read before anything else
 // and from folders the user may not control (./.claude in a cloned
 // repository), so a FIFO, a device, a socket or a folder is refused before
 // any read can block: O_NONBLOCK keeps the open of a FIFO without a writer

@@ -70,7 +70,7 @@ func TestSettingsThatAreNotAFileAreRefusedWithoutBlocking(t *testing.T) {
 			}
 			var bad *errs.InvalidDataError
 			if !errors.As(err, &bad) || bad.Path != p || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("LoadSettings: %v, want an InvalidDataError naming %s saying %q", err, p, tt.want)
+				t.Fatalf("Load: %v, want an InvalidDataError naming %s saying %q", err, p, tt.want)
 			}
 			if bad.Hint() == "" {
 				t.Error("no hint")
