@@ -28,9 +28,7 @@ func twoTurns(t *testing.T) (*bench, string) {
 	if _, err := b.resume(id, "second"); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.roles(id); got != "system user assistant user assistant tool assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system user assistant user assistant tool assistant")
 	return b, id
 }
 
@@ -74,9 +72,7 @@ func TestCompactReplacesTheConversationWithASummary(t *testing.T) {
 	if _, err := b.resume(id, "go on"); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.roles(id); got != "system assistant user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system assistant user assistant")
 	b.consistent(id)
 }
 
@@ -88,9 +84,7 @@ func TestCompactKeepsTheTailWithItsToolCall(t *testing.T) {
 	if _, err := b.compact(id, 2, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.roles(id); got != "system assistant assistant tool assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system assistant assistant tool assistant")
 	b.consistent(id)
 }
 
@@ -172,9 +166,7 @@ func TestAutoCompactionRunsBeforeThePrompt(t *testing.T) {
 	if res.Text != "fresh answer" || !b.saw(EvCompacted, "sum") {
 		t.Fatalf("result %+v", res)
 	}
-	if got := b.roles(id); got != "system assistant user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system assistant user assistant")
 	if ev := b.logEvents(id, "context_compact"); len(ev) != 1 || ev[0]["trigger"] != TriggerAuto {
 		t.Fatalf("context_compact %v", ev)
 	}
@@ -193,9 +185,7 @@ func TestAutoCompactionFailureStillRunsThePrompt(t *testing.T) {
 	if !b.saw(EvWarning, "auto-compaction failed") {
 		t.Fatal("no warning")
 	}
-	if got := b.roles(id); got != "system user assistant user assistant tool assistant user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system user assistant user assistant tool assistant user assistant")
 	b.consistent(id)
 }
 

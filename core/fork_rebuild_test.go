@@ -34,9 +34,7 @@ func TestForkContinuesInANewSessionAndLeavesTheSource(t *testing.T) {
 	if rec.ParentSessionID != parent || rec.Name != "branch" || rec.Status != StatusIdle {
 		t.Fatalf("child record: parent %q name %q status %q", rec.ParentSessionID, rec.Name, rec.Status)
 	}
-	if got := b.roles(child); got != "system user assistant user assistant" {
-		t.Fatalf("child messages %s", got)
-	}
+	b.wantRoles(child, "system user assistant user assistant")
 	if init := b.logEvents(child, "session_init"); len(init) != 1 || init[0]["parentSessionId"] != parent || init[0]["resumed"] != true {
 		t.Fatalf("child session_init %v", init)
 	}

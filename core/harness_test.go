@@ -213,6 +213,14 @@ func (b *bench) roles(id string) string {
 	return strings.Join(rs, " ")
 }
 
+// wantRoles fails the test unless the conversation's roles are want.
+func (b *bench) wantRoles(id, want string) {
+	b.t.Helper()
+	if got := b.roles(id); got != want {
+		b.t.Fatalf("messages %s, want %s", got, want)
+	}
+}
+
 // consistent checks the two invariants every step keeps: the log
 // validates, and it replays to the record's messages.
 func (b *bench) consistent(id string) {

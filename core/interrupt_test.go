@@ -44,9 +44,7 @@ func TestInterruptDuringToolsCommitsTheRoundAndStops(t *testing.T) {
 	if len(b.p.reqs) != 1 {
 		t.Fatalf("%d provider calls after the interrupt", len(b.p.reqs))
 	}
-	if got := b.roles(res.SessionID); got != "system user assistant"+strings.Repeat(" tool", len(calls)) {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(res.SessionID, "system user assistant"+strings.Repeat(" tool", len(calls)))
 	aborted := 0
 	for _, c := range calls {
 		if strings.Contains(b.toolContent(res.SessionID, c.ID), "Aborted before start") {

@@ -36,9 +36,7 @@ func TestPauseKeepsTheRoundUntilItIsDecided(t *testing.T) {
 	if _, ok := rec.Fields.Get(fieldPending); !ok {
 		t.Fatal("no pendingToolCalls in the record")
 	}
-	if got := b.roles(res.SessionID); got != "system user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(res.SessionID, "system user assistant")
 	if n := len(b.logEvents(res.SessionID, "requires_action")); n != 1 {
 		t.Fatalf("%d requires_action lines", n)
 	}
@@ -59,9 +57,7 @@ func TestResumeApproveRunsThePausedRoundThenGoesOn(t *testing.T) {
 	if b.file("a.txt") != "hello" {
 		t.Fatalf("a.txt = %q", b.file("a.txt"))
 	}
-	if got := b.roles(id); got != "system user assistant tool assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system user assistant tool assistant")
 	if c := b.toolContent(id, "call_1"); !strings.Contains(c, `"success":true`) {
 		t.Fatalf("tool result %s", c)
 	}
@@ -152,9 +148,7 @@ func TestResumeDecidesThenRunsTheNewPrompt(t *testing.T) {
 	if res.Text != "and the next" || res.NumTurns != 2 {
 		t.Fatalf("result %+v", res)
 	}
-	if got := b.roles(id); got != "system user assistant tool assistant user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system user assistant tool assistant user assistant")
 	b.consistent(id)
 }
 
@@ -172,9 +166,7 @@ func TestResumeKeepsThePromptWhenTheDecidedRoundPausesAgain(t *testing.T) {
 	if !b.saw(EvWarning, "the new prompt was not run") {
 		t.Fatal("no warning that the prompt was not run")
 	}
-	if got := b.roles(id); got != "system user assistant tool assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(id, "system user assistant tool assistant")
 	b.consistent(id)
 }
 

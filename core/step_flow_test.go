@@ -112,9 +112,7 @@ func TestUserPromptSubmitHookRefusesThePrompt(t *testing.T) {
 	if !errors.As(err, &hb) || hb.Reason != "no secrets here" || res.Subtype != SubtypeError {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if got := b.roles(res.SessionID); got != "system" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(res.SessionID, "system")
 	b.consistent(res.SessionID)
 }
 
@@ -146,9 +144,7 @@ func TestToolHookContinueFalseEndsTheStepAfterTheRound(t *testing.T) {
 	if !errors.As(err, &hb) || hb.Event != "PreToolUse" || hb.Reason != "enough" {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if got := b.roles(res.SessionID); got != "system user assistant tool" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(res.SessionID, "system user assistant tool")
 	b.consistent(res.SessionID)
 }
 
@@ -238,9 +234,7 @@ func TestALogThatCannotBeWrittenIsAWarning(t *testing.T) {
 	if !b.saw(EvWarning, "log not written: disk full") {
 		t.Fatal("no warning")
 	}
-	if got := b.roles(res.SessionID); got != "system user assistant" {
-		t.Fatalf("messages %s", got)
-	}
+	b.wantRoles(res.SessionID, "system user assistant")
 	if _, ok := b.record(res.SessionID).Fields.Get(fieldLogCheckpoint); ok {
 		t.Fatal("a failed log vouched for the record")
 	}
