@@ -11,24 +11,25 @@ import (
 func main() {
 	// First: until the handlers are in, Ctrl-C kills the process outright.
 	ctx, stop := commands.SignalContext()
-	tuneGC()
+	tuneGC(commands.HeapLimit(os.Args))
 	code := commands.Main(ctx, os.Args, commands.SystemDeps())
 	stop()
 	os.Exit(code)
 }
 
-// tuneGC sets the collector's pace for the whole process, once. A step's
-// live heap is the session it loaded, so collecting at half the default
-// pace (GOGC 200) halves the collections of a big resume while a long tool
-// loop's heap stays within three times its live data; the soft limit makes
-// the collector work harder before a large session's heap passes 512 MiB.
-// GOGC and GOMEMLIMIT in the environment win (BenchmarkToolLoop200Rounds
-// measures the peak).
-func tuneGC() {
+// tuneGC sets the collector's pace for the whole process, once, here and
+// nowhere else. A step's live heap is the session it loaded, so collecting
+// at half the default pace (GOGC 200) halves the collections of a big
+// resume while a long tool loop's heap stays within three times its live
+// data; the soft limit (commands.HeapLimit: 512 MiB, 48 MiB for
+// validate-log) makes the collector work harder before the heap passes
+// it. GOGC and GOMEMLIMIT in the environment win
+// (BenchmarkToolLoop200Rounds measures the peak).
+func tuneGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
+		debug.SetMemoryLimit(limit)
 	}
 }

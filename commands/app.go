@@ -9,7 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"trail/core"
+	"trail/core/errs"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -33,7 +34,6 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 }
 
 func newApp(d *Deps) *cli.App {
-	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help"}
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",
@@ -58,7 +58,7 @@ func newApp(d *Deps) *cli.App {
 				return nil
 			}
 			if c.Args().Len() > 0 {
-				return core.Usagef("see trail --help for the commands", "unknown command %s", store.QuoteInput(c.Args().First()))
+				return errs.Usagef("see trail --help for the commands", "unknown command %s", store.QuoteInput(c.Args().First()))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -99,7 +99,7 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != name {
 		name = "trail " + c.Command.Name
 	}
-	return &core.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}
+	return &errs.UsageError{Msg: flagError(err), Fix: "see " + name + " --help"}
 }
 
 // flagError rewords Go's flag package messages, which spell every option
@@ -145,7 +145,7 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	if g.Home == "" {
 		home, err := d.UserHome()
 		if err != nil || home == "" {
-			return g, core.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+			return g, errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
 		}
 		g.Home = filepath.Join(home, ".trail")
 	}
@@ -163,29 +163,15 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 }
 
 // loadSettings merges the settings files for cwd (SPEC 2).
-func loadSettings(d *Deps, g globals, cwd string) (*core.Settings, error) {
+func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	return core.LoadSettings(core.SettingsPaths(userHome, g.Home, cwd), g.Settings)
-}
-
-func newEngine(d *Deps, st *store.FS) *core.Engine {
-	return &core.Engine{
-		Store:       st,
-		OpenLog:     openLog(st, d),
-		NewProvider: d.NewProvider,
-		Clock:       clockFunc(d.Now),
-		NewID:       d.NewID,
-		Terminal:    &terminal{io: d.IO},
-		Env:         d.Env,
-		Environ:     d.Environ,
-		Tools:       d.Tools,
-	}
+	return settings.Load(settings.Paths(userHome, g.Home, cwd), g.Settings)
 }
 
 // usageArgs reports extra or missing positional arguments.
 func noArgs(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return core.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %s", store.QuoteInput(c.Args().First()))
+		return errs.Usagef("see trail "+c.Command.Name+" --help", "unexpected argument %s", store.QuoteInput(c.Args().First()))
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -59,29 +61,26 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			}
 			o := &CompactOptions{IO: d.IO, Deps: d, Globals: g, Output: c.String("output-format")}
 			if o.Output != outText && o.Output != outJSON {
-				return core.Usagef("use text or json", "unknown output format %s", store.QuoteInput(o.Output))
+				return errs.Usagef("use text or json", "unknown output format %s", store.QuoteInput(o.Output))
 			}
 			ref := core.SessionRef{Cwd: cwd, Last: c.Bool("last"), AnyDir: c.Bool("any-dir")}
 			args := c.Args().Slice()
 			switch {
 			case ref.AnyDir && !ref.Last:
-				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
 			case ref.Last && len(args) > 0, len(args) > 1:
-				return core.Usagef("trail compact ID, or trail compact --last", "unexpected argument %s", store.QuoteInput(args[len(args)-1]))
+				return errs.Usagef("trail compact ID, or trail compact --last", "unexpected argument %s", store.QuoteInput(args[len(args)-1]))
 			case !ref.Last && len(args) == 0:
-				return core.Usagef("trail compact ID, or trail compact --last", "no session given")
+				return errs.Usagef("trail compact ID, or trail compact --last", "no session given")
 			case !ref.Last:
 				ref.Ref = args[0]
-			}
-			if c.Int("keep-last") < 0 {
-				return core.Usagef("give 0 or more", "--keep-last must not be negative")
 			}
 			script := c.String("script")
 			step := core.StepOptions{
 				Ref: ref,
-				Provider: core.ProviderFlags{Name: c.String("provider"), Model: c.String("model"),
+				Provider: provider.Flags{Name: c.String("provider"), Model: c.String("model"),
 					BaseURL: c.String("base-url"), Script: absFrom(cwd, script)},
-				Timeout:    c.Duration("timeout"),
+				Timeout:    flagTimeout(c),
 				MaxRetries: c.Int("max-retries"),
 				NoLog:      c.Bool("no-log"),
 				Wait:       c.Duration("wait"),
@@ -112,7 +111,7 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 			}
 		}
 	})
-	res, err := newEngine(o.Deps, store.New(o.Globals.Home)).Compact(ctx, o.Compact)
+	res, err := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home)).Compact(ctx, o.Compact)
 	if errors.Is(err, core.ErrNothingToCompact) {
 		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
 		return nil

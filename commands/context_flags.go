@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -14,7 +15,7 @@ func contextOptions(c *cli.Context, s *core.StepOptions) error {
 	if c.IsSet("context-window") {
 		n := c.Int64("context-window")
 		if n <= 0 {
-			return core.Usagef("give the window in tokens, e.g. 200000", "--context-window must be more than 0")
+			return errs.Usagef("give the window in tokens, e.g. 200000", "--context-window must be more than 0")
 		}
 		s.ContextWindow = n
 	}
@@ -28,7 +29,7 @@ func contextOptions(c *cli.Context, s *core.StepOptions) error {
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || x <= 0 || x > 1 {
-		return core.Usagef("give a fraction in (0,1] such as 0.8, or off", "--auto-compact %s is not a threshold", store.QuoteInput(v))
+		return errs.Usagef("give a fraction in (0,1] such as 0.8, or off", "--auto-compact %s is not a threshold", store.QuoteInput(v))
 	}
 	s.AutoCompact = x
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -51,10 +52,10 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 				Yes: c.Bool("yes"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), Wait: c.Duration("wait")}
 			if s := c.String("older-than"); s != "" {
 				if o.OlderThan, err = parseAge(s); err != nil {
-					return &core.UsageError{Msg: "--older-than", Err: err}
+					return &errs.UsageError{Msg: "--older-than", Err: err}
 				}
 				if o.OlderThan == 0 {
-					return core.Usagef("give a duration like 7d", "--older-than must be more than 0")
+					return errs.Usagef("give a duration like 7d", "--older-than must be more than 0")
 				}
 			}
 			selectors := 0
@@ -64,10 +65,10 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 				}
 			}
 			if selectors == 0 {
-				return core.Usagef("trail delete ID..., trail delete --older-than 30d, or trail delete --all", "nothing to delete given")
+				return errs.Usagef("trail delete ID..., trail delete --older-than 30d, or trail delete --all", "nothing to delete given")
 			}
 			if selectors > 1 {
-				return core.Usagef("give ids, --older-than or --all, not several", "conflicting selections")
+				return errs.Usagef("give ids, --older-than or --all, not several", "conflicting selections")
 			}
 			return runF(c.Context, o)
 		},
@@ -75,7 +76,7 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 }
 
 func runDelete(ctx context.Context, o *DeleteOptions) error {
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	ids, err := selectForDelete(st, o)
 	if err != nil {
 		return err
@@ -92,11 +93,11 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 	}
 	if !o.Yes {
 		if !o.IO.CanPrompt() {
-			return core.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
+			return errs.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
 		}
 		answer, err := core.AskContext(ctx, &terminal{io: o.IO}, fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
 		if err != nil {
-			return core.Interrupted(err, "asking for confirmation; nothing was deleted")
+			return errs.Interrupted(err, "asking for confirmation; nothing was deleted")
 		}
 		if a := strings.ToLower(answer); a != "y" && a != "yes" {
 			fmt.Fprintln(o.IO.ErrOut, "trail: nothing deleted")
@@ -109,7 +110,7 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 		if err := deleteOne(ctx, st, id, o.Wait); err != nil {
 			// A signal ends the whole command: the sessions not reached
 			// yet are kept, and what was deleted is already on stdout.
-			if errors.Is(err, core.ErrInterrupted) {
+			if errors.Is(err, errs.ErrInterrupted) {
 				return err
 			}
 			var b *store.BusyError
@@ -139,11 +140,11 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 // pulled out from under it.
 func deleteOne(ctx context.Context, st *store.FS, id string, wait time.Duration) error {
 	if ctx.Err() != nil {
-		return core.Interrupted(ctx.Err(), "deleting sessions")
+		return errs.Interrupted(ctx.Err(), "deleting sessions")
 	}
 	l, err := st.Lock(ctx, id, wait)
 	if err != nil {
-		return core.Interrupted(err, "waiting for session "+id)
+		return errs.Interrupted(err, "waiting for session "+id)
 	}
 	defer l.Unlock()
 	// Temp files a killed step's tools left in the project go first: once

@@ -12,6 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/anthropic"
 	"trail/core/provider/echo"
 	"trail/core/provider/openai"
@@ -24,25 +26,30 @@ import (
 
 // Compile-time checks that the real implementations satisfy core's ports.
 var (
-	_ core.Store    = (*store.FS)(nil)
-	_ core.Logger   = (*logfmt.Writer)(nil)
-	_ core.Provider = (*echo.Provider)(nil)
-	_ core.Provider = (*script.Provider)(nil)
-	_ core.Provider = (*anthropic.Provider)(nil)
-	_ core.Provider = (*openai.Provider)(nil)
+	_ core.Store        = (*store.FS)(nil)
+	_ core.Logger       = (*logfmt.Writer)(nil)
+	_ provider.Provider = (*echo.Provider)(nil)
+	_ provider.Provider = (*script.Provider)(nil)
+	_ provider.Provider = (*anthropic.Provider)(nil)
+	_ provider.Provider = (*openai.Provider)(nil)
 )
 
 // Deps is everything commands needs from the outside world.
 type Deps struct {
-	IO          *IOStreams
-	Env         func(string) string
-	Environ     func() []string // nil: no variables scrubbed beyond the API keys
-	Getwd       func() (string, error)
-	UserHome    func() (string, error)
-	Now         func() time.Time
-	NewID       func() (string, error)
-	NewProvider func(core.ProviderConfig) (core.Provider, error)
-	Tools       []core.Tool
+	IO       *IOStreams
+	Env      func(string) string
+	Environ  func() []string // nil: no variables scrubbed beyond the API keys
+	Getwd    func() (string, error)
+	UserHome func() (string, error)
+	Now      func() time.Time
+	NewID    func() (string, error)
+	// OpenStore is the store of a trail home: every command reaches the
+	// sessions through it.
+	OpenStore func(home string) *store.FS
+	// NewProvider builds the provider cfg names, tuned by env (the
+	// injected environment, never the process's own).
+	NewProvider func(cfg provider.Config, env func(string) string) (provider.Provider, error)
+	Tools       []tools.Tool
 	// StdinWait is how long a prompt waits for the first byte of a piped
 	// stdin before ignoring it (SPEC 1.3).
 	StdinWait time.Duration
@@ -58,7 +65,8 @@ func SystemDeps() *Deps {
 		UserHome:    os.UserHomeDir,
 		Now:         time.Now,
 		NewID:       newUUIDv7,
-		NewProvider: newProvider,
+		OpenStore:   store.New,
+		NewProvider: buildProvider,
 		Tools:       tools.All(),
 		StdinWait:   3 * time.Second,
 	}
@@ -72,35 +80,29 @@ func newUUIDv7() (string, error) {
 	return id.String(), nil
 }
 
-// newProvider builds the provider a configuration names, tuned by the
-// process environment.
-func newProvider(cfg core.ProviderConfig) (core.Provider, error) {
-	return buildProvider(cfg, os.Getenv)
-}
-
 // buildProvider builds the provider cfg names. TRAIL_RETRY_BASE_MS sets
 // the first retry's backoff in milliseconds (default 500, doubling up to
 // 8 s): tests and scripts that replay faults set it to wait milliseconds.
-func buildProvider(cfg core.ProviderConfig, env func(string) string) (core.Provider, error) {
+func buildProvider(cfg provider.Config, env func(string) string) (provider.Provider, error) {
 	switch cfg.Name {
-	case core.ProviderEcho:
+	case provider.Echo:
 		return echo.New(), nil
-	case core.ProviderScript:
+	case provider.Script:
 		return script.Load(cfg.Script)
-	case core.ProviderAnthropic:
+	case provider.Anthropic:
 		p, err := anthropic.New(cfg, wireOptions(env))
-		if err != nil { // a nil *Provider must not become a non-nil core.Provider
+		if err != nil { // a nil *Provider must not become a non-nil provider.Provider
 			return nil, err
 		}
 		return p, nil
-	case core.ProviderOpenAI:
+	case provider.OpenAI:
 		p, err := openai.New(cfg, wireOptions(env))
 		if err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
-	return nil, core.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
+	return nil, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
 }
 
 func wireOptions(env func(string) string) wire.Options {
@@ -111,12 +113,22 @@ func wireOptions(env func(string) string) wire.Options {
 	return o
 }
 
-func openLog(st *store.FS, d *Deps) func(string, []string) (core.Logger, error) {
-	return func(id string, secrets []string) (core.Logger, error) {
-		if err := st.EnsureLayout(); err != nil {
-			return nil, err
-		}
-		return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets, Now: d.Now})
+// newEngine wires an engine to st and the rest of d. Logs are opened in
+// st's logs folder, which the session lock the engine takes before any
+// log has made.
+func newEngine(d *Deps, st core.Store) *core.Engine {
+	return &core.Engine{
+		Store: st,
+		OpenLog: func(id string, secrets []string) (core.Logger, error) {
+			return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets, Now: d.Now})
+		},
+		NewProvider: func(cfg provider.Config) (provider.Provider, error) { return d.NewProvider(cfg, d.Env) },
+		Clock:       clockFunc(d.Now),
+		NewID:       d.NewID,
+		Terminal:    &terminal{io: d.IO},
+		Env:         d.Env,
+		Environ:     d.Environ,
+		Tools:       d.Tools,
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -52,24 +52,24 @@ func (e *exitError) Error() string { return e.msg }
 func ExitCode(err error) int {
 	var (
 		ee    *exitError
-		usage *core.UsageError
-		nf    *core.NotFoundError
-		amb   *core.AmbiguousError
-		ra    *core.RequiresActionError
+		usage *errs.UsageError
+		nf    *errs.NotFoundError
+		amb   *errs.AmbiguousError
+		ra    *errs.RequiresActionError
 		busy  *store.BusyError
-		prov  *core.ProviderError
-		bad   *core.InvalidDataError
+		prov  *errs.ProviderError
+		bad   *errs.InvalidDataError
 		rec   *store.CorruptError
 		nrRec *store.NotRegularError
 		nrLog *logfmt.NotRegularError
-		hook  *core.HookBlockedError
+		hook  *errs.HookBlockedError
 	)
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.Is(err, core.ErrInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, errs.ErrInterrupted), errors.Is(err, context.Canceled):
 		// The only context trail cancels is the signal one (signals.go).
 		return ExitInterrupted
 	case errors.As(err, &usage), errors.Is(err, store.ErrInvalidID):
@@ -106,7 +106,7 @@ func reportError(w io.Writer, err error) {
 
 func hintOf(err error) string {
 	for e := err; e != nil; e = errors.Unwrap(e) {
-		if h, ok := e.(core.Hinter); ok && h.Hint() != "" {
+		if h, ok := e.(errs.Hinter); ok && h.Hint() != "" {
 			return h.Hint()
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -22,21 +23,21 @@ func TestExitCodeTable(t *testing.T) {
 	}{
 		{"success", nil, 0},
 		{"an I/O error is a failure", errors.New("write record: no space left on device"), 1},
-		{"a hook blocking the prompt is a failure", &core.HookBlockedError{Event: "UserPromptSubmit", Reason: "no"}, 1},
-		{"a usage error", core.Usagef("", "no prompt"), 2},
+		{"a hook blocking the prompt is a failure", &errs.HookBlockedError{Event: "UserPromptSubmit", Reason: "no"}, 1},
+		{"a usage error", errs.Usagef("", "no prompt"), 2},
 		{"an invalid id", wrap(store.ErrInvalidID), 2},
-		{"an unknown session", &core.NotFoundError{What: "session x not found"}, 3},
-		{"an ambiguous prefix", &core.AmbiguousError{Ref: "abcd", Candidates: []string{"abcd1", "abcd2"}}, 3},
+		{"an unknown session", &errs.NotFoundError{What: "session x not found"}, 3},
+		{"an ambiguous prefix", &errs.AmbiguousError{Ref: "abcd", Candidates: []string{"abcd1", "abcd2"}}, 3},
 		{"a record gone between lookup and load", wrap(store.ErrNotFound), 3},
-		{"a paused session", &core.RequiresActionError{SessionID: "x"}, 4},
+		{"a paused session", &errs.RequiresActionError{SessionID: "x"}, 4},
 		{"a busy session", wrap(&store.BusyError{ID: "x"}), 5},
-		{"a provider failure", wrap(&core.ProviderError{Provider: "anthropic", Status: 529, Message: "overloaded"}), 6},
+		{"a provider failure", wrap(&errs.ProviderError{Provider: "anthropic", Status: 529, Message: "overloaded"}), 6},
 		{"a corrupt record", wrap(&store.CorruptError{Path: "/h/sessions/x.json", Offset: 10, Err: errors.New("eof")}), 7},
-		{"a settings file that does not parse", &core.InvalidDataError{Path: "s.json", Err: errors.New("bad")}, 7},
+		{"a settings file that does not parse", &errs.InvalidDataError{Path: "s.json", Err: errors.New("bad")}, 7},
 		{"a record or lock that is a link", wrap(&store.NotRegularError{Path: "/h/sessions/x.json", Kind: "a symbolic link"}), 7},
 		{"a log or payload folder that is a link", fmt.Errorf("open log: %w", &logfmt.NotRegularError{Path: "/h/logs/x.jsonl", Kind: "a symbolic link", Want: "a regular file"}), 7},
-		{"an interrupt", wrap(core.ErrInterrupted), 130},
-		{"an interrupted wait for a lock", wrap(core.Interrupted(context.Canceled, "waiting for session x")), 130},
+		{"an interrupt", wrap(errs.ErrInterrupted), 130},
+		{"an interrupted wait for a lock", wrap(errs.Interrupted(context.Canceled, "waiting for session x")), 130},
 		{"a signal's cancelled context, however wrapped", wrap(fmt.Errorf("lock session x: %w", context.Canceled)), 130},
 		{"a prompt over the context window is a usage error", core.PromptTooLarge(300_000, 200_000, true), 2},
 		{"an already reported failure keeps its code", &exitError{code: 7}, 7},
@@ -52,7 +53,7 @@ func TestExitCodeTable(t *testing.T) {
 
 func TestReportErrorIsOneLineAndAHint(t *testing.T) {
 	var buf bytes.Buffer
-	reportError(&buf, &core.UsageError{Msg: "no prompt\nsecond line", Fix: "give one"})
+	reportError(&buf, &errs.UsageError{Msg: "no prompt\nsecond line", Fix: "give one"})
 	if got, want := buf.String(), "trail: no prompt second line\nhint: give one\n"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"trail/store"
 )
 
 // testDeps wires commands to temp folders and buffers, with a fixed clock.
@@ -20,7 +22,8 @@ func testDeps(t *testing.T, ios *IOStreams) *Deps {
 		UserHome:    func() (string, error) { return home, nil },
 		Now:         func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) },
 		NewID:       func() (string, error) { n++; return fmt.Sprintf("id-%04d", n), nil },
-		NewProvider: newProvider,
+		OpenStore:   store.New,
+		NewProvider: buildProvider,
 		StdinWait:   50 * time.Millisecond,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -60,10 +61,10 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 			o := &ListOptions{IO: d.IO, Deps: d, Globals: g, JSON: c.Bool("json"), JSONL: c.Bool("jsonl"),
 				Header: c.Bool("header"), Status: c.String("status"), Limit: c.Int("limit")}
 			if o.JSON && o.JSONL {
-				return core.Usagef("give one of them", "--json and --jsonl both given")
+				return errs.Usagef("give one of them", "--json and --jsonl both given")
 			}
 			if o.Limit < 0 {
-				return core.Usagef("give 0 (no limit) or more", "--limit must not be negative")
+				return errs.Usagef("give 0 (no limit) or more", "--limit must not be negative")
 			}
 			if c.Bool("here") {
 				if o.Cwd, err = d.Getwd(); err != nil {
@@ -77,7 +78,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 			}
 			if s := c.String("since"); s != "" {
 				if o.Since, err = parseAge(s); err != nil {
-					return &core.UsageError{Msg: "--since", Err: err}
+					return &errs.UsageError{Msg: "--since", Err: err}
 				}
 				o.HasSince = true
 			}
@@ -87,7 +88,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 }
 
 func runList(_ context.Context, o *ListOptions) error {
-	heads, err := store.New(o.Globals.Home).ListHeads()
+	heads, err := o.Deps.OpenStore(o.Globals.Home).ListHeads()
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -39,7 +40,7 @@ func resolveLog(st *store.FS, arg string) (logTarget, error) {
 	id, err := core.ResolveSession(st, core.SessionRef{Ref: arg})
 	if err == nil {
 		if !isFile(st.LogPath(id)) {
-			return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("session %s has no log (%s)", id, st.LogPath(id)),
+			return logTarget{}, &errs.NotFoundError{What: fmt.Sprintf("session %s has no log (%s)", id, st.LogPath(id)),
 				Fix: "it ran with --no-log, or its log was deleted"}
 		}
 		return logTarget{Path: st.LogPath(id), ID: id}, nil
@@ -57,13 +58,13 @@ func resolveLog(st *store.FS, arg string) (logTarget, error) {
 			return logTarget{Path: st.LogPath(ids[0]), ID: ids[0]}, nil
 		case 0:
 		default:
-			return logTarget{}, &core.AmbiguousError{Ref: arg, Candidates: ids}
+			return logTarget{}, &errs.AmbiguousError{Ref: arg, Candidates: ids}
 		}
 	}
 	if isFile(arg) {
 		return logTarget{Path: arg}, nil
 	}
-	return logTarget{}, &core.NotFoundError{What: fmt.Sprintf("no session or log file %s", store.QuoteInput(arg)),
+	return logTarget{}, &errs.NotFoundError{What: fmt.Sprintf("no session or log file %s", store.QuoteInput(arg)),
 		Fix: "give a session id, a unique prefix, a name, or a path to a .jsonl log"}
 }
 
@@ -104,12 +105,12 @@ func checkLogFile(path string) error {
 	case err != nil:
 		return logNotFound(path)
 	case fi.IsDir():
-		return core.Usagef("give one .jsonl log; validate-log takes folders", "%s is a folder, not a log", path)
+		return errs.Usagef("give one .jsonl log; validate-log takes folders", "%s is a folder, not a log", path)
 	}
 	return nil
 }
 
 // logNotFound is the error for a log path that does not exist.
 func logNotFound(path string) error {
-	return &core.NotFoundError{What: fmt.Sprintf("log %s does not exist", path), Fix: "check the path, or name the session by id"}
+	return &errs.NotFoundError{What: fmt.Sprintf("log %s does not exist", path), Fix: "check the path, or name the session by id"}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/urfave/cli/v2"
 
-	"trail/core"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -58,7 +58,7 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 				}
 			}
 			if o.DryRun && o.Backup {
-				return core.Usagef("a dry run writes nothing; drop --backup", "--dry-run and --backup both given")
+				return errs.Usagef("a dry run writes nothing; drop --backup", "--dry-run and --backup both given")
 			}
 			return runF(c.Context, o)
 		},
@@ -66,7 +66,7 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 }
 
 func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	rep, err := st.MigrateHistory(store.MigrateOptions{
 		Dir: o.Dir, DryRun: o.DryRun, Backup: o.Backup, Wait: o.Wait, Ctx: ctx,
 		NewID: func() string {
@@ -93,7 +93,7 @@ func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 		fmt.Fprintln(o.IO.ErrOut, "trail: dry run: nothing was written")
 	}
 	if interrupted {
-		return core.Interrupted(err, "migrating records; the records counted above are done, the rest untouched")
+		return errs.Interrupted(err, "migrating records; the records counted above are done, the rest untouched")
 	}
 	if rep.Failed > 0 {
 		return &exitError{code: ExitInvalidData}

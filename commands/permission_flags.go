@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
-	"trail/store"
 )
 
 // ruleFlag collects a repeatable rule flag. urfave/cli's StringSliceFlag
@@ -28,8 +27,9 @@ func ruleValues(c *cli.Context, name string) []string {
 }
 
 // permissionOptions reads --permission-mode, --allow-tool, --deny-tool,
-// --tools and --on-ask. Values are checked by core before any file is touched.
-func permissionOptions(c *cli.Context, s *core.StepOptions) error {
+// --tools and --on-ask. The step checks their values (core's options.go)
+// before any file is touched.
+func permissionOptions(c *cli.Context, s *core.StepOptions) {
 	s.PermissionMode = c.String("permission-mode")
 	s.AllowRules = ruleValues(c, "allow-tool")
 	s.DenyRules = ruleValues(c, "deny-tool")
@@ -45,8 +45,4 @@ func permissionOptions(c *cli.Context, s *core.StepOptions) error {
 			}
 		}
 	}
-	if s.PermissionMode != "" && !core.ValidMode(s.PermissionMode) {
-		return core.Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown --permission-mode %s", store.QuoteInput(s.PermissionMode))
-	}
-	return nil
 }

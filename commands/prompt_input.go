@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -25,7 +27,7 @@ func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	if prompt == "" {
 		prompt = strings.Join(o.Args, " ")
 	} else if len(o.Args) > 0 {
-		return "", core.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %s", store.QuoteInput(o.Args[0]))
+		return "", errs.Usagef("give the prompt either with -p or as arguments", "prompt given twice: -p and %s", store.QuoteInput(o.Args[0]))
 	}
 	// A resume that decides approvals needs no prompt, so an idle inherited
 	// pipe must not hold it up either.
@@ -41,17 +43,14 @@ func readPrompt(ctx context.Context, o *RunOptions) (string, error) {
 	default:
 		prompt = prompt + "\n\n" + input
 	}
-	// A resume without a prompt is judged once its session is loaded: a
-	// paused one names the calls it waits for (exit 4).
-	if strings.TrimSpace(prompt) == "" && !o.Resume {
-		return "", core.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
-	}
+	// Whether a prompt is needed is the step's to judge (no prompt: exit
+	// 2; a paused session resumed without one names its calls, exit 4).
 	return prompt, nil
 }
 
 // allowsEmptyPrompt: a resume that only decides pending approvals needs none.
 func (o *RunOptions) allowsEmptyPrompt() bool {
-	return o.Resume && o.decidesApprovals()
+	return o.Step.Resume && o.decidesApprovals()
 }
 
 // stdinSlack is read past window*4 bytes before input is called too large:
@@ -73,7 +72,7 @@ func readStdin(ctx context.Context, o *RunOptions, havePrompt bool) (string, err
 		}
 	}
 	window, exact := core.InputWindow(&o.Step, o.Deps.Env)
-	limit := window*core.BytesPerToken + stdinSlack
+	limit := window*chat.BytesPerToken + stdinSlack
 	b, err := readInput(ctx, o, limit, idle)
 	if err != nil {
 		return "", err
@@ -122,7 +121,7 @@ func readInput(ctx context.Context, o *RunOptions, limit int64, idle time.Durati
 		fmt.Fprintf(o.IO.ErrOut, "trail: warning: standard input sent nothing for %s; ignoring it (pass --no-stdin to skip it)\n", idle)
 		return nil, nil
 	case <-ctx.Done():
-		return nil, core.Interrupted(ctx.Err(), "reading standard input")
+		return nil, errs.Interrupted(ctx.Err(), "reading standard input")
 	}
 	select {
 	case r := <-done:
@@ -131,6 +130,6 @@ func readInput(ctx context.Context, o *RunOptions, limit int64, idle time.Durati
 		}
 		return r.b, nil
 	case <-ctx.Done():
-		return nil, core.Interrupted(ctx.Err(), "reading standard input")
+		return nil, errs.Interrupted(ctx.Err(), "reading standard input")
 	}
 }

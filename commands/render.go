@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -42,7 +43,7 @@ func newRenderer(o *RunOptions) *renderer {
 	// -o stream-json on the terminal would have its lines land between
 	// the spinner's frames; the lines themselves show progress there.
 	if r.progress && !(o.Output == outStreamJSON && io.IsStdoutTTY()) {
-		r.spin = newSpinner(io.ErrOut, r.color)
+		r.spin = newSpinner(io.ErrOut, r.color, o.Deps.Now)
 	}
 	if o.Output == outStreamJSON {
 		r.sj = newStreamJSON(io.Out, o.Deps.NewID, o.Deps.Now)
@@ -146,7 +147,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 	if err == nil && res != nil && res.Subtype == core.SubtypeMaxTurns {
 		return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
 	}
-	if errors.Is(err, core.ErrInterrupted) && res != nil {
+	if errors.Is(err, errs.ErrInterrupted) && res != nil {
 		return &exitError{code: ExitInterrupted, msg: "interrupted; the partial answer is saved in session " + res.SessionID}
 	}
 	return err
@@ -189,7 +190,7 @@ func resultObject(res *core.Result, err error) logfmt.Object {
 		logfmt.F("model", res.Model),
 		logfmt.F("stop_reason", res.StopReason),
 	}
-	if err != nil && !errors.Is(err, core.ErrInterrupted) {
+	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		o = append(o, logfmt.F("error", oneLine(err.Error())))
 	}
 	return o

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
 )
 
 func testRenderer(t *testing.T, output string, stdoutTTY, stderrTTY, quiet bool) (*renderer, *bytes.Buffer, *bytes.Buffer) {
@@ -28,8 +30,8 @@ func answer(r *renderer, deltas ...string) {
 		r.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: d})
 		text += d
 	}
-	m := core.Message{ID: "m1", Role: core.RoleAssistant, Content: text, State: core.StateComplete}
-	r.Event(core.StepEvent{Kind: core.EvAssistantMessage, Round: 1, Message: &m, Usage: core.Usage{InputTokens: 5, OutputTokens: 2}})
+	m := chat.Message{ID: "m1", Role: chat.RoleAssistant, Content: text, State: chat.StateComplete}
+	r.Event(core.StepEvent{Kind: core.EvAssistantMessage, Round: 1, Message: &m, Usage: chat.Usage{InputTokens: 5, OutputTokens: 2}})
 }
 
 func TestTextOutput(t *testing.T) {
@@ -78,9 +80,18 @@ func TestSpinner(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, out, errOut := testRenderer(t, tt.output, tt.stdoutTTY, tt.stderrTTY, tt.quiet)
+			if (r.spin != nil) != tt.want {
+				t.Fatalf("spinner made = %v, want %v", r.spin != nil, tt.want)
+			}
+			drawn := make(chan struct{}, 1)
+			if r.spin != nil {
+				r.spin.delay, r.spin.drawn = time.Millisecond, drawn
+			}
 			r.Event(core.StepEvent{Kind: core.EvSession, SessionID: "s1", Provider: "anthropic"})
 			r.Event(core.StepEvent{Kind: core.EvProviderWaiting, Round: 1})
-			time.Sleep(3 * spinnerDelay)
+			if tt.want {
+				waitDrawn(t, drawn)
+			}
 			r.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: "hi"})
 			got := errOut.String()
 			if shown := strings.Contains(got, "waiting for anthropic"); shown != tt.want {
@@ -93,6 +104,41 @@ func TestSpinner(t *testing.T) {
 				t.Errorf("the spinner touched stdout: %q", out.String())
 			}
 		})
+	}
+}
+
+// waitDrawn waits for the spinner's first frame; a spinner that never
+// draws fails the test rather than hanging it.
+func waitDrawn(t *testing.T, drawn <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-drawn:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the spinner drew no frame")
+	}
+}
+
+// The spinner's clock is the injected one: what it shows is what Deps.Now
+// says, not the wall clock.
+func TestSpinnerShowsTheInjectedClock(t *testing.T) {
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	calls := 0
+	now := func() time.Time {
+		calls++
+		if calls == 1 {
+			return t0
+		}
+		return t0.Add(65 * time.Second)
+	}
+	var buf bytes.Buffer
+	s := newSpinner(&buf, false, now)
+	drawn := make(chan struct{}, 1)
+	s.delay, s.drawn = time.Millisecond, drawn
+	s.Start("waiting for echo")
+	waitDrawn(t, drawn)
+	s.Stop()
+	if !strings.Contains(buf.String(), "waiting for echo 1m05s") {
+		t.Errorf("spinner wrote %q, want the injected clock's 1m05s", buf.String())
 	}
 }
 
@@ -125,11 +171,11 @@ func TestStreamJSONToolRound(t *testing.T) {
 	w := &lineWriter{}
 	n := 0
 	s := newStreamJSON(w, nil, func() time.Time { n++; return time.Unix(int64(n), 0) })
-	user := core.Message{ID: "u1", Role: core.RoleUser, Content: "weather?", Timestamp: "t"}
-	call := core.ToolCall{ID: "toolu_1", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris"}`}
-	asst := core.Message{ID: "a1", Role: core.RoleAssistant, Content: "Let me check.", ToolCalls: []core.ToolCall{call}}
-	result := core.Message{ID: "r1", Role: core.RoleTool, Content: `{"success":true,"output":"14C"}`, ToolCallID: "toolu_1"}
-	final := core.Message{ID: "a2", Role: core.RoleAssistant, Content: "It is 14C."}
+	user := chat.Message{ID: "u1", Role: chat.RoleUser, Content: "weather?", Timestamp: "t"}
+	call := chat.ToolCall{ID: "toolu_1", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris"}`}
+	asst := chat.Message{ID: "a1", Role: chat.RoleAssistant, Content: "Let me check.", ToolCalls: []chat.ToolCall{call}}
+	result := chat.Message{ID: "r1", Role: chat.RoleTool, Content: `{"success":true,"output":"14C"}`, ToolCallID: "toolu_1"}
+	final := chat.Message{ID: "a2", Role: chat.RoleAssistant, Content: "It is 14C."}
 	for _, e := range []core.StepEvent{
 		{Kind: core.EvSession, SessionID: "s1", Provider: "anthropic", Model: "claude-x"},
 		{Kind: core.EvUserMessage, Message: &user},
@@ -137,8 +183,8 @@ func TestStreamJSONToolRound(t *testing.T) {
 		{Kind: core.EvThinkingDelta, Round: 1, Text: "hmm"},
 		{Kind: core.EvTextDelta, Round: 1, Text: "Let me"},
 		{Kind: core.EvTextDelta, Round: 1, Text: " check."},
-		{Kind: core.EvToolCallStreaming, Round: 1, ToolCall: &core.ToolCall{ID: "toolu_1", Name: "get_weather"}},
-		{Kind: core.EvAssistantMessage, Round: 1, Message: &asst, Usage: core.Usage{InputTokens: 10, OutputTokens: 5}},
+		{Kind: core.EvToolCallStreaming, Round: 1, ToolCall: &chat.ToolCall{ID: "toolu_1", Name: "get_weather"}},
+		{Kind: core.EvAssistantMessage, Round: 1, Message: &asst, Usage: chat.Usage{InputTokens: 10, OutputTokens: 5}},
 		{Kind: core.EvToolStarted, Round: 1, ToolCall: &call},
 		{Kind: core.EvToolFinished, Round: 1, ToolCall: &call, Tool: &core.ToolOutcome{Success: true}},
 		{Kind: core.EvToolResult, Round: 1, Message: &result},
@@ -226,7 +272,7 @@ func TestStreamJSONFailedRoundClosesItsBlocksAndSaysWhy(t *testing.T) {
 	s.Event(core.StepEvent{Kind: core.EvSession, SessionID: "s1"})
 	s.Event(core.StepEvent{Kind: core.EvProviderWaiting, Round: 1})
 	s.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: "Hel"})
-	perr := &core.ProviderError{Provider: "anthropic", Message: "overloaded_error: Overloaded"}
+	perr := &errs.ProviderError{Provider: "anthropic", Message: "overloaded_error: Overloaded"}
 	s.finish(&core.Result{SessionID: "s1", Subtype: core.SubtypeError, IsError: true}, perr)
 	evs := streamEvents(t, w)
 	var types []string

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -73,10 +74,10 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			args := c.Args().Slice()
 			last, anyDir := c.Bool("last"), c.Bool("any-dir")
 			if anyDir && !last {
-				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
 			}
 			if len(args) != 1 && !(last && len(args) == 0) {
-				return core.Usagef("trail replay ID, trail replay path/to/log.jsonl, or trail replay --last", "give exactly one session or log file")
+				return errs.Usagef("trail replay ID, trail replay path/to/log.jsonl, or trail replay --last", "give exactly one session or log file")
 			}
 			o := &ReplayOptions{IO: d.IO, Deps: d, Globals: g, Last: last, AnyDir: anyDir, Format: c.String("format"),
 				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: c.Duration("wait")}
@@ -90,18 +91,18 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			switch o.Format {
 			case "", rfText, rfJSON, rfJSONL, rfRecord:
 			default:
-				return core.Usagef("use text, json, jsonl or record", "unknown format %s", store.QuoteInput(o.Format))
+				return errs.Usagef("use text, json, jsonl or record", "unknown format %s", store.QuoteInput(o.Format))
 			}
 			switch o.View {
 			case viewContext, viewTranscript:
 			default:
-				return core.Usagef("use context or transcript", "unknown view %s", store.QuoteInput(o.View))
+				return errs.Usagef("use context or transcript", "unknown view %s", store.QuoteInput(o.View))
 			}
 			if o.Format == rfRecord && o.View == viewTranscript {
-				return core.Usagef("a record holds the context; drop --view or use --format json", "--format record has no transcript view")
+				return errs.Usagef("a record holds the context; drop --view or use --format json", "--format record has no transcript view")
 			}
 			if o.Force && !o.WriteRecord {
-				return core.Usagef("use it with --write-record", "--force without --write-record")
+				return errs.Usagef("use it with --write-record", "--force without --write-record")
 			}
 			return runF(c.Context, o)
 		},
@@ -109,7 +110,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 }
 
 func runReplay(ctx context.Context, o *ReplayOptions) error {
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	var t logTarget
 	var err error
 	if o.Last {
@@ -139,7 +140,7 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 				if errors.Is(err, fs.ErrNotExist) {
 					return logNotFound(t.Path)
 				}
-				return &core.InvalidDataError{Path: t.Path, Err: err}
+				return &errs.InvalidDataError{Path: t.Path, Err: err}
 			}
 		}
 		rec, err := newEngine(o.Deps, st).RepairRecord(ctx, core.RepairOptions{
@@ -187,7 +188,7 @@ func replayError(path string, err error) error {
 	case errors.Is(err, fs.ErrNotExist) && !errors.As(err, &perr):
 		return logNotFound(path)
 	case errors.As(err, &perr):
-		return &core.InvalidDataError{Path: path, Err: err, Fix: "see trail validate-log " + path}
+		return &errs.InvalidDataError{Path: path, Err: err, Fix: "see trail validate-log " + path}
 	}
 	return err
 }

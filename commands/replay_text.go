@@ -8,7 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
 	"trail/logfmt"
 )
 
@@ -58,14 +58,14 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 }
 
 func writeTextMessage(w io.Writer, raw json.RawMessage) {
-	m, err := core.DecodeMessage(raw)
+	m, err := chat.DecodeMessage(raw)
 	if err != nil {
 		fmt.Fprintf(w, "\n● ?\n%s\n", indent(string(raw)))
 		return
 	}
 	head := m.Role
 	switch m.Role {
-	case core.RoleTool:
+	case chat.RoleTool:
 		ok, text := toolOutcome(m.Content)
 		head = fmt.Sprintf("tool %s (%s): %s", m.Name, m.ToolCallID, ok)
 		fmt.Fprintf(w, "\n● %s  %s\n", head, m.Timestamp)
@@ -73,8 +73,8 @@ func writeTextMessage(w io.Writer, raw json.RawMessage) {
 			fmt.Fprintln(w, indent(text))
 		}
 		return
-	case core.RoleAssistant:
-		if m.State == core.StateInterrupted {
+	case chat.RoleAssistant:
+		if m.State == chat.StateInterrupted {
 			head += " (interrupted)"
 		}
 	}
@@ -89,7 +89,7 @@ func writeTextMessage(w io.Writer, raw json.RawMessage) {
 
 // messageText is a message's text: the content string, or the text parts
 // of a content list, or the raw content when it is neither.
-func messageText(m core.Message, raw json.RawMessage) string {
+func messageText(m chat.Message, raw json.RawMessage) string {
 	if m.Content != "" || m.ContentNull {
 		return m.Content
 	}

@@ -11,17 +11,17 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/store"
 )
 
-// RunOptions is run and resume after flag parsing.
+// RunOptions is run and resume after flag parsing: what only commands
+// reads (the prompt's sources, the output format) beside the step itself.
 type RunOptions struct {
 	IO      *IOStreams
 	Deps    *Deps
 	Globals globals
-	Resume  bool
-	Ref     core.SessionRef
-	Fork    bool
 	Args    []string // prompt words
 	Prompt  string   // -p
 	NoStdin bool
@@ -82,7 +82,7 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 				return err
 			}
 			if c.IsSet("system") && c.IsSet("system-file") {
-				return core.Usagef("give one of them", "--system and --system-file both given")
+				return errs.Usagef("give one of them", "--system and --system-file both given")
 			}
 			if c.IsSet("system") {
 				sys := c.String("system")
@@ -91,7 +91,7 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 			if f := c.String("system-file"); f != "" {
 				data, err := os.ReadFile(f)
 				if err != nil {
-					return &core.UsageError{Msg: "--system-file", Err: err}
+					return &errs.UsageError{Msg: "--system-file", Err: err}
 				}
 				sys := strings.TrimRight(string(data), "\n")
 				opts.Step.System = &sys
@@ -125,17 +125,18 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 				return err
 			}
 			args := c.Args().Slice()
-			opts.Ref.Last, opts.Ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
-			if opts.Ref.AnyDir && !opts.Ref.Last {
-				return core.Usagef("use --last --any-dir", "--any-dir needs --last")
+			ref := &opts.Step.Ref
+			ref.Last, ref.AnyDir = c.Bool("last"), c.Bool("any-dir")
+			if ref.AnyDir && !ref.Last {
+				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
 			}
-			if !opts.Ref.Last {
+			if !ref.Last {
 				if len(args) == 0 {
-					return core.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
+					return errs.Usagef("trail resume ID \"next step\", or trail resume --last \"next step\"", "no session given")
 				}
-				opts.Ref.Ref, args = args[0], args[1:]
+				ref.Ref, args = args[0], args[1:]
 			}
-			opts.Fork = c.Bool("fork")
+			opts.Step.Fork = c.Bool("fork")
 			opts.Step.Approve, opts.Step.Deny = c.String("approve"), c.String("deny")
 			opts.Args = args
 			return runF(c.Context, opts)
@@ -157,24 +158,23 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	switch out {
 	case outText, outJSON, outStreamJSON:
 	default:
-		return nil, core.Usagef("use text, json or stream-json", "unknown output format %s", store.QuoteInput(out))
+		return nil, errs.Usagef("use text, json or stream-json", "unknown output format %s", store.QuoteInput(out))
 	}
 	if c.Int("max-turns") < 0 {
-		return nil, core.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")
+		return nil, errs.Usagef("give 0 (no cap) or more", "--max-turns must not be negative")
 	}
 	if c.Int("max-retries") < 0 {
-		return nil, core.Usagef("give 0 or more", "--max-retries must not be negative")
+		return nil, errs.Usagef("give 0 or more", "--max-retries must not be negative")
 	}
 	if c.Duration("timeout") <= 0 {
-		return nil, core.Usagef("give a duration like 120s", "--timeout must be positive")
+		return nil, errs.Usagef("give a duration like 120s", "--timeout must be positive")
 	}
 	if c.Duration("wait") < 0 {
-		return nil, core.Usagef("give a duration like 30s", "--wait must not be negative")
+		return nil, errs.Usagef("give a duration like 30s", "--wait must not be negative")
 	}
 	opts := &RunOptions{
-		IO: d.IO, Deps: d, Globals: g, Resume: resume,
+		IO: d.IO, Deps: d, Globals: g,
 		Prompt: c.String("prompt"), NoStdin: c.Bool("no-stdin"), Output: out,
-		Ref: core.SessionRef{Cwd: cwd},
 	}
 	script := c.String("script")
 	if script != "" && !filepath.IsAbs(script) {
@@ -182,8 +182,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	}
 	opts.Step = core.StepOptions{
 		Resume: resume,
+		Ref:    core.SessionRef{Cwd: cwd},
 		Name:   c.String("name"),
-		Provider: core.ProviderFlags{
+		Provider: provider.Flags{
 			Name: c.String("provider"), Model: c.String("model"),
 			BaseURL: c.String("base-url"), Script: script,
 		},
@@ -194,18 +195,15 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		Wait:       c.Duration("wait"),
 		Cwd:        cwd,
 	}
-	if err := permissionOptions(c, &opts.Step); err != nil {
-		return nil, err
-	}
+	permissionOptions(c, &opts.Step)
 	if err := contextOptions(c, &opts.Step); err != nil {
 		return nil, err
 	}
 	return opts, nil
 }
 
-// flagTimeout is --timeout when given: left unset, the settings' timeout
-// applies, then the provider's default (the flag's), as SPEC 2's
-// precedence wants.
+// flagTimeout is --timeout when given, else 0: the step then takes the
+// settings' timeout, else the default the flag shows (core's options.go).
 func flagTimeout(c *cli.Context) time.Duration {
 	if c.IsSet("timeout") {
 		return c.Duration("timeout")
@@ -221,17 +219,12 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Settings = settings
-	if o.Step.MaxTurns == 0 && settings.MaxTurns != nil {
-		o.Step.MaxTurns = *settings.MaxTurns
-	}
 	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err
 	}
 	o.Step.Prompt = prompt
-	o.Step.Ref = o.Ref
-	o.Step.Fork = o.Fork
-	st := store.New(o.Globals.Home)
+	st := d.OpenStore(o.Globals.Home)
 	r := newRenderer(o)
 	o.Step.Observer = r
 	res, stepErr := newEngine(d, st).Step(ctx, o.Step)

@@ -16,10 +16,16 @@ import (
 type spinner struct {
 	w     io.Writer
 	color bool
-	label string
-	start time.Time
-	stop  chan struct{}
-	done  chan struct{}
+	now   func() time.Time // the injected clock the shown time is read from
+	// delay before the first frame and between frames (spinnerDelay,
+	// spinnerTick); drawn, when set, is told of every frame drawn, so a
+	// test waits for the frame instead of sleeping.
+	delay, tick time.Duration
+	drawn       chan<- struct{}
+	label       string
+	start       time.Time
+	stop        chan struct{}
+	done        chan struct{}
 }
 
 const (
@@ -29,7 +35,9 @@ const (
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-func newSpinner(w io.Writer, color bool) *spinner { return &spinner{w: w, color: color} }
+func newSpinner(w io.Writer, color bool, now func() time.Time) *spinner {
+	return &spinner{w: w, color: color, now: now, delay: spinnerDelay, tick: spinnerTick}
+}
 
 // Start shows label with a clock from zero, replacing a spinner already shown.
 func (s *spinner) Start(label string) {
@@ -39,7 +47,7 @@ func (s *spinner) Start(label string) {
 	if s.stop != nil {
 		s.Stop()
 	}
-	s.label, s.start = label, time.Now()
+	s.label, s.start = label, s.now()
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	go s.run(s.label, s.start, s.stop, s.done)
 }
@@ -59,7 +67,7 @@ func (s *spinner) Stop() {
 
 func (s *spinner) run(label string, start time.Time, stop, done chan struct{}) {
 	defer close(done)
-	t := time.NewTimer(spinnerDelay)
+	t := time.NewTimer(s.delay)
 	defer t.Stop()
 	width := 0
 	for i := 0; ; i++ {
@@ -71,7 +79,7 @@ func (s *spinner) run(label string, start time.Time, stop, done chan struct{}) {
 			return
 		case <-t.C:
 		}
-		line := fmt.Sprintf("%s %s %s", spinnerFrames[i%len(spinnerFrames)], label, elapsed(time.Since(start)))
+		line := fmt.Sprintf("%s %s %s", spinnerFrames[i%len(spinnerFrames)], label, elapsed(s.now().Sub(start)))
 		pad := ""
 		if n := len([]rune(line)); n < width {
 			pad = strings.Repeat(" ", width-n)
@@ -82,7 +90,13 @@ func (s *spinner) run(label string, start time.Time, stop, done chan struct{}) {
 			line = "\x1b[2m" + line + "\x1b[0m"
 		}
 		fmt.Fprint(s.w, "\r"+line+pad)
-		t.Reset(spinnerTick)
+		if s.drawn != nil {
+			select {
+			case s.drawn <- struct{}{}:
+			default:
+			}
+		}
+		t.Reset(s.tick)
 	}
 }
 

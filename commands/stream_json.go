@@ -9,6 +9,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
 	"trail/logfmt"
 )
 
@@ -182,7 +184,7 @@ func (s *streamJSON) finish(res *core.Result, err error) {
 			s.completeTool(b)
 		}
 	}
-	if err != nil && !errors.Is(err, core.ErrInterrupted) {
+	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		s.system("error", oneLine(err.Error()), nil)
 	}
 	if res != nil {
@@ -242,7 +244,7 @@ func (s *streamJSON) toolStart(callID, name string, input any) {
 	s.start(b.id, s.toolObject(b))
 }
 
-func (s *streamJSON) toolFor(tc *core.ToolCall) *toolBlock {
+func (s *streamJSON) toolFor(tc *chat.ToolCall) *toolBlock {
 	if tc == nil {
 		return nil
 	}
@@ -268,7 +270,7 @@ func (s *streamJSON) toolObject(b *toolBlock) logfmt.Object {
 
 // toolResult is a tool_result block: the output is the result JSON trail
 // sends the model ({success, output, error?...}), isError when it failed.
-func (s *streamJSON) toolResult(m *core.Message) {
+func (s *streamJSON) toolResult(m *chat.Message) {
 	var output any = m.Content
 	isError := false
 	if gjson.Valid(m.Content) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"trail/core"
+	"trail/core/chat"
+	"trail/core/permission"
 )
 
 // toolEvent shows tool activity: one line per finished call on a terminal
@@ -23,8 +25,8 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 
 // toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
-func toolLine(call core.ToolCall, out core.ToolOutcome, color bool) string {
-	desc := core.DescribeCall(call.Name, call.Arguments)
+func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
+	desc := permission.DescribeCall(call.Name, call.Args())
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:

@@ -7,13 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"trail/core"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -63,10 +62,10 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 			switch o.Format {
 			case vfText, vfJSON, vfGitHub, vfJUnit:
 			default:
-				return core.Usagef("use text, json, github or junit", "unknown format %s", store.QuoteInput(o.Format))
+				return errs.Usagef("use text, json, github or junit", "unknown format %s", store.QuoteInput(o.Format))
 			}
 			if len(o.Args) == 0 {
-				return core.Usagef("trail validate-log logs/*.jsonl, or a session id, or - for stdin", "no log given")
+				return errs.Usagef("trail validate-log logs/*.jsonl, or a session id, or - for stdin", "no log given")
 			}
 			return runF(c.Context, o)
 		},
@@ -81,13 +80,8 @@ type logResult struct {
 	Err     error          // why it could not be read
 }
 
-// validateMemoryLimit is a soft heap limit: validation's live memory is a
-// read buffer and a line, so a tight limit keeps RSS flat on huge logs.
-const validateMemoryLimit = 48 << 20
-
 func runValidateLog(_ context.Context, o *ValidateLogOptions) error {
-	debug.SetMemoryLimit(validateMemoryLimit)
-	st := store.New(o.Globals.Home)
+	st := o.Deps.OpenStore(o.Globals.Home)
 	targets, err := expandLogArgs(st, o.Args)
 	if err != nil {
 		return err
@@ -148,7 +142,7 @@ func expandLogArgs(st *store.FS, args []string) ([]target, error) {
 		case strings.ContainsAny(arg, "*?["):
 			matches, err := filepath.Glob(arg)
 			if err != nil {
-				return nil, core.Usagef("quote the pattern, or escape [ as \\[", "bad pattern %s: %v", store.QuoteInput(arg), err)
+				return nil, errs.Usagef("quote the pattern, or escape [ as \\[", "bad pattern %s: %v", store.QuoteInput(arg), err)
 			}
 			if len(matches) == 0 {
 				out = append(out, target{name: arg, missing: fmt.Errorf("no file matches %s", store.QuoteInput(arg))})
@@ -172,8 +166,8 @@ func expandLogArgs(st *store.FS, args []string) ([]target, error) {
 				continue
 			}
 			t, err := resolveLog(st, arg)
-			var nf *core.NotFoundError
-			var amb *core.AmbiguousError
+			var nf *errs.NotFoundError
+			var amb *errs.AmbiguousError
 			switch {
 			case errors.As(err, &nf), errors.As(err, &amb):
 				out = append(out, target{name: arg, missing: err})

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"trail/store"
 )
 
 // run runs trail in-process with args and returns the exit code.
@@ -177,5 +179,27 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 	if got := ghProp("a,b:c"); got != "a%2Cb%3Ac" {
 		t.Errorf("property %q", got)
+	}
+}
+
+// A finding quotes a value of the log as an error quotes user input: cut
+// to 200 characters with its length (logfmt's twin of store.QuoteInput
+// gives the same text).
+func TestValidateLogQuotesALongSessionIDCut(t *testing.T) {
+	long := strings.Repeat("x", 10_000)
+	path := filepath.Join(t.TempDir(), "mixed.jsonl")
+	lines := `{"timestamp":"2026-11-21T12:00:00.000Z","sessionId":"s1","event":"user","seq":0,"content":"hi"}` + "\n" +
+		`{"timestamp":"2026-11-21T12:00:00.001Z","sessionId":"` + long + `","event":"user","seq":1,"content":"hi"}` + "\n"
+	if err := os.WriteFile(path, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, _ := TestIO()
+	d := testDeps(t, ios)
+	if code := runTrail(t, d, "validate-log", path); code != ExitInvalidData {
+		t.Fatalf("exit %d:\n%.2000s", code, out.String())
+	}
+	want := "sessionId " + store.QuoteInput(long) + ` differs from the log's session "s1".`
+	if !strings.Contains(out.String(), want) || strings.Contains(out.String(), long[:201]) {
+		t.Errorf("report %.2000s\nwant the id cut: %s", out.String(), want[:80])
 	}
 }

@@ -15,11 +15,15 @@ package core
 //     deny, or pause the round (SPEC 5.4).
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"trail/core/hooks"
+	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 )
 
@@ -36,15 +40,15 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		return
 	}
 	if ctx.Err() != nil {
-		r.result = ToolResult{Error: "Aborted before start"}
+		r.result = tools.Result{Error: "Aborted before start"}
 		return
 	}
-	hook := s.runHooks(ctx, HookPreToolUse, preToolUseInput(r.call.Name, r.call.ID, r.args))
+	hook := s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(r.call.Name, r.call.ID, r.args))
 	if hook.Stop {
-		s.stopByHook(HookPreToolUse, hook)
+		s.stopByHook(hooks.PreToolUse, hook)
 	}
 	if hook.Blocked {
-		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+hook.Reason)
+		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+hook.Reason)
 		return
 	}
 	if len(hook.UpdatedInput) > 0 && json.Valid(hook.UpdatedInput) {
@@ -52,22 +56,22 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	}
 	v := s.perms.Check(r.call.Name, r.args)
 	switch {
-	case v.Decision == DecisionDeny && v.Source == SourceRule:
-		s.settle(round, r, DecisionDeny, SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
-	case hook.Permission == DecisionDeny:
-		s.settle(round, r, DecisionDeny, SourceHook, "", blockedByHookLabel+firstNonEmpty(hook.PermissionReason, "permissionDecision deny"))
-	case v.Decision == DecisionAsk && v.Source == SourceRule:
+	case v.Decision == permission.DecisionDeny && v.Source == permission.SourceRule:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
+	case hook.Permission == permission.DecisionDeny:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+cmp.Or(strings.TrimSpace(hook.PermissionReason), "permissionDecision deny"))
+	case v.Decision == permission.DecisionAsk && v.Source == permission.SourceRule:
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.
 		s.ask(ctx, round, r, true, "")
-	case hook.Permission == DecisionAllow:
-		s.settle(round, r, DecisionAllow, SourceHook, "", hook.PermissionReason)
-	case hook.Permission == DecisionAsk:
+	case hook.Permission == permission.DecisionAllow:
+		s.settle(round, r, permission.DecisionAllow, permission.SourceHook, "", hook.PermissionReason)
+	case hook.Permission == permission.DecisionAsk:
 		s.ask(ctx, round, r, true, hook.PermissionReason)
-	case v.Decision == DecisionAllow:
-		s.settle(round, r, DecisionAllow, v.Source, v.Rule, "")
-	case v.Decision == DecisionDeny:
-		s.settle(round, r, DecisionDeny, SourceMode, "", fmt.Sprintf("Permission denied: %s is not allowed in %s mode.", r.call.Name, s.perms.Mode))
+	case v.Decision == permission.DecisionAllow:
+		s.settle(round, r, permission.DecisionAllow, v.Source, v.Rule, "")
+	case v.Decision == permission.DecisionDeny:
+		s.settle(round, r, permission.DecisionDeny, permission.SourceMode, "", fmt.Sprintf("Permission denied: %s is not allowed in %s mode.", r.call.Name, s.perms.Mode))
 	default:
 		s.ask(ctx, round, r, false, "")
 	}
@@ -77,31 +81,31 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 // session's allowed tools.
 func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, why string) {
 	if !forced && s.sessionAllows(r.call.Name) {
-		s.settle(round, r, DecisionAllow, SourceSession, "", "")
+		s.settle(round, r, permission.DecisionAllow, permission.SourceSession, "", "")
 		return
 	}
 	t := s.e.Terminal
 	if t == nil || !t.CanPrompt() {
 		if s.opts.OnAsk == OnAskPause {
-			s.settle(round, r, DecisionAsk, SourceNoTerminal, "", why)
+			s.settle(round, r, permission.DecisionAsk, permission.SourceNoTerminal, "", why)
 			return
 		}
-		s.settle(round, r, DecisionDeny, SourceNoTerminal, "", deniedNoTerminal)
+		s.settle(round, r, permission.DecisionDeny, permission.SourceNoTerminal, "", deniedNoTerminal)
 		return
 	}
 	answer, err := AskContext(ctx, t, approvalQuestion(r, why))
 	if err != nil {
-		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
 		return
 	}
 	switch strings.ToLower(answer) {
 	case "y", "yes":
-		s.settle(round, r, DecisionAllow, SourcePrompt, "", "")
+		s.settle(round, r, permission.DecisionAllow, permission.SourcePrompt, "", "")
 	case "a", "always":
 		s.allowForSession(r.call.Name)
-		s.settle(round, r, DecisionAllow, SourcePrompt, "", "allowed for the session")
+		s.settle(round, r, permission.DecisionAllow, permission.SourcePrompt, "", "allowed for the session")
 	default:
-		s.settle(round, r, DecisionDeny, SourcePrompt, "", deniedByPerson)
+		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
 	}
 }
 
@@ -133,7 +137,7 @@ const maxShownArgs = 2000
 // approvalQuestion names the tool and its arguments.
 func approvalQuestion(r *toolRun, why string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ntrail: allow %s?\n", describeCall(r.call.Name, r.args))
+	fmt.Fprintf(&b, "\ntrail: allow %s?\n", permission.DescribeCall(r.call.Name, r.args))
 	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
 		if r := []rune(args); len(r) > maxShownArgs {
 			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))
@@ -150,9 +154,9 @@ func approvalQuestion(r *toolRun, why string) string {
 // settle records a call's decision, its result when denied, and logs it.
 func (s *session) settle(round int, r *toolRun, decision, source, rule, reason string) {
 	r.decision, r.source, r.rule, r.reason = decision, source, rule, reason
-	if decision == DecisionDeny {
+	if decision == permission.DecisionDeny {
 		r.denied = true
-		r.result = ToolResult{Success: false, Error: reason}
+		r.result = tools.Result{Success: false, Error: reason}
 		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: r.args})
 	}
 	s.logDecision(round, r)
@@ -161,15 +165,11 @@ func (s *session) settle(round int, r *toolRun, decision, source, rule, reason s
 // logDecision writes permission_decision and, for decisions a person or a
 // hook made, a history event entry.
 func (s *session) logDecision(round int, r *toolRun) {
-	fields := []logfmt.Field{
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	fields := roundFields(s.execID, round,
 		logfmt.F("tool", r.call.Name),
 		logfmt.F("toolCallId", r.call.ID),
 		logfmt.F("decision", r.decision),
-		logfmt.F("source", r.source),
-	}
+		logfmt.F("source", r.source))
 	if r.rule != "" {
 		fields = append(fields, logfmt.F("rule", r.rule))
 	}
@@ -179,9 +179,9 @@ func (s *session) logDecision(round int, r *toolRun) {
 	s.logEvent("permission_decision", fields...)
 	typ := ""
 	switch {
-	case r.decision == DecisionDeny:
+	case r.decision == permission.DecisionDeny:
 		typ = "tool-denial"
-	case r.decision == DecisionAllow && (r.source == SourcePrompt || r.source == SourceFlag || r.source == SourceHook):
+	case r.decision == permission.DecisionAllow && (r.source == permission.SourcePrompt || r.source == permission.SourceFlag || r.source == permission.SourceHook):
 		typ = "tool-approval"
 	}
 	if typ != "" {

@@ -6,6 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"trail/core/chat"
+	"trail/core/hooks"
+	"trail/core/permission"
+	"trail/core/settings"
+	"trail/core/tools"
 )
 
 // fakeTerminal answers questions from a list; a nil list means no terminal.
@@ -30,9 +36,9 @@ type fakeClock struct{}
 
 func (fakeClock) Now() time.Time { return time.Unix(0, 0) }
 
-func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hooks map[string][]HookMatcher) *session {
+func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, deny []string, hookCfg map[string][]settings.HookMatcher) *session {
 	t.Helper()
-	p, err := BuildPermissions(mode, &Settings{}, allow, deny, t.TempDir())
+	p, err := permission.Build(mode, &settings.Settings{}, allow, deny, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,21 +48,21 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 		e.Terminal = term
 	}
 	return &session{
-		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &Settings{}}, obs: nopObserver{},
-		perms: p, hooks: &HookRunner{Hooks: hooks, Cwd: p.Cwd},
+		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &settings.Settings{}}, obs: nopObserver{},
+		perms: p, hooks: &hooks.Runner{Hooks: hookCfg, Cwd: p.Cwd},
 	}
 }
 
 type stubTool struct{ name string }
 
-func (s stubTool) Schema() ToolSchema { return ToolSchema{Name: s.name} }
-func (s stubTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
-	return ToolResult{Success: true}
+func (s stubTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: s.name} }
+func (s stubTool) Run(context.Context, json.RawMessage, tools.Env) tools.Result {
+	return tools.Result{Success: true}
 }
 
 func bashRun(cmd string) *toolRun {
 	args, _ := json.Marshal(map[string]string{"command": cmd})
-	return &toolRun{call: ToolCall{ID: "c1", Name: "Bash", Arguments: string(args)}, args: args, tool: stubTool{"Bash"}}
+	return &toolRun{call: chat.ToolCall{ID: "c1", Name: "Bash", Arguments: string(args)}, args: args, tool: stubTool{"Bash"}}
 }
 
 func TestDecide(t *testing.T) {
@@ -65,35 +71,35 @@ func TestDecide(t *testing.T) {
 		term         *fakeTerminal
 		onAsk, mode  string
 		allow, deny  []string
-		hooks        map[string][]HookMatcher
+		hooks        map[string][]settings.HookMatcher
 		wantDecision string
 		wantSource   string
 		wantAsked    int
 		wantSession  bool
 	}{
-		{name: "y on a terminal allows once", term: &fakeTerminal{answers: []string{"y"}}, wantDecision: DecisionAllow, wantSource: SourcePrompt, wantAsked: 1},
-		{name: "a allows for the session", term: &fakeTerminal{answers: []string{"a"}}, wantDecision: DecisionAllow, wantSource: SourcePrompt, wantAsked: 1, wantSession: true},
-		{name: "n denies", term: &fakeTerminal{answers: []string{"n"}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
-		{name: "Enter denies", term: &fakeTerminal{answers: []string{""}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
-		{name: "anything else denies", term: &fakeTerminal{answers: []string{"sure"}}, wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
-		{name: "no terminal denies by default", onAsk: OnAskDeny, wantDecision: DecisionDeny, wantSource: SourceNoTerminal},
-		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: DecisionAsk, wantSource: SourceNoTerminal},
-		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: DecisionAllow, wantSource: SourceRule},
-		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: ModeBypass,
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
-			wantDecision: DecisionDeny, wantSource: SourcePrompt, wantAsked: 1},
+		{name: "y on a terminal allows once", term: &fakeTerminal{answers: []string{"y"}}, wantDecision: permission.DecisionAllow, wantSource: permission.SourcePrompt, wantAsked: 1},
+		{name: "a allows for the session", term: &fakeTerminal{answers: []string{"a"}}, wantDecision: permission.DecisionAllow, wantSource: permission.SourcePrompt, wantAsked: 1, wantSession: true},
+		{name: "n denies", term: &fakeTerminal{answers: []string{"n"}}, wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
+		{name: "Enter denies", term: &fakeTerminal{answers: []string{""}}, wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
+		{name: "anything else denies", term: &fakeTerminal{answers: []string{"sure"}}, wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
+		{name: "no terminal denies by default", onAsk: OnAskDeny, wantDecision: permission.DecisionDeny, wantSource: permission.SourceNoTerminal},
+		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: permission.DecisionAsk, wantSource: permission.SourceNoTerminal},
+		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: permission.DecisionAllow, wantSource: permission.SourceRule},
+		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: permission.ModeBypass,
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
+			wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
 		{name: "a hook's allow needs no question", term: &fakeTerminal{answers: []string{}},
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
-			wantDecision: DecisionAllow, wantSource: SourceHook},
-		{name: "a blocking hook beats bypassPermissions", mode: ModeBypass,
-			hooks:        map[string][]HookMatcher{HookPreToolUse: {{Hooks: []HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
-			wantDecision: DecisionDeny, wantSource: SourceHook},
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`}}}}},
+			wantDecision: permission.DecisionAllow, wantSource: permission.SourceHook},
+		{name: "a blocking hook beats bypassPermissions", mode: permission.ModeBypass,
+			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: "echo nope >&2; exit 2"}}}}},
+			wantDecision: permission.DecisionDeny, wantSource: permission.SourceHook},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			mode := tt.mode
 			if mode == "" {
-				mode = ModeDefault
+				mode = permission.ModeDefault
 			}
 			s := testSession(t, tt.term, tt.onAsk, mode, tt.allow, tt.deny, tt.hooks)
 			r := bashRun("ls -la")
@@ -114,7 +120,7 @@ func TestDecide(t *testing.T) {
 			if s.sessionAllows("Bash") != tt.wantSession {
 				t.Errorf("session allows Bash = %v", s.sessionAllows("Bash"))
 			}
-			if (r.decision == DecisionDeny) != (len(s.denials) == 1) {
+			if (r.decision == permission.DecisionDeny) != (len(s.denials) == 1) {
 				t.Errorf("denials = %v", s.denials)
 			}
 		})
@@ -123,18 +129,18 @@ func TestDecide(t *testing.T) {
 
 func TestSessionAllowedToolsSkipTheQuestion(t *testing.T) {
 	term := &fakeTerminal{answers: []string{}}
-	s := testSession(t, term, OnAskDeny, ModeDefault, nil, nil, nil)
+	s := testSession(t, term, OnAskDeny, permission.ModeDefault, nil, nil, nil)
 	s.sessionAllowed = []string{"Bash"}
 	r := bashRun("rm -rf build")
 	s.decide(context.Background(), 1, r)
-	if r.decision != DecisionAllow || r.source != SourceSession || len(term.asked) != 0 {
+	if r.decision != permission.DecisionAllow || r.source != permission.SourceSession || len(term.asked) != 0 {
 		t.Fatalf("%s/%s asked %d", r.decision, r.source, len(term.asked))
 	}
 }
 
 func TestAnInterruptAnswersAWaitingQuestion(t *testing.T) {
 	term := &fakeTerminal{block: true}
-	s := testSession(t, term, OnAskDeny, ModeDefault, nil, nil, nil)
+	s := testSession(t, term, OnAskDeny, permission.ModeDefault, nil, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	r := bashRun("ls")
@@ -145,7 +151,7 @@ func TestAnInterruptAnswersAWaitingQuestion(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the question outlived the interrupt")
 	}
-	if r.decision != DecisionDeny {
+	if r.decision != permission.DecisionDeny {
 		t.Fatalf("decision = %s", r.decision)
 	}
 }

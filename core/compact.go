@@ -13,12 +13,11 @@ import (
 	"fmt"
 	"strings"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/logfmt"
 )
-
-// DefaultAutoCompact is the share of the context window at which a prompt
-// compacts first (Robota's default).
-const DefaultAutoCompact = 0.835
 
 // Compaction triggers, as hooks and the log name them.
 const (
@@ -43,17 +42,16 @@ type CompactOptions struct {
 type CompactResult struct {
 	SessionID string
 	Summary   string
-	Before    ContextState
-	After     ContextState
+	Before    chat.ContextState
+	After     chat.ContextState
 }
 
 // Compact summarises a stored session's conversation to shrink its context.
 func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResult, error) {
 	o := opts.Step
 	o.Resume = true
-	o.fillDefaults()
 	if opts.KeepLast < 0 {
-		return nil, Usagef("give 0 or more", "--keep-last must not be negative")
+		return nil, errs.Usagef("give 0 or more", "--keep-last must not be negative")
 	}
 	s, err := e.open(ctx, &o, nil)
 	if err != nil {
@@ -62,7 +60,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	defer s.close()
 	s.showOpenWarnings()
 	if len(s.pending) > 0 {
-		return nil, &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+		return nil, &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
 	}
 	res := &CompactResult{SessionID: s.rec.ID}
 	res.Before = s.contextState()
@@ -77,7 +75,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	saveErr := s.save(StatusIdle, s.rec.StopReason)
 	s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 	hookCtx := context.WithoutCancel(ctx)
-	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput("other"))
+	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput("other"))
 	s.syncLog()
 	return res, saveErr
 }
@@ -85,12 +83,11 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 // autoCompact compacts before the user message when the context is nearly
 // full. A failed auto-compaction is a warning: the prompt still runs.
 func (s *session) autoCompact(ctx context.Context) {
-	threshold, on := s.autoCompactThreshold()
-	if !on {
+	if s.opts.AutoCompactOff {
 		return
 	}
 	st := s.contextState()
-	if st.UsedPercentage < threshold*100 {
+	if st.UsedPercentage < s.opts.AutoCompact*100 {
 		return
 	}
 	if _, err := s.compact(ctx, TriggerAuto, "", 0); err != nil {
@@ -107,21 +104,6 @@ func (s *session) autoCompact(ctx context.Context) {
 	}
 }
 
-func (s *session) autoCompactThreshold() (float64, bool) {
-	o := s.opts
-	switch {
-	case o.AutoCompactOff:
-		return 0, false
-	case o.AutoCompact > 0:
-		return o.AutoCompact, true
-	case o.Settings.AutoCompactOff:
-		return 0, false
-	case o.Settings.AutoCompactThreshold != nil:
-		return *o.Settings.AutoCompactThreshold, true
-	}
-	return DefaultAutoCompact, true
-}
-
 // compact replaces the conversation with a summary and the kept tail. On any
 // failure the session's messages are untouched.
 func (s *session) compact(ctx context.Context, trigger, instructions string, keepLast int) (string, error) {
@@ -130,39 +112,39 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		return "", ErrNothingToCompact
 	}
 	before := s.contextState()
-	pre := s.runHooks(ctx, HookPreCompact, PreCompactInput(trigger, instructions))
+	pre := s.runHooks(ctx, hooks.PreCompact, hooks.PreCompactInput(trigger, instructions))
 	if pre.Blocked {
-		return "", &HookBlockedError{Event: HookPreCompact, Reason: pre.Reason}
+		return "", &errs.HookBlockedError{Event: hooks.PreCompact, Reason: pre.Reason}
 	}
 	execID, err := s.newID()
 	if err != nil {
 		return "", err
 	}
-	prompt, err := s.newMessage(RoleUser, CompactionPrompt(dropped, instructions))
+	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions))
 	if err != nil {
 		return "", err
 	}
-	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []Message{prompt}, quiet: true, purpose: "compaction"})
+	resp, _, err := s.send(ctx, providerCall{execID: execID, round: 1, messages: []chat.Message{prompt}, quiet: true, purpose: "compaction"})
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", ErrInterrupted
+			return "", errs.ErrInterrupted
 		}
 		return "", err
 	}
 	summary := strings.TrimSpace(resp.Text)
 	if summary == "" {
-		return "", &ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
+		return "", &errs.ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
 	}
 	if resp.HasUsage {
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
 	}
-	note, err := s.newMessage(RoleAssistant, SummaryPrefix+summary)
+	note, err := s.newMessage(chat.RoleAssistant, SummaryPrefix+summary)
 	if err != nil {
 		return "", err
 	}
 	s.logUnsaved() // the replaced list must be the logged one
-	next := make([]Message, 0, len(system)+1+len(tail))
+	next := make([]chat.Message, 0, len(system)+1+len(tail))
 	next = append(append(append(next, system...), note), tail...)
 	s.messages = next
 	s.markRelogged() // replace_all below logs every message again
@@ -176,11 +158,9 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("trigger", trigger),
 		logfmt.F("before", before),
 		logfmt.F("after", after))
-	s.logEvent("history_mutation",
-		logfmt.F("executionId", execID),
-		logfmt.F("conversationId", conversationID),
+	s.logEvent("history_mutation", runFields(execID,
 		logfmt.F("mutation", "replace_all"),
-		logfmt.F("messages", all))
+		logfmt.F("messages", all))...)
 	s.eventEntry("compaction", logfmt.Object{
 		logfmt.F("trigger", trigger),
 		logfmt.F("summaryMessageId", note.ID),
@@ -190,8 +170,8 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("after", after),
 	})
 	s.history = append(s.history, chatEntry(note))
-	s.runHooks(context.WithoutCancel(ctx), HookPostCompact, PostCompactInput(trigger, summary))
-	start := s.runHooks(ctx, HookSessionStart, sessionStartInput("compact"))
+	s.runHooks(context.WithoutCancel(ctx), hooks.PostCompact, hooks.PostCompactInput(trigger, summary))
+	start := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput("compact"))
 	s.startContext = append(s.startContext, start.Context...)
 	s.obs.Event(StepEvent{Kind: EvCompacted, Text: summary})
 	return summary, nil
@@ -201,15 +181,15 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 // head (kept), the messages the summary replaces, and the last keepLast
 // messages (kept). The tail never starts with a tool result whose call would
 // be summarised away: it grows back to the assistant message that made it.
-func splitForCompaction(msgs []Message, keepLast int) (system, dropped, tail []Message) {
+func splitForCompaction(msgs []chat.Message, keepLast int) (system, dropped, tail []chat.Message) {
 	head := 0
-	for head < len(msgs) && msgs[head].Role == RoleSystem {
+	for head < len(msgs) && msgs[head].Role == chat.RoleSystem {
 		head++
 	}
 	cut := len(msgs)
 	if keepLast > 0 {
 		cut = max(len(msgs)-keepLast, head)
-		for cut > head && msgs[cut].Role == RoleTool {
+		for cut > head && msgs[cut].Role == chat.RoleTool {
 			cut--
 		}
 	}
@@ -217,7 +197,7 @@ func splitForCompaction(msgs []Message, keepLast int) (system, dropped, tail []M
 }
 
 // CompactionPrompt is SPEC 5.6's summarise prompt, byte for byte.
-func CompactionPrompt(msgs []Message, instructions string) string {
+func CompactionPrompt(msgs []chat.Message, instructions string) string {
 	var b strings.Builder
 	b.WriteString("Summarize the following conversation concisely, preserving:\n")
 	b.WriteString("- User's original requests and goals\n")
@@ -236,13 +216,7 @@ func CompactionPrompt(msgs []Message, instructions string) string {
 		}
 		// Robota writes content that is not a string (null, a list of
 		// parts) with JSON.stringify, so the summary still sees its text.
-		content := m.Content
-		if m.ContentNull {
-			content = "null"
-		} else if raw, ok := m.extra("content"); ok {
-			content = string(compactBytes(raw))
-		}
-		fmt.Fprintf(&b, "%s: %s", m.Role, content)
+		fmt.Fprintf(&b, "%s: %s", m.Role, m.ContentText())
 	}
 	return b.String()
 }

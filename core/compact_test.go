@@ -3,31 +3,33 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"trail/core/chat"
 )
 
 func TestSplitForCompactionKeepsToolCallsWithTheirResults(t *testing.T) {
-	roles := func(spec string) []Message {
-		var out []Message
+	roles := func(spec string) []chat.Message {
+		var out []chat.Message
 		for _, r := range strings.Split(spec, ",") {
-			m := Message{Role: map[string]string{"s": RoleSystem, "u": RoleUser, "a": RoleAssistant, "c": RoleAssistant, "t": RoleTool}[r]}
+			m := chat.Message{Role: map[string]string{"s": chat.RoleSystem, "u": chat.RoleUser, "a": chat.RoleAssistant, "c": chat.RoleAssistant, "t": chat.RoleTool}[r]}
 			if r == "c" {
-				m.ToolCalls = []ToolCall{{ID: "x"}}
+				m.ToolCalls = []chat.ToolCall{{ID: "x"}}
 			}
 			out = append(out, m)
 		}
 		return out
 	}
-	join := func(ms []Message) string {
+	join := func(ms []chat.Message) string {
 		var b strings.Builder
 		for _, m := range ms {
 			switch {
-			case m.Role == RoleSystem:
+			case m.Role == chat.RoleSystem:
 				b.WriteString("s")
-			case m.Role == RoleUser:
+			case m.Role == chat.RoleUser:
 				b.WriteString("u")
 			case len(m.ToolCalls) > 0:
 				b.WriteString("c")
-			case m.Role == RoleTool:
+			case m.Role == chat.RoleTool:
 				b.WriteString("t")
 			default:
 				b.WriteString("a")
@@ -59,12 +61,12 @@ func TestSplitForCompactionKeepsToolCallsWithTheirResults(t *testing.T) {
 }
 
 func TestCompactionPromptWritesContentThatIsNotAStringAsJSON(t *testing.T) {
-	parts, err := DecodeMessage([]byte(`{"role": "user", "content": [ {"type": "text", "text": "and again"} ]}`))
+	parts, err := chat.DecodeMessage([]byte(`{"role": "user", "content": [ {"type": "text", "text": "and again"} ]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := Message{Role: RoleAssistant, ContentNull: true}
-	got := CompactionPrompt([]Message{parts, calls}, "")
+	calls := chat.Message{Role: chat.RoleAssistant, ContentNull: true}
+	got := CompactionPrompt([]chat.Message{parts, calls}, "")
 	want := "\nConversation:\nuser: [{\"type\":\"text\",\"text\":\"and again\"}]\nassistant: null"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("prompt ends\n%q\nwant\n%q", got[strings.LastIndex(got, "\nConversation:"):], want)

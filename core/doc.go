@@ -28,5 +28,14 @@
 //     text is logged redacted on the joined text (stream_log.go).
 //
 // core knows nothing of flags or terminals: commands turns flags into
-// StepOptions and renders the Observer events it receives.
+// StepOptions and renders the Observer events it receives. It owns the
+// engine only: open (session_open.go), the loop and its rounds (loop.go,
+// tool_round.go, provider_call.go), approval and pause (approval.go,
+// pending.go), compaction (compact.go), the options' precedence
+// (options.go), its ports (ports.go: Store, Logger, Clock, Terminal) and
+// its result. What the engine speaks and uses lives beside it, each
+// package one idea importing only downward (layering_test.go): chat (the
+// messages), errs (the typed errors), settings, permission, hooks, tools
+// and provider (with its implementations under it), none of which imports
+// the engine.
 package core

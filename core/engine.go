@@ -3,6 +3,10 @@ package core
 import (
 	"context"
 	"time"
+
+	"trail/core/provider"
+	"trail/core/settings"
+	"trail/core/tools"
 )
 
 // Engine runs steps. Every dependency is injected so tests can drive it
@@ -10,7 +14,7 @@ import (
 type Engine struct {
 	Store       Store
 	OpenLog     func(sessionID string, secrets []string) (Logger, error)
-	NewProvider func(cfg ProviderConfig) (Provider, error)
+	NewProvider func(cfg provider.Config) (provider.Provider, error)
 	Clock       Clock
 	NewID       func() (string, error)
 	Terminal    Terminal
@@ -19,10 +23,12 @@ type Engine struct {
 	// secret-named values are scrubbed from the log and the record; nil
 	// means none.
 	Environ func() []string
-	Tools   []Tool
+	Tools   []tools.Tool
 }
 
-// StepOptions is one run or resume, as parsed from flags.
+// StepOptions is one run or resume, as parsed from flags. A zero value
+// means "not given": the step resolves each option against the settings
+// and the defaults (options.go) before it touches a file.
 type StepOptions struct {
 	Resume    bool
 	Ref       SessionRef // resume: which session
@@ -36,9 +42,9 @@ type StepOptions struct {
 	System       *string // run: replaces the default system prompt
 	AppendSystem string  // run: appended to the system prompt
 
-	Provider   ProviderFlags
-	MaxTurns   int
-	Timeout    time.Duration // provider idle timeout
+	Provider   provider.Flags
+	MaxTurns   int           // 0: the settings' maxTurns, else no cap
+	Timeout    time.Duration // provider idle timeout; 0: the settings', else provider.DefaultTimeout
 	MaxRetries int
 	MaxTokens  int
 
@@ -51,24 +57,20 @@ type StepOptions struct {
 	// AutoCompact is the auto-compaction threshold in (0,1]; 0 means the
 	// settings' autoCompactThreshold, else DefaultAutoCompact.
 	AutoCompact    float64
-	AutoCompactOff bool     // --auto-compact off
+	AutoCompactOff bool     // --auto-compact off (or the settings' false, once resolved)
 	ContextWindow  int64    // --context-window: overrides the model table
 	Tools          []string // --tools: the tools offered; nil = every built-in tool
 
 	NoLog    bool
 	Wait     time.Duration // how long to wait for the session lock
 	Cwd      string
-	Settings *Settings
+	Settings *settings.Settings
 	Observer Observer
 }
-
-// defaultMaxTokens caps one answer when the caller names no limit.
-const defaultMaxTokens = 8192
 
 // Step runs one prompt to completion in a new or stored session.
 func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 	start := e.Clock.Now()
-	opts.fillDefaults()
 	s, err := e.open(ctx, &opts, requirePrompt)
 	if err != nil {
 		return nil, err
@@ -79,18 +81,4 @@ func (e *Engine) Step(ctx context.Context, opts StepOptions) (*Result, error) {
 		res.DurationMS = e.Clock.Now().Sub(start).Milliseconds()
 	}
 	return res, err
-}
-
-// fillDefaults gives a caller's zero values their meaning: no observer,
-// no settings files, the default answer cap.
-func (o *StepOptions) fillDefaults() {
-	if o.Observer == nil {
-		o.Observer = nopObserver{}
-	}
-	if o.Settings == nil {
-		o.Settings = &Settings{}
-	}
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = defaultMaxTokens
-	}
 }

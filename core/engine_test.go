@@ -11,19 +11,24 @@ import (
 	"testing"
 	"time"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/permission"
+	"trail/core/provider"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
 
 // fakeProvider answers with a function of the request.
 type fakeProvider struct {
-	call func(ctx context.Context, req *Request, sink Sink) (*Response, error)
-	reqs []*Request
+	call func(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error)
+	reqs []*provider.Request
 }
 
 func (*fakeProvider) Name() string       { return "fake" }
 func (*fakeProvider) APISurface() string { return "fake" }
-func (f *fakeProvider) Call(ctx context.Context, req *Request, sink Sink) (*Response, error) {
+func (f *fakeProvider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	f.reqs = append(f.reqs, req)
 	return f.call(ctx, req, sink)
 }
@@ -41,7 +46,7 @@ func testEngine(t *testing.T, p *fakeProvider) (*Engine, *store.FS) {
 		OpenLog: func(id string, secrets []string) (Logger, error) {
 			return logfmt.OpenWriter(st.LogPath(id), logfmt.Options{SessionID: id, Secrets: secrets})
 		},
-		NewProvider: func(ProviderConfig) (Provider, error) { return p, nil },
+		NewProvider: func(provider.Config) (provider.Provider, error) { return p, nil },
 		Clock:       &fixedClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 		NewID:       func() (string, error) { n++; return fmt.Sprintf("id-%03d", n), nil },
 		Env:         func(string) string { return "" },
@@ -105,14 +110,14 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 		{"before any text", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
+			p := &fakeProvider{call: func(_ context.Context, _ *provider.Request, sink provider.Sink) (*provider.Response, error) {
 				sink.TextDelta(tt.streamed)
 				sink.ToolCallStarted(0, "call_1", "Bash")
-				return nil, &ProviderError{Provider: "fake", Status: 500, Message: "boom"}
+				return nil, &errs.ProviderError{Provider: "fake", Status: 500, Message: "boom"}
 			}}
 			e, st := testEngine(t, p)
-			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
-			var pe *ProviderError
+			res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
+			var pe *errs.ProviderError
 			if !errors.As(err, &pe) {
 				t.Fatalf("err = %v", err)
 			}
@@ -131,8 +136,8 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 				t.Fatalf("record: %d messages, stop %q status %q", len(rec.Messages), rec.StopReason, rec.Status)
 			}
 			if tt.streamed != "" {
-				m, err := DecodeMessage(rec.Messages[2])
-				if err != nil || m.Role != RoleAssistant || m.State != StateInterrupted || m.Content != tt.streamed || len(m.ToolCalls) != 0 {
+				m, err := chat.DecodeMessage(rec.Messages[2])
+				if err != nil || m.Role != chat.RoleAssistant || m.State != chat.StateInterrupted || m.Content != tt.streamed || len(m.ToolCalls) != 0 {
 					t.Fatalf("saved answer = %+v, %v", m, err)
 				}
 			}
@@ -164,7 +169,7 @@ func TestProviderFailureKeepsOnlyTheTextShown(t *testing.T) {
 
 func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &fakeProvider{call: func(ctx context.Context, _ *Request, sink Sink) (*Response, error) {
+	p := &fakeProvider{call: func(ctx context.Context, _ *provider.Request, sink provider.Sink) (*provider.Response, error) {
 		sink.TextDelta("partial ")
 		sink.TextDelta("text")
 		cancel()
@@ -172,23 +177,23 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(ctx, StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
-	if !errors.Is(err, ErrInterrupted) || res.Subtype != SubtypeInterrupted {
+	res, err := e.Step(ctx, StepOptions{Prompt: "hi", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
+	if !errors.Is(err, errs.ErrInterrupted) || res.Subtype != SubtypeInterrupted {
 		t.Fatalf("err = %v, res = %+v", err, res)
 	}
 	rec, err := st.Load(res.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, _ := DecodeMessage(rec.Messages[len(rec.Messages)-1])
-	if last.Role != RoleAssistant || last.State != StateInterrupted || last.Content != "partial text" || rec.StopReason != StopInterrupted {
+	last, _ := chat.DecodeMessage(rec.Messages[len(rec.Messages)-1])
+	if last.Role != chat.RoleAssistant || last.State != chat.StateInterrupted || last.Content != "partial text" || rec.StopReason != StopInterrupted {
 		t.Fatalf("last message %+v, stop %q", last, rec.StopReason)
 	}
 	assertPaired(t, events(t, st, res.SessionID))
 
 	// the next step sends the interrupted note
-	p.call = func(_ context.Context, req *Request, _ Sink) (*Response, error) {
-		return &Response{Text: "ok"}, nil
+	p.call = func(_ context.Context, req *provider.Request, _ provider.Sink) (*provider.Response, error) {
+		return &provider.Response{Text: "ok"}, nil
 	}
 	if _, err := e.Step(context.Background(), StepOptions{Resume: true, Ref: SessionRef{Ref: res.SessionID}, Prompt: "go on", Cwd: "/w"}); err != nil {
 		t.Fatal(err)
@@ -196,7 +201,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 	sent := p.reqs[len(p.reqs)-1].Messages
 	var found bool
 	for _, m := range sent {
-		if m.Role == RoleAssistant && m.Content == "partial text"+InterruptedNote {
+		if m.Role == chat.RoleAssistant && m.Content == "partial text"+chat.InterruptedNote {
 			found = true
 		}
 	}
@@ -204,7 +209,7 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 		t.Fatalf("the interrupted note was not sent: %+v", sent)
 	}
 	rec, _ = st.Load(res.SessionID)
-	stored, _ := DecodeMessage(rec.Messages[2])
+	stored, _ := chat.DecodeMessage(rec.Messages[2])
 	if stored.Content != "partial text" {
 		t.Fatalf("the note must not be stored: %q", stored.Content)
 	}
@@ -212,62 +217,62 @@ func TestInterruptCommitsThePartialAnswer(t *testing.T) {
 
 func TestUnknownToolGetsAFailedResultAndTheLoopGoesOn(t *testing.T) {
 	calls := 0
-	p := &fakeProvider{call: func(_ context.Context, req *Request, _ Sink) (*Response, error) {
+	p := &fakeProvider{call: func(_ context.Context, req *provider.Request, _ provider.Sink) (*provider.Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
+			return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Teleport", Arguments: `{"to":"mars"}`}}}, nil
 		}
-		return &Response{Text: "done"}, nil
+		return &provider.Response{Text: "done"}, nil
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Text != "done" || res.NumTurns != 2 {
 		t.Fatalf("res %+v err %v", res, err)
 	}
 	rec, _ := st.Load(res.SessionID)
-	tool, _ := DecodeMessage(rec.Messages[3])
-	if tool.Role != RoleTool || tool.ToolCallID != "c1" || !strings.Contains(tool.Content, `"errorCode":"unknown_tool"`) || !strings.Contains(tool.Content, `"success":false`) {
+	tool, _ := chat.DecodeMessage(rec.Messages[3])
+	if tool.Role != chat.RoleTool || tool.ToolCallID != "c1" || !strings.Contains(tool.Content, `"errorCode":"unknown_tool"`) || !strings.Contains(tool.Content, `"success":false`) {
 		t.Fatalf("tool message = %+v", tool)
 	}
 }
 
 type panickyTool struct{}
 
-func (panickyTool) Schema() ToolSchema { return ToolSchema{Name: "Boom"} }
-func (panickyTool) Run(context.Context, json.RawMessage, ToolEnv) ToolResult {
+func (panickyTool) Schema() chat.ToolSchema { return chat.ToolSchema{Name: "Boom"} }
+func (panickyTool) Run(context.Context, json.RawMessage, tools.Env) tools.Result {
 	var m map[string]int
 	m["x"] = 1 // a bug: writes to a nil map
-	return ToolResult{}
+	return tools.Result{}
 }
 
 func TestAToolThatPanicsFailsItsCallNotTheStep(t *testing.T) {
 	calls := 0
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
 		calls++
 		if calls == 1 {
-			return &Response{ToolCalls: []ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
+			return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c1", Name: "Boom", Arguments: `{}`}}}, nil
 		}
-		return &Response{Text: "done"}, nil
+		return &provider.Response{Text: "done"}, nil
 	}}
 	e, st := testEngine(t, p)
-	e.Tools = []Tool{panickyTool{}}
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: ModeBypass, Provider: ProviderFlags{Name: "echo"}})
+	e.Tools = []tools.Tool{panickyTool{}}
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", PermissionMode: permission.ModeBypass, Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Text != "done" {
 		t.Fatalf("res %+v err %v", res, err)
 	}
 	rec, _ := st.Load(res.SessionID)
-	tool, _ := DecodeMessage(rec.Messages[3])
+	tool, _ := chat.DecodeMessage(rec.Messages[3])
 	if tool.ToolCallID != "c1" || !strings.Contains(tool.Content, "internal error in Boom") {
 		t.Fatalf("tool message = %+v", tool)
 	}
 }
 
 func TestMaxTurnsStopsTheLoop(t *testing.T) {
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) {
-		return &Response{ToolCalls: []ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
+		return &provider.Response{ToolCalls: []chat.ToolCall{{ID: "c", Name: "Nope", Arguments: `{}`}}}, nil
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", MaxTurns: 2, Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "go", Cwd: "/w", MaxTurns: 2, Provider: provider.Flags{Name: "echo"}})
 	if err != nil || res.Subtype != SubtypeMaxTurns || res.NumTurns != 2 {
 		t.Fatalf("res %+v err %v", res, err)
 	}

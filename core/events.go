@@ -1,6 +1,10 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"trail/core/chat"
+)
 
 // StepEventKind names what happened in a step, for Observer.
 type StepEventKind int
@@ -47,10 +51,10 @@ type StepEvent struct {
 	Model     string
 	Round     int
 	Text      string
-	Message   *Message
-	ToolCall  *ToolCall
+	Message   *chat.Message
+	ToolCall  *chat.ToolCall
 	Tool      *ToolOutcome
-	Usage     Usage
+	Usage     chat.Usage
 	Attempt   int
 	Of        int // EvRetry: the retries allowed (--max-retries)
 	Wait      time.Duration

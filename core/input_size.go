@@ -2,6 +2,10 @@ package core
 
 import (
 	"strconv"
+
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 )
 
 // Input sized to the model: a prompt the model's context window cannot hold
@@ -11,21 +15,6 @@ import (
 // reading standard input past what the window could hold (InputWindow),
 // and the step checks the prompt against the session's model before it
 // writes anything (checkPromptSize).
-
-// BytesPerToken is the estimator's ratio (SPEC 5.6): ceil(len(JSON)/4).
-// Valid UTF-8 never gets shorter as JSON, so more than window*4 bytes of
-// input are more tokens than the window.
-const BytesPerToken = 4
-
-// MaxContextWindow is the largest window of the known models: no model
-// trail can resolve without --context-window takes more.
-func MaxContextWindow() int64 {
-	most := int64(DefaultContextWindow)
-	for _, w := range contextWindows {
-		most = max(most, w.tokens)
-	}
-	return most
-}
 
 // InputWindow is the context window a step's input must fit, as far as it
 // is known before the session is loaded: --context-window, else the model
@@ -39,22 +28,22 @@ func InputWindow(o *StepOptions, env func(string) string) (window int64, exact b
 	}
 	if o.Resume {
 		if o.Provider.Model != "" {
-			return ContextWindowFor(o.Provider.Model), true
+			return chat.ContextWindowFor(o.Provider.Model), true
 		}
-		return MaxContextWindow(), false
+		return chat.MaxContextWindow(), false
 	}
-	cfg, err := ResolveProvider(o.Provider, env, o.Settings, nil, o.Cwd)
+	cfg, err := provider.Resolve(o.Provider, env, o.Settings, nil, o.Cwd)
 	if err != nil {
 		// The step reports the provider error; the input gets the widest bound.
-		return MaxContextWindow(), false
+		return chat.MaxContextWindow(), false
 	}
-	return ContextWindowFor(cfg.Model), true
+	return chat.ContextWindowFor(cfg.Model), true
 }
 
 // PromptTokens is the estimator's count for a prompt sent as a user message.
 func PromptTokens(prompt string) int64 {
-	m := Message{Role: RoleUser, Content: prompt, State: StateComplete}
-	return EstimateTokens([]Message{m})
+	m := chat.Message{Role: chat.RoleUser, Content: prompt, State: chat.StateComplete}
+	return chat.EstimateTokens([]chat.Message{m})
 }
 
 // PromptTooLarge is the usage error for a prompt of tokens over the window.
@@ -65,7 +54,7 @@ func PromptTooLarge(tokens, window int64, exact bool) error {
 // StdinTooLarge is the usage error for standard input that went on past
 // limit bytes: it was not read to its end, so its size is a lower bound.
 func StdinTooLarge(limit, window int64, exact bool) error {
-	return tooLarge("standard input is more than "+Thousands(limit)+" bytes (over ~"+Thousands(limit/BytesPerToken)+" tokens)", window, exact)
+	return tooLarge("standard input is more than "+Thousands(limit)+" bytes (over ~"+Thousands(limit/chat.BytesPerToken)+" tokens)", window, exact)
 }
 
 func tooLarge(size string, window int64, exact bool) error {
@@ -73,7 +62,7 @@ func tooLarge(size string, window int64, exact bool) error {
 	if !exact {
 		win = "the largest context window of a known model is " + Thousands(window)
 	}
-	return &UsageError{
+	return &errs.UsageError{
 		Msg: "prompt too large: " + size + ", " + win,
 		Fix: "split the input into smaller prompts, or pass --context-window TOKENS if the model takes more",
 	}
@@ -86,7 +75,7 @@ func (s *session) checkPromptSize() error {
 	w := s.contextWindow()
 	// JSON spells a byte in at most 6 (\u001f), so a prompt this short fits
 	// without being encoded to count.
-	if int64(len(p))*6+1024 < w*BytesPerToken {
+	if int64(len(p))*6+1024 < w*chat.BytesPerToken {
 		return nil
 	}
 	if t := PromptTokens(p); t > w {

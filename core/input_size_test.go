@@ -3,6 +3,11 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
+	"trail/core/settings"
 )
 
 func TestThousands(t *testing.T) {
@@ -21,13 +26,13 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 		want      int64
 		wantExact bool
 	}{
-		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: ProviderFlags{Name: ProviderOpenAI, Model: "gpt-4.1"}}, 1000, true},
-		{"run: the flags' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho, Model: "gpt-4o"}}, 128_000, true},
-		{"run: the settings' model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}, Settings: &Settings{Model: "gpt-4.1"}}, 1_047_576, true},
-		{"run: the provider's default model", StepOptions{Provider: ProviderFlags{Name: ProviderEcho}}, DefaultContextWindow, true},
-		{"run without a provider: the widest bound", StepOptions{}, MaxContextWindow(), false},
-		{"resume with -m", StepOptions{Resume: true, Provider: ProviderFlags{Model: "gpt-4o"}}, 128_000, true},
-		{"resume: the stored model is not known yet", StepOptions{Resume: true}, MaxContextWindow(), false},
+		{"--context-window wins", StepOptions{ContextWindow: 1000, Provider: provider.Flags{Name: provider.OpenAI, Model: "gpt-4.1"}}, 1000, true},
+		{"run: the flags' model", StepOptions{Provider: provider.Flags{Name: provider.Echo, Model: "gpt-4o"}}, 128_000, true},
+		{"run: the settings' model", StepOptions{Provider: provider.Flags{Name: provider.Echo}, Settings: &settings.Settings{Model: "gpt-4.1"}}, 1_047_576, true},
+		{"run: the provider's default model", StepOptions{Provider: provider.Flags{Name: provider.Echo}}, chat.DefaultContextWindow, true},
+		{"run without a provider: the widest bound", StepOptions{}, chat.MaxContextWindow(), false},
+		{"resume with -m", StepOptions{Resume: true, Provider: provider.Flags{Model: "gpt-4o"}}, 128_000, true},
+		{"resume: the stored model is not known yet", StepOptions{Resume: true}, chat.MaxContextWindow(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,13 +42,13 @@ func TestInputWindowKnowsTheModelBeforeTheSessionIsLoaded(t *testing.T) {
 			}
 		})
 	}
-	if MaxContextWindow() < 1_047_576 {
-		t.Errorf("MaxContextWindow = %d", MaxContextWindow())
+	if chat.MaxContextWindow() < 1_047_576 {
+		t.Errorf("MaxContextWindow = %d", chat.MaxContextWindow())
 	}
 }
 
 func TestCheckPromptSizeUsesTheEstimator(t *testing.T) {
-	s := &session{opts: &StepOptions{ContextWindow: 100}, pcfg: ProviderConfig{Model: "echo"}}
+	s := &session{opts: &StepOptions{ContextWindow: 100}, pcfg: provider.Config{Model: "echo"}}
 	// 100 tokens hold about 400 bytes of JSON, the message's fields included.
 	s.opts.Prompt = strings.Repeat("a", 200)
 	if err := s.checkPromptSize(); err != nil {
@@ -54,7 +59,7 @@ func TestCheckPromptSizeUsesTheEstimator(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "prompt too large: ~1") || !strings.HasSuffix(err.Error(), "tokens, the model's context window is 100") {
 		t.Fatalf("400 bytes in a 100-token window: %v", err)
 	}
-	if _, ok := err.(*UsageError); !ok {
+	if _, ok := err.(*errs.UsageError); !ok {
 		t.Errorf("%T is not a usage error (exit 2)", err)
 	}
 	// Control characters take six bytes each in JSON: 100 of them are ~150 tokens.

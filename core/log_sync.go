@@ -35,9 +35,12 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"reflect"
+	"strings"
 
+	"trail/core/chat"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -206,7 +209,7 @@ func (s *session) checkLog() *logCheck {
 			return c
 		}
 	}
-	startsWithSystem := len(s.messages) > 0 && s.messages[0].Role == RoleSystem
+	startsWithSystem := len(s.messages) > 0 && s.messages[0].Role == chat.RoleSystem
 	c.resync = planResync(rep.Messages, record, startsWithSystem)
 	return c
 }
@@ -221,22 +224,18 @@ func (s *session) repairLog(c *logCheck) {
 	if p == nil {
 		return
 	}
-	s.logEvent("log_resync",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
+	s.logEvent("log_resync", runFields(s.execID,
 		logfmt.F("mutation", p.mode),
 		logfmt.F("logMessages", p.logMessages),
 		logfmt.F("recordMessages", p.recordMessages),
-		logfmt.F("firstDifference", p.first))
+		logfmt.F("firstDifference", p.first))...)
 	if p.mode == resyncAppend {
 		for i := p.first; i < len(s.messages); i++ {
-			s.logEvent("history_mutation",
-				logfmt.F("executionId", s.execID),
-				logfmt.F("conversationId", conversationID),
+			s.logEvent("history_mutation", runFields(s.execID,
 				logfmt.F("mutation", "append_message"),
 				logfmt.F("reason", logfmt.ReasonResync),
 				logfmt.F("index", i),
-				logfmt.F("message", s.messages[i]))
+				logfmt.F("message", s.messages[i]))...)
 		}
 		return
 	}
@@ -245,12 +244,10 @@ func (s *session) repairLog(c *logCheck) {
 		all[i] = s.messages[i]
 	}
 	s.markRelogged() // every message is logged again below, redacted with this step's secrets
-	s.logEvent("history_mutation",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
+	s.logEvent("history_mutation", runFields(s.execID,
 		logfmt.F("mutation", "replace_all"),
 		logfmt.F("reason", logfmt.ReasonResync),
-		logfmt.F("messages", all))
+		logfmt.F("messages", all))...)
 }
 
 // closeAbandoned logs, for each request a dead step left open, the events
@@ -270,12 +267,10 @@ func (s *session) closeAbandoned(open []logfmt.OpenRequest) {
 		}
 		list[i] = append(o, logfmt.F("missing", r.Missing))
 	}
-	s.logEvent("abandoned_requests",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("requests", list))
+	s.logEvent("abandoned_requests", runFields(s.execID,
+		logfmt.F("requests", list))...)
 	for _, r := range open {
-		head := []logfmt.Field{logfmt.F("executionId", r.ExecutionID), logfmt.F("conversationId", firstNonEmpty(r.ConversationID, conversationID))}
+		head := []logfmt.Field{logfmt.F("executionId", r.ExecutionID), logfmt.F("conversationId", cmp.Or(strings.TrimSpace(r.ConversationID), conversationID))}
 		if r.Round != nil {
 			head = append(head, logfmt.F("round", r.Round))
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"trail/core/chat"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -97,10 +99,12 @@ type syncEnv struct {
 }
 
 func newSyncEnv(t *testing.T) *syncEnv {
-	p := &fakeProvider{call: func(context.Context, *Request, Sink) (*Response, error) { return &Response{Text: "ok"}, nil }}
+	p := &fakeProvider{call: func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
+		return &provider.Response{Text: "ok"}, nil
+	}}
 	e, st := testEngine(t, p)
 	se := &syncEnv{t: t, e: e, st: st}
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "one", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "one", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +173,8 @@ func (se *syncEnv) agrees() {
 		se.t.Fatalf("replay has %d messages, the record %d", len(rep.Messages), len(r.Messages))
 	}
 	for i := range r.Messages {
-		if !bytes.Equal(rep.Messages[i], compactBytes(r.Messages[i])) {
-			se.t.Fatalf("message %d:\nreplay %s\nrecord %s", i, rep.Messages[i], compactBytes(r.Messages[i]))
+		if !bytes.Equal(rep.Messages[i], chat.CompactBytes(r.Messages[i])) {
+			se.t.Fatalf("message %d:\nreplay %s\nrecord %s", i, rep.Messages[i], chat.CompactBytes(r.Messages[i]))
 		}
 	}
 	v, err := logfmt.ValidateFile(se.st.LogPath(se.id), logfmt.ValidateOptions{})

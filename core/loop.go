@@ -8,6 +8,10 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/hooks"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -16,7 +20,7 @@ import (
 const titleLen = 80
 
 func (s *session) logPreRun(input string) {
-	chars := SerializedLength(s.messages)
+	chars := chat.SerializedLength(s.messages)
 	s.logEvent("pre_run",
 		logfmt.F("historyLength", len(s.messages)),
 		logfmt.F("historyChars", chars),
@@ -46,20 +50,20 @@ func (s *session) loop(ctx context.Context) (string, error) {
 			// or a failure mid-stream ended the answer; its tool calls, if
 			// any had begun, are dropped with the rest of the round.
 			if partial != "" {
-				s.commitAssistant(round, &Response{Text: partial}, StateInterrupted)
+				s.commitAssistant(round, &provider.Response{Text: partial}, chat.StateInterrupted)
 			}
 			if ctx.Err() != nil {
-				return StopInterrupted, ErrInterrupted
+				return StopInterrupted, errs.ErrInterrupted
 			}
 			return StopError, err
 		}
-		msg := s.commitAssistant(round, resp, StateComplete)
+		msg := s.commitAssistant(round, resp, chat.StateComplete)
 		if len(msg.ToolCalls) == 0 {
 			return StopEndTurn, nil
 		}
 		paused, err := s.runTools(ctx, round, msg)
 		if err != nil {
-			if errors.Is(err, ErrInterrupted) {
+			if errors.Is(err, errs.ErrInterrupted) {
 				return StopInterrupted, err
 			}
 			return StopError, err
@@ -78,7 +82,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 // the next round loses nothing before it.
 func (s *session) roundDone(ctx context.Context) (string, error) {
 	if ctx.Err() != nil {
-		return StopInterrupted, ErrInterrupted
+		return StopInterrupted, errs.ErrInterrupted
 	}
 	if err := s.save(StatusRunning, ""); err != nil {
 		return StopError, err
@@ -90,7 +94,7 @@ func (s *session) roundDone(ctx context.Context) (string, error) {
 }
 
 // commitAssistant appends the answer of a round with its usage metadata.
-func (s *session) commitAssistant(round int, resp *Response, state string) Message {
+func (s *session) commitAssistant(round int, resp *provider.Response, state string) chat.Message {
 	md := logfmt.Object{logfmt.F("round", round)}
 	if resp.HasUsage {
 		u := resp.Usage
@@ -106,16 +110,13 @@ func (s *session) commitAssistant(round int, resp *Response, state string) Messa
 		s.usage.OutputTokens += u.OutputTokens
 	}
 	mdRaw, _ := logfmt.Marshal(md)
-	m, err := s.newMessage(RoleAssistant, resp.Text)
+	m, err := s.newMessage(chat.RoleAssistant, resp.Text)
 	if err != nil {
-		m = Message{Role: RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
+		m = chat.Message{Role: chat.RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
 	}
 	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
-	s.logEvent("assistant_message_committed",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
-		logfmt.F("message", m))
+	s.logEvent("assistant_message_committed", roundFields(s.execID, round,
+		logfmt.F("message", m))...)
 	if len(m.ToolCalls) > 0 {
 		s.appendUnsaved(m, round) // logged with the round's results
 	} else {
@@ -154,9 +155,9 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		s.logEvent("error", logfmt.F("message", msg), logfmt.F("historyLength", len(s.messages)))
 	}
 	hookCtx := context.WithoutCancel(ctx)
-	var blocked *HookBlockedError
+	var blocked *errs.HookBlockedError
 	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
-		s.runHooks(hookCtx, HookStopFailure, stopFailureInput(stepErr.Error()))
+		s.runHooks(hookCtx, hooks.StopFailure, hooks.StopFailureInput(stepErr.Error()))
 	}
 	if !saved {
 		s.addUsageTotals()
@@ -167,7 +168,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		reason = "interrupted"
 	}
 	s.logEvent("session_shutdown", logfmt.F("reason", reason))
-	s.runHooks(hookCtx, HookSessionEnd, sessionEndInput(reason))
+	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput(reason))
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
@@ -177,7 +178,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	if stop == StopRequiresAction {
 		res.PendingToolCalls = s.pending
 		if stepErr == nil {
-			stepErr = &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
+			stepErr = &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(s.pending)}
 		}
 	}
 	if saveErr != nil {
@@ -201,14 +202,14 @@ func (s *session) logAssistantSummary() {
 	s.logEvent("assistant",
 		logfmt.F("content", s.final),
 		logfmt.F("historyLength", len(s.messages)),
-		logfmt.F("estimatedChars", SerializedLength(s.messages)),
+		logfmt.F("estimatedChars", chat.SerializedLength(s.messages)),
 		logfmt.F("historyStructure", json.RawMessage(historyStructure(s.messages))))
 }
 
 // historyStructure is Robota's per-message outline for the assistant event.
 // It is appended by hand: a long session has thousands of entries, and an
 // Object per entry would cost more than the rest of the step.
-func historyStructure(msgs []Message) []byte {
+func historyStructure(msgs []chat.Message) []byte {
 	b := make([]byte, 0, 96*len(msgs)+2)
 	b = append(b, '[')
 	for i := range msgs {
@@ -232,7 +233,7 @@ func historyStructure(msgs []Message) []byte {
 		b = append(b, ']')
 		if len(m.Metadata) > 0 {
 			b = append(b, `,"metadata":`...)
-			b = append(b, compactBytes(m.Metadata)...)
+			b = append(b, chat.CompactBytes(m.Metadata)...)
 		}
 		b = append(b, '}')
 	}
@@ -243,12 +244,12 @@ func (s *session) contextWindow() int64 {
 	if s.opts.ContextWindow > 0 {
 		return s.opts.ContextWindow
 	}
-	return ContextWindowFor(s.pcfg.Model)
+	return chat.ContextWindowFor(s.pcfg.Model)
 }
 
 // contextState is the conversation's use of the context window now.
-func (s *session) contextState() ContextState {
-	return NewContextState(EstimateTokens(s.messages), s.contextWindow())
+func (s *session) contextState() chat.ContextState {
+	return chat.NewContextState(chat.EstimateTokens(s.messages), s.contextWindow())
 }
 
 func (s *session) logContext() {
@@ -284,23 +285,8 @@ func (s *session) result(stop string, stepErr error) *Result {
 	default:
 		r.Subtype, r.IsError = SubtypeError, true
 	}
-	if stepErr != nil && !errors.Is(stepErr, ErrInterrupted) {
+	if stepErr != nil && !errors.Is(stepErr, errs.ErrInterrupted) {
 		r.ErrorMessage = stepErr.Error()
 	}
 	return r
-}
-
-// cut shortens s to n runes on one line.
-func cut(s string, n int) string {
-	r := []rune(s)
-	for i, c := range r {
-		if c == '\n' || c == '\r' {
-			r = r[:i]
-			break
-		}
-	}
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return string(r)
 }

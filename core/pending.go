@@ -7,11 +7,16 @@ package core
 // the asks (unnamed ones are denied), runs the round, and the loop goes on.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -26,16 +31,13 @@ func (s *session) pause(round int, runs []*toolRun) {
 	for i, r := range runs {
 		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason}
 		if r.tool == nil {
-			p.Decision, p.Source, p.Reason = DecisionDeny, "", r.result.Error
+			p.Decision, p.Source, p.Reason = permission.DecisionDeny, "", r.result.Error
 		}
 		s.pending[i] = p
 		list[i] = p
 	}
-	s.logEvent("requires_action",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
-		logfmt.F("pendingToolCalls", list))
+	s.logEvent("requires_action", roundFields(s.execID, round,
+		logfmt.F("pendingToolCalls", list))...)
 	s.eventEntry("approval-requested", logfmt.Object{logfmt.F("round", round), logfmt.F("pendingToolCalls", list)})
 }
 
@@ -46,21 +48,21 @@ func (s *session) resumePending(ctx context.Context) error {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
 		p := s.pending[i]
-		r := &toolRun{call: call, args: p.Arguments, tool: s.findTool(call.Name)}
+		r := &toolRun{call: call, args: p.Arguments, tool: toolNamed(s.tools, call.Name)}
 		runs[i] = r
 		switch {
 		case r.tool == nil:
 			r.result = s.unknownTool(call.Name)
-		case p.Decision == DecisionAllow:
-			r.decision, r.source = DecisionAllow, p.Source
-		case p.Decision == DecisionDeny:
-			r.decision, r.source, r.denied = DecisionDeny, p.Source, true
-			r.result = ToolResult{Error: firstNonEmpty(p.Reason, deniedByPerson)}
+		case p.Decision == permission.DecisionAllow:
+			r.decision, r.source = permission.DecisionAllow, p.Source
+		case p.Decision == permission.DecisionDeny:
+			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
+			r.result = tools.Result{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
 			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
-			s.settle(0, r, DecisionDeny, SourceFlag, "", deniedByPerson)
+			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
 		default:
-			s.settle(0, r, DecisionAllow, SourceFlag, "", "")
+			s.settle(0, r, permission.DecisionAllow, permission.SourceFlag, "", "")
 		}
 	}
 	s.pending = nil
@@ -79,16 +81,16 @@ func (s *session) loadPending() error {
 	deciding := o.Approve != "" || o.Deny != ""
 	if len(calls) == 0 {
 		if deciding {
-			return Usagef("drop --approve and --deny", "session %s is not waiting for approval", s.rec.ID)
+			return errs.Usagef("drop --approve and --deny", "session %s is not waiting for approval", s.rec.ID)
 		}
 		return nil
 	}
 	if !deciding {
-		return &RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
+		return &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
 	}
 	approve, deny := parseIDList(o.Approve), parseIDList(o.Deny)
 	if approve.all && deny.all {
-		return Usagef("approve all, or deny all, or name the calls", "--approve all and --deny all both given")
+		return errs.Usagef("approve all, or deny all, or name the calls", "--approve all and --deny all both given")
 	}
 	known := map[string]bool{}
 	for _, c := range calls {
@@ -97,10 +99,10 @@ func (s *session) loadPending() error {
 	for _, list := range []idList{approve, deny} {
 		for _, id := range list.ids {
 			if !known[id] {
-				return Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
+				return errs.Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
 			}
 			if approve.has(id) && deny.has(id) && !approve.all && !deny.all {
-				return Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
+				return errs.Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
 			}
 		}
 	}
@@ -114,7 +116,7 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	var stored []PendingToolCall
 	if raw, ok := s.rec.Fields.Get(fieldPending); ok {
 		if err := json.Unmarshal(raw, &stored); err != nil {
-			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls: %w", err)}
+			return nil, &errs.InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls: %w", err)}
 		}
 	}
 	if s.rec.Status != StatusRequiresAction && len(stored) == 0 {
@@ -124,9 +126,9 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 		return nil, nil
 	}
 	last := s.messages[len(s.messages)-1]
-	if last.Role != RoleAssistant || len(last.ToolCalls) == 0 {
+	if last.Role != chat.RoleAssistant || len(last.ToolCalls) == 0 {
 		if len(stored) > 0 {
-			return nil, &InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
+			return nil, &errs.InvalidDataError{Path: s.e.Store.RecordPath(s.rec.ID), Err: fmt.Errorf("pendingToolCalls set but the last message has no tool calls")}
 		}
 		return nil, nil
 	}
@@ -138,10 +140,10 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 	for i, tc := range last.ToolCalls {
 		p, ok := byID[tc.ID]
 		if !ok {
-			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: toolArgs(tc.Arguments), Decision: DecisionAsk}
+			p = PendingToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Args(), Decision: permission.DecisionAsk}
 		}
 		if len(p.Arguments) == 0 {
-			p.Arguments = toolArgs(tc.Arguments)
+			p.Arguments = tc.Args()
 		}
 		out[i] = p
 	}
@@ -151,8 +153,8 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 func describePending(calls []PendingToolCall) []string {
 	var out []string
 	for _, c := range calls {
-		if c.Decision == DecisionAsk {
-			out = append(out, c.ID+" "+describeCall(c.Name, c.Arguments))
+		if c.Decision == permission.DecisionAsk {
+			out = append(out, c.ID+" "+permission.DescribeCall(c.Name, c.Arguments))
 		}
 	}
 	return out

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/hooks"
 	"trail/logfmt"
 )
 
@@ -45,7 +48,7 @@ func (s *session) sessionStart(ctx context.Context) {
 	if s.resumed {
 		source = "resume"
 	}
-	out := s.runHooks(ctx, HookSessionStart, sessionStartInput(source))
+	out := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput(source))
 	s.startContext = append(s.startContext, out.Context...)
 }
 
@@ -66,21 +69,21 @@ func (s *session) continuePaused(ctx context.Context) (string, error) {
 func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.autoCompact(ctx)
 	s.logEvent("user", logfmt.F("content", prompt))
-	out := s.runHooks(ctx, HookUserPromptSubmit, userPromptSubmitInput(prompt))
+	out := s.runHooks(ctx, hooks.UserPromptSubmit, hooks.UserPromptSubmitInput(prompt))
 	if out.Blocked {
-		return StopError, &HookBlockedError{Event: HookUserPromptSubmit, Reason: out.Reason}
+		return StopError, &errs.HookBlockedError{Event: hooks.UserPromptSubmit, Reason: out.Reason}
 	}
 	input := withReminder(append(s.startContext, out.Context...), prompt)
 	s.startContext = nil
 	s.logPreRun(input)
-	user, err := s.newMessage(RoleUser, input)
+	user, err := s.newMessage(chat.RoleUser, input)
 	if err != nil {
 		return StopError, err
 	}
 	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
 		// Redacted before it is cut, so a key cut in half is not kept.
-		s.rec.Title = cut(s.red.String(prompt), titleLen)
+		s.rec.Title = chat.FirstLine(s.red.String(prompt), titleLen)
 	}
 	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
 	return s.loop(ctx)
@@ -99,8 +102,8 @@ func withReminder(context []string, prompt string) string {
 // the next Stop sees stop_hook_active true (Claude Code's contract).
 func (s *session) stopHooks(ctx context.Context, stop string, err error) (string, error) {
 	active := false
-	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(HookStop); n++ {
-		out := s.runHooks(ctx, HookStop, stopInput(s.final, active))
+	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(hooks.Stop); n++ {
+		out := s.runHooks(ctx, hooks.Stop, hooks.StopInput(s.final, active))
 		if !out.Blocked || out.Stop {
 			break
 		}
@@ -108,7 +111,7 @@ func (s *session) stopHooks(ctx context.Context, stop string, err error) (string
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "Stop hooks kept the model working " + strconv.Itoa(n) + " times; stopping here"})
 			break
 		}
-		msg, nerr := s.newMessage(RoleUser, "Stop hook feedback:\n"+out.Reason)
+		msg, nerr := s.newMessage(chat.RoleUser, "Stop hook feedback:\n"+out.Reason)
 		if nerr != nil {
 			return StopError, nerr
 		}

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 )
 
@@ -17,14 +20,14 @@ import (
 type providerCall struct {
 	execID   string
 	round    int
-	messages []Message
-	tools    []ToolSchema
+	messages []chat.Message
+	tools    []chat.ToolSchema
 	quiet    bool // no text_delta lines, no observer text: not the answer
 	purpose  string
 }
 
 // callProvider sends one round of the conversation.
-func (s *session) callProvider(ctx context.Context, round int) (*Response, string, error) {
+func (s *session) callProvider(ctx context.Context, round int) (*provider.Response, string, error) {
 	return s.send(ctx, providerCall{execID: s.execID, round: round, messages: s.requestMessages(), tools: s.toolSchemas()})
 }
 
@@ -34,9 +37,9 @@ func (s *session) callProvider(ctx context.Context, round int) (*Response, strin
 // or malformed stream) ended the call. Either way the request is paired in
 // the log with a native payload and the raw and normalized response
 // events, so every log trail writes validates.
-func (s *session) send(ctx context.Context, pc providerCall) (*Response, string, error) {
+func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response, string, error) {
 	round := pc.round
-	req := &Request{
+	req := &provider.Request{
 		Model:     s.pcfg.Model,
 		Messages:  pc.messages,
 		Tools:     pc.tools,
@@ -45,21 +48,17 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	}
 	msgs := make([]json.RawMessage, len(req.Messages))
 	for i := range req.Messages {
-		raw, err := req.Messages[i].compactJSON()
+		raw, err := req.Messages[i].CompactJSON()
 		if err != nil {
 			return nil, "", fmt.Errorf("encode message %d: %w", i, err)
 		}
 		msgs[i] = raw
 	}
-	fields := []logfmt.Field{
-		logfmt.F("executionId", pc.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	fields := roundFields(pc.execID, round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("model", s.pcfg.Model),
 		logfmt.F("messages", msgs),
-		logfmt.F("tools", req.Tools),
-	}
+		logfmt.F("tools", req.Tools))
 	if pc.purpose != "" {
 		fields = append(fields, logfmt.F("purpose", pc.purpose))
 	}
@@ -69,23 +68,23 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 	if !pc.quiet {
 		s.obs.Event(StepEvent{Kind: EvProviderWaiting, Round: round})
 	}
-	t0 := time.Now()
+	t0 := s.now()
 	resp, err := s.provider.Call(ctx, req, sink)
-	s.apiTime += time.Since(t0)
+	s.apiTime += s.now().Sub(t0)
 	if err == nil && resp == nil {
-		err = &ProviderError{Provider: s.pcfg.Name, Message: "no response"}
+		err = &errs.ProviderError{Provider: s.pcfg.Name, Message: "no response"}
 	}
 	if err != nil {
 		sink.flush() // what redaction held back, before the answer is committed
 		if ctx.Err() != nil {
 			partial := sink.text.String()
-			s.logResponse(sink, &Response{Text: partial}, "interrupted")
+			s.logResponse(sink, &provider.Response{Text: partial}, "interrupted")
 			return nil, partial, err
 		}
 		s.logFailure(sink, err)
-		var pe *ProviderError
+		var pe *errs.ProviderError
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
-			err = &ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
+			err = &errs.ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
 		}
 		partial := ""
 		if !pc.quiet { // a side call's text was never shown
@@ -107,13 +106,13 @@ func (s *session) send(ctx context.Context, pc providerCall) (*Response, string,
 // requestMessages is what is sent: the conversation, with the interrupted
 // note on interrupted assistant messages (SPEC 3.3). The session's own
 // messages are shared (providers only read them) unless a note is needed.
-func (s *session) requestMessages() []Message {
+func (s *session) requestMessages() []chat.Message {
 	for i := range s.messages {
 		s.messages[i].CompactLen() // cache the encoding the log and estimator share
 	}
 	interrupted := false
 	for i := range s.messages {
-		if s.messages[i].Role == RoleAssistant && s.messages[i].State == StateInterrupted {
+		if s.messages[i].Role == chat.RoleAssistant && s.messages[i].State == chat.StateInterrupted {
 			interrupted = true
 			break
 		}
@@ -121,45 +120,38 @@ func (s *session) requestMessages() []Message {
 	if !interrupted {
 		return s.messages[:len(s.messages):len(s.messages)]
 	}
-	out := make([]Message, len(s.messages))
+	out := make([]chat.Message, len(s.messages))
 	copy(out, s.messages)
 	for i := range out {
-		if out[i].Role == RoleAssistant && out[i].State == StateInterrupted {
-			out[i].Content += InterruptedNote
+		if out[i].Role == chat.RoleAssistant && out[i].State == chat.StateInterrupted {
+			out[i].Content += chat.InterruptedNote
 			out[i].Touch()
 		}
 	}
 	return out
 }
 
-func (s *session) logResponse(sink *roundSink, resp *Response, note string) {
+func (s *session) logResponse(sink *roundSink, resp *provider.Response, note string) {
 	round := sink.round
 	if !sink.native {
 		sink.RawPayload("response", responsePayload(resp))
 	}
 	norm := normalized(resp)
-	rawFields := []logfmt.Field{
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	rawFields := roundFields(sink.execID, round,
 		logfmt.F("response", norm),
-		logfmt.F("responseKind", "provider-normalized-message"),
-	}
+		logfmt.F("responseKind", "provider-normalized-message"))
 	if note != "" {
 		rawFields = append(rawFields, logfmt.F("note", note))
 	}
 	s.logEvent("provider_response_raw", rawFields...)
-	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("provider_response_normalized", roundFields(sink.execID, round,
 		logfmt.F("response", norm),
-		logfmt.F("toolCallsCount", len(resp.ToolCalls)))
+		logfmt.F("toolCallsCount", len(resp.ToolCalls)))...)
 }
 
 func (s *session) logFailure(sink *roundSink, err error) {
 	round := sink.round
-	var pe *ProviderError
+	var pe *errs.ProviderError
 	errObj := logfmt.Object{logfmt.F("message", err.Error())}
 	if errors.As(err, &pe) && pe.Status != 0 {
 		errObj = append(errObj, logfmt.F("status", pe.Status))
@@ -167,33 +159,21 @@ func (s *session) logFailure(sink *roundSink, err error) {
 	if !sink.native {
 		sink.RawPayload("response", logfmt.Object{logfmt.F("error", errObj)})
 	}
-	s.logEvent("provider_response_raw",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("provider_response_raw", roundFields(sink.execID, round,
 		logfmt.F("response", logfmt.Object{logfmt.F("error", errObj)}),
-		logfmt.F("responseKind", "error"))
-	s.logEvent("provider_response_normalized",
-		logfmt.F("executionId", sink.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+		logfmt.F("responseKind", "error"))...)
+	s.logEvent("provider_response_normalized", roundFields(sink.execID, round,
 		logfmt.F("response", nil),
 		logfmt.F("toolCallsCount", 0),
-		logfmt.F("error", errObj))
+		logfmt.F("error", errObj))...)
 }
 
 // normalized is the provider answer as a Robota assistant message (no id yet:
 // the committed message carries the id).
-func normalized(resp *Response) logfmt.Object {
-	o := logfmt.Object{logfmt.F("role", RoleAssistant), logfmt.F("content", resp.Text)}
+func normalized(resp *provider.Response) logfmt.Object {
+	o := logfmt.Object{logfmt.F("role", chat.RoleAssistant), logfmt.F("content", resp.Text)}
 	if len(resp.ToolCalls) > 0 {
-		m := Message{ToolCalls: resp.ToolCalls}
-		calls := m.object()
-		for _, f := range calls {
-			if f.Key == "toolCalls" {
-				o = append(o, f)
-			}
-		}
+		o = append(o, logfmt.F("toolCalls", chat.ToolCallObjects(resp.ToolCalls)))
 	}
 	if resp.HasUsage {
 		o = append(o, logfmt.F("usage", logfmt.Object{
@@ -209,7 +189,7 @@ func normalized(resp *Response) logfmt.Object {
 
 // responsePayload stands in for the native payload of providers without a
 // wire (echo, script), so the request still has its native response event.
-func responsePayload(resp *Response) logfmt.Object {
+func responsePayload(resp *provider.Response) logfmt.Object {
 	return normalized(resp)
 }
 
@@ -250,7 +230,7 @@ func (k *roundSink) ToolCallStarted(index int, id, name string) {
 	if k.quiet {
 		return
 	}
-	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &ToolCall{ID: id, Name: name}})
+	k.s.obs.Event(StepEvent{Kind: EvToolCallStreaming, Round: k.round, ToolCall: &chat.ToolCall{ID: id, Name: name}})
 }
 
 func (k *roundSink) RawPayload(kind string, payload any) {
@@ -263,15 +243,12 @@ func (k *roundSink) RawPayload(kind string, payload any) {
 // logPayload writes one provider_native_raw_payload line.
 func (k *roundSink) logPayload(kind string, payload any) {
 	s := k.s
-	s.logEvent("provider_native_raw_payload",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
+	s.logEvent("provider_native_raw_payload", roundFields(k.execID, k.round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("apiSurface", s.provider.APISurface()),
 		logfmt.F("payloadKind", kind),
 		logfmt.F("payload", payload),
-		logfmt.F("sequence", k.seqRaw))
+		logfmt.F("sequence", k.seqRaw))...)
 	k.seqRaw++
 }
 
@@ -281,17 +258,14 @@ func (k *roundSink) Retry(attempt int, wait time.Duration, reason error) {
 	if reason != nil {
 		msg, brief = reason.Error(), reason.Error()
 	}
-	var pe *ProviderError
+	var pe *errs.ProviderError
 	if errors.As(reason, &pe) {
 		brief = pe.Brief()
 	}
-	s.logEvent("provider_retry",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
+	s.logEvent("provider_retry", roundFields(k.execID, k.round,
 		logfmt.F("provider", s.pcfg.Name),
 		logfmt.F("attempt", attempt),
 		logfmt.F("waitMs", wait.Milliseconds()),
-		logfmt.F("reason", msg))
+		logfmt.F("reason", msg))...)
 	s.obs.Event(StepEvent{Kind: EvRetry, Round: k.round, Attempt: attempt, Of: s.pcfg.MaxRetries, Wait: wait, Text: msg, Brief: brief})
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"trail/core/chat"
+	"trail/core/errs"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -53,8 +55,8 @@ func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
 	r.MessageCount = len(r.Messages)
 	r.Title = ""
 	for _, m := range rep.TranscriptMessages() {
-		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == RoleUser && f[1].Type == gjson.String {
-			r.Title = cut(f[1].Str, titleLen)
+		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == chat.RoleUser && f[1].Type == gjson.String {
+			r.Title = chat.FirstLine(f[1].Str, titleLen)
 			break
 		}
 	}
@@ -112,11 +114,11 @@ type RepairOptions struct {
 // Force is set.
 func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Record, error) {
 	if err := store.ValidateID(o.ID); err != nil {
-		return nil, &UsageError{Msg: "rebuild record", Err: err}
+		return nil, &errs.UsageError{Msg: "rebuild record", Err: err}
 	}
 	lock, err := e.Store.Lock(ctx, o.ID, o.Wait)
 	if err != nil {
-		return nil, Interrupted(err, "waiting for session "+o.ID)
+		return nil, errs.Interrupted(err, "waiting for session "+o.ID)
 	}
 	defer func() { _ = lock.Unlock() }()
 	var base *store.Record
@@ -124,7 +126,7 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	var corrupt *store.CorruptError
 	switch {
 	case err == nil && !o.Force:
-		return nil, Usagef("pass --force to replace it with the log's version", "session %s has a valid record; not overwriting it", o.ID)
+		return nil, errs.Usagef("pass --force to replace it with the log's version", "session %s has a valid record; not overwriting it", o.ID)
 	case err == nil:
 		base = old
 	case errors.Is(err, store.ErrNotFound), errors.As(err, &corrupt):
@@ -136,14 +138,14 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 		return nil, err
 	}
 	if rep.SessionID != o.ID {
-		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
+		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
 	}
 	if len(rep.Messages) == 0 {
-		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}
+		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}
 	}
 	rec := RebuildRecord(rep, base)
 	if err := checkMessages(rec.Messages); err != nil {
-		return nil, &InvalidDataError{Path: e.Store.LogPath(o.ID), Err: err}
+		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: err}
 	}
 	if err := e.Store.Save(rec); err != nil {
 		return nil, err

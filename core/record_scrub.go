@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -22,7 +23,7 @@ import (
 // log line holds it that way. Redacting it with today's secrets would
 // part the record from the log.
 //
-// The base URL of the provider is not scrubbed here: ProviderConfig.Ref
+// The base URL of the provider is not scrubbed here: provider.Config.Ref
 // takes the credentials out of it in a way resume can undo.
 
 // useSecrets gathers the secrets in use once for the step, before the log
@@ -32,7 +33,7 @@ func (s *session) useSecrets() {
 	if s.e.Environ != nil {
 		environ = s.e.Environ()
 	}
-	s.secrets = SecretsInUse(s.e.Env, environ, s.opts.Settings.Env)
+	s.secrets = provider.SecretsInUse(s.e.Env, environ, s.opts.Settings.Env)
 	s.red = logfmt.NewRedactor(s.secrets)
 }
 
@@ -46,19 +47,14 @@ func (s *session) markRelogged() {
 // recordMessage is message i as the record keeps it.
 func (s *session) recordMessage(i int) (json.RawMessage, error) {
 	m := &s.messages[i]
-	raw, err := m.RecordJSON()
+	if m.Loaded() && !s.relogged {
+		return m.RecordJSON()
+	}
+	raw, err := m.Scrubbed(func(raw json.RawMessage) (json.RawMessage, error) { return s.red.JSON(raw) })
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("redact: %w", err)
 	}
-	if m.raw != nil && !s.relogged {
-		return raw, nil
-	}
-	if m.scrubbed == nil {
-		if m.scrubbed, err = s.red.JSON(raw); err != nil {
-			return nil, fmt.Errorf("redact: %w", err)
-		}
-	}
-	return m.scrubbed, nil
+	return raw, nil
 }
 
 // scrubRecord redacts the rest of what the record keeps: the history

@@ -1,6 +1,10 @@
 package core
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"trail/core/chat"
+)
 
 // Result subtypes (Claude Code's result shape, SPEC 6).
 const (
@@ -37,7 +41,7 @@ type Result struct {
 	NumTurns          int    // provider rounds in this step
 	DurationMS        int64
 	DurationAPIMS     int64
-	Usage             Usage
+	Usage             chat.Usage
 	PermissionDenials []PermissionDenial
 	PendingToolCalls  []PendingToolCall
 	Provider          string

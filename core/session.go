@@ -6,6 +6,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/hooks"
+	"trail/core/permission"
+	"trail/core/provider"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -25,7 +31,7 @@ type session struct {
 	lock     *store.Lock
 	log      Logger
 	logErr   error
-	messages []Message
+	messages []chat.Message
 	history  []json.RawMessage
 	resumed  bool
 
@@ -37,31 +43,31 @@ type session struct {
 	historyScrubbed int                        // history entries before this index are scrubbed
 	cleanFields     map[string]json.RawMessage // record fields as last scrubbed
 
-	pcfg          ProviderConfig
-	provider      Provider
+	pcfg          provider.Config
+	provider      provider.Provider
 	execID        string
 	providerCalls int
 
 	// this step's accounting, for the result
 	turns   int
-	usage   Usage
+	usage   chat.Usage
 	apiTime time.Duration
 	denials []PermissionDenial
 	final   string
 	round   int // the last provider round of this step; rounds are unique per execution
 
 	// tools, permissions and hooks (step_setup.go)
-	tools          []Tool
-	perms          *Permissions
-	hooks          *HookRunner
-	sessionAllowed []string          // tools the person allowed for the session ("a")
-	pending        []PendingToolCall // the paused round's calls (loaded, or saved by pause)
-	unlogged       []int             // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
-	approve, deny  idList            // resume --approve / --deny
-	hookStop       *HookBlockedError // a tool hook answered continue: false
-	startContext   []string          // SessionStart output, injected before the next prompt
-	notedTemps     atomic.Bool       // a tool journaled a temp file (tool_tempfiles.go)
-	openWarnings   []string          // found while opening, shown after the session event
+	tools          []tools.Tool
+	perms          *permission.Policy
+	hooks          *hooks.Runner
+	sessionAllowed []string               // tools the person allowed for the session ("a")
+	pending        []PendingToolCall      // the paused round's calls (loaded, or saved by pause)
+	unlogged       []int                  // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
+	approve, deny  idList                 // resume --approve / --deny
+	hookStop       *errs.HookBlockedError // a tool hook answered continue: false
+	startContext   []string               // SessionStart output, injected before the next prompt
+	notedTemps     atomic.Bool            // a tool journaled a temp file (tool_tempfiles.go)
+	openWarnings   []string               // found while opening, shown after the session event
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
@@ -74,12 +80,12 @@ func (s *session) newID() (string, error) {
 	return id, nil
 }
 
-func (s *session) newMessage(role, content string) (Message, error) {
+func (s *session) newMessage(role, content string) (chat.Message, error) {
 	id, err := s.newID()
 	if err != nil {
-		return Message{}, err
+		return chat.Message{}, err
 	}
-	return Message{ID: id, Role: role, Content: content, State: StateComplete, Timestamp: logfmt.FormatTime(s.now())}, nil
+	return chat.Message{ID: id, Role: role, Content: content, State: chat.StateComplete, Timestamp: logfmt.FormatTime(s.now())}, nil
 }
 
 // logEvent appends one line. A log that cannot be written must not lose the
@@ -96,12 +102,12 @@ func (s *session) logEvent(event string, fields ...logfmt.Field) {
 
 // appendMessage adds a message to the conversation, its chat history entry,
 // and logs the history_mutation replay is built from.
-func (s *session) appendMessage(m Message, round int, batchID string) {
+func (s *session) appendMessage(m chat.Message, round int, batchID string) {
 	s.logUnsaved()
 	s.logMutation(m, len(s.messages), round, batchID)
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
-	if m.Role == RoleTool {
+	if m.Role == chat.RoleTool {
 		s.obs.Event(StepEvent{Kind: EvToolResult, Round: round, Message: &m})
 	}
 }
@@ -112,7 +118,7 @@ func (s *session) appendMessage(m Message, round int, batchID string) {
 // before then (in a provider call, while a tool runs) leaves a log that,
 // like the record, replays to the last complete round, and the next step's
 // messages land on the right indices.
-func (s *session) appendUnsaved(m Message, round int) {
+func (s *session) appendUnsaved(m chat.Message, round int) {
 	s.messages = append(s.messages, m)
 	s.history = append(s.history, chatEntry(m))
 	s.unlogged = append(s.unlogged, round)
@@ -127,9 +133,8 @@ func (s *session) logUnsaved() {
 	s.unlogged = nil
 }
 
-func (s *session) logMutation(m Message, index, round int, batchID string) {
-	fields := make([]logfmt.Field, 0, 7)
-	fields = append(fields, logfmt.F("executionId", s.execID), logfmt.F("conversationId", conversationID))
+func (s *session) logMutation(m chat.Message, index, round int, batchID string) {
+	fields := runFields(s.execID)
 	if round > 0 {
 		fields = append(fields, logfmt.F("round", round))
 	}
@@ -144,7 +149,7 @@ func (s *session) logMutation(m Message, index, round int, batchID string) {
 }
 
 // chatEntry is Robota's messageToHistoryEntry.
-func chatEntry(m Message) json.RawMessage {
+func chatEntry(m chat.Message) json.RawMessage {
 	raw, err := logfmt.Marshal(logfmt.Object{
 		logfmt.F("id", m.ID),
 		logfmt.F("timestamp", m.Timestamp),
@@ -249,8 +254,8 @@ func (s *session) close() {
 	_ = s.releaseLock()
 }
 
-func (s *session) toolSchemas() []ToolSchema {
-	out := make([]ToolSchema, 0, len(s.tools))
+func (s *session) toolSchemas() []chat.ToolSchema {
+	out := make([]chat.ToolSchema, 0, len(s.tools))
 	for _, t := range s.tools {
 		out = append(out, t.Schema())
 	}

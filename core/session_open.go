@@ -10,6 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -23,10 +26,11 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session)
 	if err != nil {
 		return nil, fmt.Errorf("new execution id: %w", err)
 	}
-	s := &session{e: e, opts: opts, obs: opts.Observer, execID: execID}
+	s := &session{e: e, opts: opts, execID: execID}
 	if err := s.prepare(); err != nil {
 		return nil, err
 	}
+	s.obs = opts.Observer
 	s.useSecrets()
 	if opts.Resume {
 		err = s.openStored(ctx, vet)
@@ -50,7 +54,7 @@ func (s *session) create(ctx context.Context) error {
 			return fmt.Errorf("new session id: %w", err)
 		}
 	} else if err := store.ValidateID(id); err != nil {
-		return &UsageError{Msg: "--session-id", Err: err, Fix: "session ids are letters, digits, '.', '_' and '-', at most 128"}
+		return &errs.UsageError{Msg: "--session-id", Err: err, Fix: "session ids are letters, digits, '.', '_' and '-', at most 128"}
 	}
 	if err := s.setProvider(nil); err != nil {
 		return err
@@ -66,13 +70,13 @@ func (s *session) create(ctx context.Context) error {
 		return err
 	}
 	if exists {
-		return Usagef("resume it with: trail resume "+id, "session %s already exists", id)
+		return errs.Usagef("resume it with: trail resume "+id, "session %s already exists", id)
 	}
 	// A log without its record is a session whose record was lost, and the
 	// log is what restores it: a new session appended there would mix two
 	// conversations in it.
 	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
-		return Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
+		return errs.Usagef("restore its record with: trail replay "+id+" --write-record, or choose another id",
 			"session %s has a log but no record (%s)", id, e.Store.LogPath(id))
 	}
 	now := s.now()
@@ -93,7 +97,7 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.openLog(false); err != nil {
 		return err
 	}
-	sys, err := s.newMessage(RoleSystem, sp)
+	sys, err := s.newMessage(chat.RoleSystem, sp)
 	if err != nil {
 		return err
 	}
@@ -112,20 +116,20 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	}
 	rec, err := e.Store.Load(id)
 	if errors.Is(err, store.ErrNotFound) {
-		return &NotFoundError{What: fmt.Sprintf("session %s not found", id), Fix: "see trail list for the stored sessions"}
+		return &errs.NotFoundError{What: fmt.Sprintf("session %s not found", id), Fix: "see trail list for the stored sessions"}
 	}
 	if err != nil {
 		return err
 	}
 	if rec.Status == StatusTerminated {
-		return Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
+		return errs.Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
 	}
-	msgs, err := decodeMessages(rec.Messages)
+	msgs, err := chat.DecodeMessages(rec.Messages)
 	if err != nil {
-		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
+		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err}
 	}
 	if err := checkLoggable(rec.Messages); err != nil {
-		return &InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
+		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.historyScrubbed = len(rec.History) // scrubbed when they were saved
@@ -186,7 +190,7 @@ func (s *session) fork(ctx context.Context) error {
 func (s *session) takeLock(ctx context.Context, id string) error {
 	l, err := s.e.Store.Lock(ctx, id, s.opts.Wait)
 	if err != nil {
-		return Interrupted(err, "waiting for session "+id)
+		return errs.Interrupted(err, "waiting for session "+id)
 	}
 	s.lock = l
 	// A step killed while a tool's temp file existed left it in the user's
@@ -205,14 +209,11 @@ func (s *session) releaseLock() error {
 
 func (s *session) setProvider(stored *store.ProviderRef) error {
 	o := s.opts
-	cfg, err := ResolveProvider(o.Provider, s.e.Env, o.Settings, stored, o.Cwd)
+	cfg, err := provider.Resolve(o.Provider, s.e.Env, o.Settings, stored, o.Cwd)
 	if err != nil {
 		return err
 	}
 	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = o.Settings.Timeout
-	}
 	p, err := s.e.NewProvider(cfg)
 	if err != nil {
 		return err
@@ -298,7 +299,7 @@ func (s *session) currentSystemPrompt() string {
 		}
 	}
 	for _, m := range s.messages {
-		if m.Role == RoleSystem {
+		if m.Role == chat.RoleSystem {
 			return m.Content
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -29,10 +30,10 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	}
 	r := ref.Ref
 	if r == "" {
-		return "", Usagef("name a session by id, prefix or name, or pass --last", "no session given")
+		return "", errs.Usagef("name a session by id, prefix or name, or pass --last", "no session given")
 	}
 	if strings.ContainsAny(r, "/\\\x00") || r == "." || r == ".." {
-		return "", &UsageError{Msg: "invalid session id " + store.QuoteInput(r), Fix: "session ids are letters, digits, '.', '_' and '-'; see trail list"}
+		return "", &errs.UsageError{Msg: "invalid session id " + store.QuoteInput(r), Fix: "session ids are letters, digits, '.', '_' and '-'; see trail list"}
 	}
 	validID := store.ValidateID(r) == nil
 	if validID {
@@ -69,12 +70,12 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return "", &NotFoundError{What: fmt.Sprintf("session %s not found", store.QuoteInput(r)), Fix: "see trail list for the stored sessions"}
+		return "", &errs.NotFoundError{What: fmt.Sprintf("session %s not found", store.QuoteInput(r)), Fix: "see trail list for the stored sessions"}
 	case 1:
 		return matches[0], nil
 	}
 	sort.Strings(matches)
-	return "", &AmbiguousError{Ref: r, Candidates: matches}
+	return "", &errs.AmbiguousError{Ref: r, Candidates: matches}
 }
 
 func resolveLast(st Store, ref SessionRef) (string, error) {
@@ -96,13 +97,13 @@ func resolveLast(st Store, ref SessionRef) (string, error) {
 		if ref.AnyDir {
 			fix = "start one with trail run"
 		}
-		return "", &NotFoundError{What: "no session found for " + ref.Cwd, Fix: fix}
+		return "", &errs.NotFoundError{What: "no session found for " + ref.Cwd, Fix: fix}
 	}
 	return heads[best].ID, nil
 }
 
 // IsNotFound reports whether err means a session or file does not exist.
 func IsNotFound(err error) bool {
-	var nf *NotFoundError
+	var nf *errs.NotFoundError
 	return errors.As(err, &nf) || errors.Is(err, store.ErrNotFound)
 }

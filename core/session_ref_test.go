@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"trail/core/errs"
 	"trail/store"
 )
 
@@ -38,17 +39,17 @@ func TestResolveSession(t *testing.T) {
 	}{
 		{"a full id", SessionRef{Ref: "0193bbbb-3"}, "0193bbbb-3", nil},
 		{"a unique prefix", SessionRef{Ref: "0193b"}, "0193bbbb-3", nil},
-		{"an ambiguous prefix", SessionRef{Ref: "0193aa"}, "", &AmbiguousError{}},
-		{"a prefix under 4 characters is not a prefix", SessionRef{Ref: "019"}, "", &NotFoundError{}},
+		{"an ambiguous prefix", SessionRef{Ref: "0193aa"}, "", &errs.AmbiguousError{}},
+		{"a prefix under 4 characters is not a prefix", SessionRef{Ref: "019"}, "", &errs.NotFoundError{}},
 		{"a name", SessionRef{Ref: "beta"}, "0193aaab-2", nil},
-		{"a name two sessions share", SessionRef{Ref: "twin"}, "", &AmbiguousError{}},
-		{"a name that is also another session's id prefix", SessionRef{Ref: "review"}, "", &AmbiguousError{}},
+		{"a name two sessions share", SessionRef{Ref: "twin"}, "", &errs.AmbiguousError{}},
+		{"a name that is also another session's id prefix", SessionRef{Ref: "review"}, "", &errs.AmbiguousError{}},
 		{"a name that is its own session's id prefix", SessionRef{Ref: "0193eeee"}, "0193eeee-6", nil},
-		{"a name with spaces is looked up", SessionRef{Ref: "no such name"}, "", &NotFoundError{}},
-		{"a path is refused", SessionRef{Ref: "../../etc/passwd"}, "", &UsageError{}},
+		{"a name with spaces is looked up", SessionRef{Ref: "no such name"}, "", &errs.NotFoundError{}},
+		{"a path is refused", SessionRef{Ref: "../../etc/passwd"}, "", &errs.UsageError{}},
 		{"--last of a directory", SessionRef{Last: true, Cwd: "/a"}, "0193bbbb-3", nil},
 		{"--last --any-dir", SessionRef{Last: true, AnyDir: true, Cwd: "/a"}, "0193aaab-2", nil},
-		{"--last of an empty directory", SessionRef{Last: true, Cwd: "/none"}, "", &NotFoundError{}},
+		{"--last of an empty directory", SessionRef{Last: true, Cwd: "/none"}, "", &errs.NotFoundError{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,15 +59,15 @@ func TestResolveSession(t *testing.T) {
 				if err != nil || got != tt.want {
 					t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 				}
-			case *AmbiguousError:
+			case *errs.AmbiguousError:
 				if !errors.As(err, &want) || len(want.Candidates) != 2 {
 					t.Fatalf("want ambiguous with 2 candidates, got %v", err)
 				}
-			case *NotFoundError:
+			case *errs.NotFoundError:
 				if !errors.As(err, &want) {
 					t.Fatalf("want not found, got %q, %v", got, err)
 				}
-			case *UsageError:
+			case *errs.UsageError:
 				if !errors.As(err, &want) {
 					t.Fatalf("want usage error, got %v", err)
 				}

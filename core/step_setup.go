@@ -10,13 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"trail/store"
-)
-
-// OnAsk values: what a needed approval does without a terminal.
-const (
-	OnAskDeny  = "deny"
-	OnAskPause = "pause"
+	"trail/core/hooks"
+	"trail/core/permission"
+	"trail/logfmt"
 )
 
 // Record fields trail owns for permissions.
@@ -25,9 +21,6 @@ const (
 	fieldSessionAllowed = "sessionAllowedTools"
 	fieldPermissionMode = "permissionMode"
 )
-
-// errNoPrompt: a step with nothing to do.
-var errNoPrompt = Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 
 // requirePrompt judges a loaded session: a resume needs a prompt unless it
 // decides a paused round (a paused session without a decision has already
@@ -39,41 +32,16 @@ func requirePrompt(s *session) error {
 	return nil
 }
 
-// prepare checks what can be checked before any file is touched: the
-// offered tools, the rules and the flags.
+// prepare resolves and checks the options, and builds the rules, before
+// any file is touched.
 func (s *session) prepare() error {
 	o := s.opts
-	if o.Tools == nil {
-		s.tools = s.e.Tools
-	} else {
-		for _, name := range o.Tools {
-			t := s.engineTool(name)
-			if t == nil {
-				return Usagef("available tools: "+strings.Join(s.engineToolNames(), ", ")+", or none", "--tools: unknown tool %s", store.QuoteInput(name))
-			}
-			s.tools = append(s.tools, t)
-		}
+	offered, err := o.resolve(s.e.Tools)
+	if err != nil {
+		return err
 	}
-	if o.PermissionMode != "" && !ValidMode(o.PermissionMode) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permission mode %s", store.QuoteInput(o.PermissionMode))
-	}
-	if m := o.Settings.Permissions.DefaultMode; m != "" && !ValidMode(m) {
-		return Usagef("use default, plan, acceptEdits or bypassPermissions", "unknown permissions.defaultMode %s in the settings", store.QuoteInput(m))
-	}
-	switch o.OnAsk {
-	case "":
-		o.OnAsk = OnAskDeny
-	case OnAskDeny, OnAskPause:
-	default:
-		return Usagef("use --on-ask deny or --on-ask pause", "unknown --on-ask value %s", store.QuoteInput(o.OnAsk))
-	}
-	if !o.Resume && strings.TrimSpace(o.Prompt) == "" {
-		return errNoPrompt
-	}
-	if !o.Resume && (o.Approve != "" || o.Deny != "") {
-		return Usagef("--approve and --deny decide a paused session: trail resume ID --approve all", "--approve/--deny need resume")
-	}
-	p, err := BuildPermissions(ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
+	s.tools = offered
+	p, err := permission.Build(permission.ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
 	if err != nil {
 		return err
 	}
@@ -81,68 +49,38 @@ func (s *session) prepare() error {
 	return nil
 }
 
-func (s *session) engineTool(name string) Tool {
-	for _, t := range s.e.Tools {
-		if t.Schema().Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-func (s *session) engineToolNames() []string {
-	names := make([]string, 0, len(s.e.Tools))
-	for _, t := range s.e.Tools {
-		names = append(names, t.Schema().Name)
-	}
-	return names
-}
-
-// opened finishes the setup once the record is known: the mode (flag, then
-// the session's stored mode, then settings, then default), the session's
-// allowed tools, and the hook runner.
+// opened finishes the setup once the record is known: the mode
+// (permissionMode), the session's allowed tools, and the hook runner.
 func (s *session) opened() {
 	o := s.opts
-	mode := o.PermissionMode
-	if mode == "" {
-		if raw, ok := s.rec.Fields.Get(fieldPermissionMode); ok {
-			var stored string
-			if json.Unmarshal(raw, &stored) == nil && ValidMode(stored) {
-				mode = stored
-			}
-		}
-	}
-	if mode == "" {
-		mode = o.Settings.Permissions.DefaultMode
-	}
-	if mode == "" {
-		mode = ModeDefault
-	}
+	stored, _ := s.rec.Fields.Get(fieldPermissionMode)
+	mode := permissionMode(o.PermissionMode, stored, o.Settings.Permissions.DefaultMode)
 	s.perms.Mode = mode
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)
 	}
-	s.hooks = &HookRunner{
+	s.hooks = &hooks.Runner{
 		Hooks:          o.Settings.Hooks,
 		SessionID:      s.rec.ID,
 		TranscriptPath: s.e.Store.RecordPath(s.rec.ID),
 		Cwd:            s.rec.Cwd,
 		PermissionMode: mode,
 		Env:            s.toolEnv(),
-		OnRun: func(r HookRun) {
+		OnRun: func(r hooks.Execution) {
 			s.logEvent("hook_run", hookRunFields(s.execID, r)...)
 		},
 		OnMessage: func(msg string) {
 			s.obs.Event(StepEvent{Kind: EvNotice, Text: msg})
 		},
+		Now: s.now,
 	}
 }
 
 // runHooks runs the hooks of one event. Compaction calls it with
 // PreCompactInput/PostCompactInput.
-func (s *session) runHooks(ctx context.Context, event string, in HookInput) HookOutcome {
+func (s *session) runHooks(ctx context.Context, event string, in hooks.Input) hooks.Outcome {
 	return s.hooks.Run(ctx, event, in)
 }
 
@@ -182,4 +120,21 @@ func (s *session) saveApprovalState() error {
 		return f.Set(fieldPermissionMode, s.perms.Mode)
 	}
 	return nil
+}
+
+// hookRunFields are the data of a hook_run log line (SPEC 5.5). The hook
+// event goes under hookEvent: "event" is the envelope's own key.
+func hookRunFields(execID string, r hooks.Execution) []logfmt.Field {
+	f := []logfmt.Field{
+		logfmt.F("executionId", execID),
+		logfmt.F("hookEvent", r.Event),
+		logfmt.F("command", r.Command),
+		logfmt.F("exitCode", r.ExitCode),
+		logfmt.F("durationMs", r.Duration.Milliseconds()),
+		logfmt.F("blocked", r.Blocked),
+	}
+	if r.TimedOut {
+		f = append(f, logfmt.F("timedOut", true))
+	}
+	return f
 }

@@ -1,6 +1,8 @@
 package core
 
-import "trail/logfmt"
+import (
+	"trail/logfmt"
+)
 
 // Streamed text reaches the log redacted on the joined text (logfmt's
 // TextStream): a key the model writes four characters at a time is in no
@@ -154,12 +156,9 @@ func (k *roundSink) logText(text logfmt.RedactedText) {
 	if text.String() == "" {
 		return
 	}
-	k.s.logEvent("provider_stream_raw_delta",
-		logfmt.F("executionId", k.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", k.round),
+	k.s.logEvent("provider_stream_raw_delta", roundFields(k.execID, k.round,
 		logfmt.F("sequence", k.seqTxt),
-		logfmt.F("delta", text))
+		logfmt.F("delta", text))...)
 	k.seqTxt++
 	if !k.quiet {
 		k.s.logEvent("text_delta", logfmt.F("delta", text))

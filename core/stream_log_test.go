@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"trail/core/chat"
+	"trail/core/provider"
 )
 
 // A provider streams thinking and an answer four characters per event,
@@ -25,7 +28,7 @@ func TestStreamedPiecesAreLoggedRedactedInOrder(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"n": n, "delta": map[string]any{"type": kind, kind: text}})
 		return b
 	}
-	p := &fakeProvider{call: func(_ context.Context, _ *Request, sink Sink) (*Response, error) {
+	p := &fakeProvider{call: func(_ context.Context, _ *provider.Request, sink provider.Sink) (*provider.Response, error) {
 		sink.RawPayload("stream_event", event("start", ""))
 		for i := 0; i < len(thought); i += 4 {
 			piece := thought[i:min(i+4, len(thought))]
@@ -38,10 +41,10 @@ func TestStreamedPiecesAreLoggedRedactedInOrder(t *testing.T) {
 			sink.TextDelta(piece)
 		}
 		sink.RawPayload("stream_event", event("stop", ""))
-		return &Response{Text: answer, Thinking: thought, StopReason: "end_turn"}, nil
+		return &provider.Response{Text: answer, Thinking: thought, StopReason: "end_turn"}, nil
 	}}
 	e, st := testEngine(t, p)
-	res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: ProviderFlags{Name: "echo"}})
+	res, err := e.Step(context.Background(), StepOptions{Prompt: "hi", Cwd: "/w", Provider: provider.Flags{Name: "echo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +82,7 @@ func TestStreamedPiecesAreLoggedRedactedInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, err := DecodeMessage(rec.Messages[len(rec.Messages)-1])
+	last, err := chat.DecodeMessage(rec.Messages[len(rec.Messages)-1])
 	if err != nil || last.Content != want {
 		t.Errorf("the record keeps %q (%v)", last.Content, err)
 	}

@@ -5,11 +5,13 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"trail/core/chat"
 )
 
 // DefaultSystemPrompt tells the model where it runs and what trail is. The
 // date is a day, not a time, so a session's prompt does not change by the minute.
-func DefaultSystemPrompt(cwd string, now time.Time, tools []ToolSchema) string {
+func DefaultSystemPrompt(cwd string, now time.Time, tools []chat.ToolSchema) string {
 	var b strings.Builder
 	b.WriteString("You are trail, an AI agent run from the command line. Each prompt comes from a shell ")
 	b.WriteString("command, often a script or CI job: your final answer is printed on standard output, ")

@@ -6,6 +6,7 @@ package core
 // for every call in call order. A round is committed whole or not at all.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,11 @@ import (
 	"strings"
 	"sync"
 
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/hooks"
+	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 )
 
@@ -21,30 +27,30 @@ const maxParallelTools = 5
 
 // toolRun is one call of a batch: what was decided and how it ended.
 type toolRun struct {
-	call     ToolCall
+	call     chat.ToolCall
 	args     json.RawMessage // as the tool gets them (a hook may have changed them)
-	tool     Tool
+	tool     tools.Tool
 	decision string // DecisionAllow, DecisionDeny or DecisionAsk (paused)
 	source   string
 	rule     string
 	reason   string // why it was denied, as the model reads it
-	result   ToolResult
+	result   tools.Result
 	denied   bool
 	ran      bool
 }
 
 // runTools decides and runs the calls of an assistant message. paused is
 // true when the round waits for approval (nothing ran, nothing committed).
-func (s *session) runTools(ctx context.Context, round int, msg Message) (paused bool, err error) {
+func (s *session) runTools(ctx context.Context, round int, msg chat.Message) (paused bool, err error) {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
-		runs[i] = &toolRun{call: call, args: toolArgs(call.Arguments), tool: s.findTool(call.Name)}
+		runs[i] = &toolRun{call: call, args: call.Args(), tool: toolNamed(s.tools, call.Name)}
 	}
 	for _, r := range runs {
 		s.decide(ctx, round, r)
 	}
 	for _, r := range runs {
-		if r.decision == DecisionAsk {
+		if r.decision == permission.DecisionAsk {
 			s.pause(round, runs)
 			return true, nil
 		}
@@ -63,29 +69,21 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	for i, r := range runs {
 		names[i] = r.call.Name
 	}
-	s.logEvent("tool_batch_started",
-		logfmt.F("executionId", s.execID),
-		logfmt.F("conversationId", conversationID),
-		logfmt.F("round", round),
+	s.logEvent("tool_batch_started", roundFields(s.execID, round,
 		logfmt.F("batchId", batchID),
 		logfmt.F("mode", "parallel"),
 		logfmt.F("maxConcurrency", maxParallelTools),
 		logfmt.F("requestCount", len(runs)),
-		logfmt.F("tools", names))
+		logfmt.F("tools", names))...)
 	for i, r := range runs {
-		s.logEvent("tool_execution_request",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
+		s.logEvent("tool_execution_request", s.callFields(round, batchID, i,
 			logfmt.F("toolName", r.call.Name),
 			logfmt.F("toolCallId", r.call.ID),
 			logfmt.F("parameters", r.args),
 			logfmt.F("ownerPath", []any{
 				logfmt.Object{logfmt.F("type", "execution"), logfmt.F("id", s.execID)},
 				logfmt.Object{logfmt.F("type", "tool"), logfmt.F("id", r.call.ID)},
-			}))
+			}))...)
 	}
 	s.execute(ctx, round, runs)
 	s.postToolUse(ctx, runs)
@@ -93,30 +91,19 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
-		s.logEvent("tool_execution_result",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
+		s.logEvent("tool_execution_result", s.callFields(round, batchID, i,
 			logfmt.F("toolName", r.call.Name),
 			logfmt.F("toolCallId", r.call.ID),
 			logfmt.F("success", r.result.Success),
 			logfmt.F("result", content),
 			logfmt.F("error", r.result.Error),
-			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))
-		tm, err := s.newMessage(RoleTool, content)
+			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))...)
+		tm, err := s.newMessage(chat.RoleTool, content)
 		if err != nil {
 			return err
 		}
 		tm.ToolCallID, tm.Name = r.call.ID, r.call.Name
-		s.logEvent("tool_message_committed",
-			logfmt.F("executionId", s.execID),
-			logfmt.F("conversationId", conversationID),
-			logfmt.F("round", round),
-			logfmt.F("batchId", batchID),
-			logfmt.F("index", i),
-			logfmt.F("message", tm))
+		s.logEvent("tool_message_committed", s.callFields(round, batchID, i, logfmt.F("message", tm))...)
 		s.appendMessage(tm, round, batchID)
 		summary[i] = logfmt.Object{
 			logfmt.F("toolName", r.call.Name),
@@ -131,19 +118,25 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	return nil
 }
 
+// callFields start the lines of call i of a batch: the round's keys, then
+// batchId and index.
+func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.Field) []logfmt.Field {
+	return roundFields(s.execID, round, append([]logfmt.Field{logfmt.F("batchId", batchID), logfmt.F("index", i)}, extra...)...)
+}
+
 // execute runs the allowed calls, at most maxParallelTools at once; results
 // stay in call order because each run owns its slot. Calls that were not
 // allowed already hold their result.
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := ToolEnv{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
+	env := tools.Env{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
 	for _, r := range runs {
-		if r.tool == nil || r.decision != DecisionAllow {
+		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue
 		}
 		if ctx.Err() != nil {
-			r.result = ToolResult{Error: "Aborted before start"}
+			r.result = tools.Result{Error: "Aborted before start"}
 			continue
 		}
 		wg.Add(1)
@@ -157,7 +150,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			// round is still committed whole instead of the process dying.
 			defer func() {
 				if p := recover(); p != nil {
-					r.result = ToolResult{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
+					r.result = tools.Result{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
 				}
 			}()
 			r.result = r.tool.Run(ctx, r.args, env)
@@ -169,7 +162,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 // postToolUse runs PostToolUse hooks for the calls that ran, in call order.
 // A hook that blocks hands its reason to the model with the result.
 func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
-	if !s.hooks.Has(HookPostToolUse) {
+	if !s.hooks.Has(hooks.PostToolUse) {
 		return
 	}
 	for _, r := range runs {
@@ -177,51 +170,39 @@ func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
 			continue
 		}
 		resp := json.RawMessage(encodeToolResult(r.result))
-		out := s.runHooks(ctx, HookPostToolUse, postToolUseInput(r.call.Name, r.call.ID, r.args, resp))
+		out := s.runHooks(ctx, hooks.PostToolUse, hooks.PostToolUseInput(r.call.Name, r.call.ID, r.args, resp))
 		var notes []string
 		if out.Blocked {
 			notes = append(notes, out.Reason)
 		}
 		notes = append(notes, out.Context...)
 		if len(notes) > 0 {
-			r.result.Extra = append(r.result.Extra, ToolResultField{"hookFeedback", joinLines(notes)})
+			r.result.Extra = append(r.result.Extra, tools.ResultField{Key: "hookFeedback", Value: joinLines(notes)})
 		}
 		if out.Stop {
-			s.stopByHook(HookPostToolUse, out)
+			s.stopByHook(hooks.PostToolUse, out)
 		}
 	}
 }
 
 // stopByHook remembers the first continue:false of a tool hook: the step
 // ends once the round is committed.
-func (s *session) stopByHook(event string, out HookOutcome) {
+func (s *session) stopByHook(event string, out hooks.Outcome) {
 	if s.hookStop == nil {
-		s.hookStop = &HookBlockedError{Event: event, Reason: firstNonEmpty(out.StopReason, out.Reason)}
+		s.hookStop = &errs.HookBlockedError{Event: event, Reason: cmp.Or(strings.TrimSpace(out.StopReason), strings.TrimSpace(out.Reason))}
 	}
 }
 
-func (s *session) findTool(name string) Tool {
-	for _, t := range s.tools {
-		if t.Schema().Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-func (s *session) unknownTool(name string) ToolResult {
-	avail := make([]string, 0, len(s.tools))
-	for _, t := range s.tools {
-		avail = append(avail, t.Schema().Name)
-	}
+func (s *session) unknownTool(name string) tools.Result {
+	avail := toolNames(s.tools)
 	sort.Strings(avail)
-	return ToolResult{
+	return tools.Result{
 		Success: false,
 		Error:   "Unknown tool: " + name + ". The call was not executed.",
-		Extra: []ToolResultField{
-			{"errorCode", "unknown_tool"},
-			{"toolName", name},
-			{"availableTools", avail},
+		Extra: []tools.ResultField{
+			{Key: "errorCode", Value: "unknown_tool"},
+			{Key: "toolName", Value: name},
+			{Key: "availableTools", Value: avail},
 		},
 	}
 }
@@ -235,30 +216,9 @@ func (s *session) toolEnv() []string {
 	return env
 }
 
-// toolArgs parses a call's JSON arguments; anything else is kept as a string
-// so the log and the tool see exactly what the model sent. An object the
-// model encoded once more as a JSON string is unwrapped here, as the tools
-// unwrap it: rules, hooks and the question must judge the object that runs.
-func toolArgs(arguments string) json.RawMessage {
-	if arguments == "" {
-		return json.RawMessage("{}")
-	}
-	if !json.Valid([]byte(arguments)) {
-		b, _ := json.Marshal(arguments)
-		return b
-	}
-	var inner string
-	if json.Unmarshal([]byte(arguments), &inner) == nil {
-		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
-			return json.RawMessage(t)
-		}
-	}
-	return json.RawMessage(arguments)
-}
-
 // encodeToolResult is the tool message content: a JSON string of Robota's
 // {success, output, error?, exitCode?} plus extra keys.
-func encodeToolResult(r ToolResult) string {
+func encodeToolResult(r tools.Result) string {
 	o := logfmt.Object{logfmt.F("success", r.Success), logfmt.F("output", r.Output)}
 	if r.Error != "" {
 		o = append(o, logfmt.F("error", r.Error))

@@ -6,22 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"trail/core/errs"
 	"trail/store"
 )
-
-func TestToolTempNamesHaveTheFormTheSweepRemoves(t *testing.T) {
-	for _, base := range []string{"out.txt", ".env", "a.tmp-1", string(make([]byte, 255))} {
-		name := ToolTempName(base)
-		if !isToolTempName(name) || len(name) > 255 {
-			t.Errorf("ToolTempName(%d bytes) = %d bytes %q", len(base), len(name), name[:min(len(name), 40)])
-		}
-	}
-	for _, name := range []string{"out.txt", ".out.txt", ".out.txt.tmp-", ".out.txt.tmp-12a", "out.txt.tmp-12", ".tmp-1"} {
-		if isToolTempName(name) {
-			t.Errorf("%q taken for a temp file", name)
-		}
-	}
-}
 
 // The sweep removes a journaled temp file, and nothing a user owns: not
 // a file the journal does not name, not a named path without the temp form,
@@ -77,7 +64,7 @@ func TestSweepToolTempsRefusesASymlinkedJournal(t *testing.T) {
 	st := store.New(filepath.Join(t.TempDir(), "home"))
 	st.EnsureLayout()
 	os.Symlink(filepath.Join(t.TempDir(), "x"), st.TempJournalPath("s1"))
-	var bad *InvalidDataError
+	var bad *errs.InvalidDataError
 	if err := SweepToolTemps(st, "s1"); !errors.As(err, &bad) || bad.Path != st.TempJournalPath("s1") {
 		t.Errorf("got %v, want an InvalidDataError naming the journal", err)
 	}

@@ -279,7 +279,7 @@ func (v *validator) envelope(l Line, e *entry) {
 			v.payloads.sessionID = id
 		case id != v.sessionID:
 			v.issue(l, CodeSessionMismatch, SeverityError,
-				fmt.Sprintf("sessionId %q differs from the log's session %q.", id, v.sessionID))
+				fmt.Sprintf("sessionId %s differs from the log's session %s.", quoteValue(id), quoteValue(v.sessionID)))
 		}
 	}
 	if seqOK {

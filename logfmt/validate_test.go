@@ -388,3 +388,18 @@ func TestBigPayloadsAreCheckedAsAStream(t *testing.T) {
 		})
 	}
 }
+
+func TestQuoteValueCutsLikeStoreQuoteInput(t *testing.T) {
+	long := strings.Repeat("a", 10_000)
+	for in, want := range map[string]string{
+		"abc":                    `"abc"`,
+		long[:200]:               `"` + long[:200] + `"`,
+		long[:201]:               `"` + long[:200] + `"… (201 bytes)`,
+		strings.Repeat("é", 300): `"` + strings.Repeat("é", 200) + `"… (600 bytes)`,
+		"a\nb\x00":               `"a\nb\x00"`,
+	} {
+		if got := quoteValue(in); got != want {
+			t.Errorf("quoteValue(%.40q) = %.300s, want %.300s", in, got, want)
+		}
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-
-	"trail/core"
 )
 
 // writeFileAtomic replaces the file at path (a path writeTarget resolved:
@@ -76,7 +74,7 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 	return nil
 }
 
-// createTemp creates a fresh ToolTempName file in dir, journaled first. A
+// createTemp creates a fresh TempName file in dir, journaled first. A
 // new file's temp is created with perm so the umask applies; an existing
 // file's is private until chmod-ed to the old mode.
 func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(string) error) (*os.File, string, error) {
@@ -85,7 +83,7 @@ func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(str
 		create = 0o600
 	}
 	for range 10 {
-		tmp := filepath.Join(dir, core.ToolTempName(base))
+		tmp := filepath.Join(dir, TempName(base))
 		if note != nil {
 			if err := note(tmp); err != nil {
 				return nil, "", fmt.Errorf("journal the temp file: %w", err)

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"trail/core"
+	"trail/core/chat"
 )
 
 // Bash timeouts in milliseconds (Robota's Shell tool).
@@ -32,7 +32,7 @@ type Bash struct {
 	Shell string
 }
 
-func (b Bash) Schema() core.ToolSchema {
+func (b Bash) Schema() chat.ToolSchema {
 	return schema("Bash", bashDescription(),
 		param{name: "command", typ: "string", desc: "The shell command to execute", required: true},
 		param{name: "timeout", typ: "number", desc: "Optional timeout in milliseconds (max 600000). Default is 120000 (2 minutes)"},
@@ -76,7 +76,7 @@ type bashArgs struct {
 	WorkingDirectory string   `json:"workingDirectory"`
 }
 
-func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a bashArgs
 	if r := decodeArgs("Bash", raw, &a); r != nil {
 		return *r
@@ -129,11 +129,11 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) co
 		killGroup(cmd.Process.Pid)
 		<-done
 		out, total := stdout.text()
-		return core.ToolResult{Success: false, Output: truncateTotal(out, total), Error: why}
+		return Result{Success: false, Output: truncateTotal(out, total), Error: why}
 	}
 	out, total := combined(&stdout, &stderr)
 	code := exitCode(cmd.ProcessState, waitErr)
-	r := core.ToolResult{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
+	r := Result{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
 	if waitErr != nil && cmd.ProcessState == nil {
 		r.Success, r.Error = false, waitErr.Error()
 	}

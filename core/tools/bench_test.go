@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"trail/core"
 )
 
 // BenchmarkReadTopOfALargeFile: Read of a 64 MB log's first lines; B/op
@@ -18,7 +16,7 @@ func BenchmarkReadTopOfALargeFile(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "big.log"), []byte(strings.Repeat(line, 640_000)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	env := core.ToolEnv{Cwd: dir}
+	env := Env{Cwd: dir}
 	b.ReportAllocs()
 	for b.Loop() {
 		if r := (Read{}).Run(b.Context(), []byte(`{"filePath":"big.log","limit":10}`), env); !r.Success {
@@ -46,7 +44,7 @@ func BenchmarkGlobIgnoreFiles(b *testing.B) {
 			os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.go", f)), nil, 0o644)
 		}
 	}
-	env := core.ToolEnv{Cwd: dir}
+	env := Env{Cwd: dir}
 	for _, mode := range []string{"ignore", "noIgnore"} {
 		args := []byte(`{"pattern":"**/*.go","noIgnore":` + fmt.Sprint(mode == "noIgnore") + `}`)
 		b.Run(mode, func(b *testing.B) {

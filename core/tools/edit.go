@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"trail/core"
+	"trail/core/chat"
 )
 
 const editDescription = "Performs exact string replacements in files.\n\noldString must exactly match the file's current content, including whitespace and indentation — reading the file first (e.g. with a file-read tool) is the reliable way to copy exact text.\n\nThe edit will FAIL if old_string is not unique in the file. Either provide more surrounding context to make it unique, or use replace_all to change every instance."
@@ -17,7 +17,7 @@ const editDescription = "Performs exact string replacements in files.\n\noldStri
 // Edit replaces text in a file: exactly one occurrence unless replaceAll.
 type Edit struct{}
 
-func (Edit) Schema() core.ToolSchema {
+func (Edit) Schema() chat.ToolSchema {
 	return schema("Edit", editDescription,
 		param{name: "filePath", typ: "string", desc: "The absolute path to the file to modify", required: true},
 		param{name: "oldString", typ: "string", desc: "The text to replace (must be an exact match of existing content)", required: true},
@@ -33,7 +33,7 @@ type editArgs struct {
 	ReplaceAll bool    `json:"replaceAll"`
 }
 
-func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a editArgs
 	if r := decodeArgs("Edit", raw, &a); r != nil {
 		return *r
@@ -82,14 +82,14 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.T
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
-	res.Extra = []core.ToolResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
+	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
 	return res
 }
 
 // readForEdit reads the file Edit changes. Only a regular file is read: a
 // FIFO would block the tool (and the step) until someone writes to it, so it
 // is opened without blocking and refused.
-func readForEdit(path, shown string) ([]byte, *core.ToolResult) {
+func readForEdit(path, shown string) ([]byte, *Result) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		r := fail("File not found: %s", shown)

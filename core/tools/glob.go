@@ -11,7 +11,8 @@ import (
 	"sort"
 	"strings"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/store"
 )
 
 const globDefaultLimit = 1000
@@ -21,7 +22,7 @@ const globDescription = "Fast file pattern matching tool that works with any cod
 // Glob lists files matching a pattern, newest first.
 type Glob struct{}
 
-func (Glob) Schema() core.ToolSchema {
+func (Glob) Schema() chat.ToolSchema {
 	return schema("Glob", globDescription,
 		param{name: "pattern", typ: "string", desc: `The glob pattern to match files against (e.g. "**/*.ts", "src/**/*.tsx")`, required: true},
 		param{name: "path", typ: "string", desc: "The directory to search in. Defaults to the current working directory. Must be a valid directory path if provided"},
@@ -42,7 +43,7 @@ type globHit struct {
 	mtime int64
 }
 
-func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a globArgs
 	if r := decodeArgs("Glob", raw, &a); r != nil {
 		return *r
@@ -58,13 +59,13 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core
 	if filepath.IsAbs(a.Pattern) {
 		rel, err := filepath.Rel(root, a.Pattern)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return fail("Access denied: %q is outside the search directory", a.Pattern)
+			return fail("Access denied: %s is outside the search directory", store.QuoteInput(a.Pattern))
 		}
 		pattern = filepath.ToSlash(rel)
 	}
 	for _, seg := range strings.Split(pattern, "/") {
 		if seg == ".." {
-			return fail("Access denied: %q leaves the search directory", a.Pattern)
+			return fail("Access denied: %s leaves the search directory", store.QuoteInput(a.Pattern))
 		}
 	}
 	g, err := parseGlob(pattern)
@@ -140,7 +141,7 @@ func relTo(root, start, rel string) string {
 }
 
 // searchRoot resolves the folder a search starts in: cwd, or p inside it.
-func searchRoot(cwd, p string) (string, *core.ToolResult) {
+func searchRoot(cwd, p string) (string, *Result) {
 	if p == "" {
 		return cwd, nil
 	}

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"trail/core"
+	"trail/core/chat"
 )
 
 const grepDescription = "A powerful search tool built on regex matching.\n\nSupports full regex syntax (e.g., 'log.*Error', 'function\\\\s+\\\\w+'). Filter files with glob parameter (e.g., '*.js', '**/*.tsx').\n\nOutput modes: 'content' shows matching lines with context, 'files_with_matches' shows only file paths (default), 'count' shows per-file match counts.\n\nPrefer this tool over running grep or rg through the Bash tool — it returns structured results directly.\n\nUse headLimit to control result size and save context space."
@@ -17,7 +17,7 @@ const grepDescription = "A powerful search tool built on regex matching.\n\nSupp
 // Grep searches file contents with a regular expression (RE2 syntax).
 type Grep struct{}
 
-func (Grep) Schema() core.ToolSchema {
+func (Grep) Schema() chat.ToolSchema {
 	return schema("Grep", grepDescription,
 		param{name: "pattern", typ: "string", desc: "The regular expression pattern to search for in file contents", required: true},
 		param{name: "path", typ: "string", desc: "File or directory to search in. Defaults to the current working directory"},
@@ -43,7 +43,7 @@ type grepArgs struct {
 // read a multi-gigabyte dump into memory.
 const grepMaxFileSize = 16 << 20
 
-func (Grep) Run(ctx context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a grepArgs
 	if r := decodeArgs("Grep", raw, &a); r != nil {
 		return *r

@@ -7,8 +7,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"trail/core"
 )
 
 // TestIgnoreRules: one ignore file at /r, the examples of gitignore(5)
@@ -146,7 +144,7 @@ func globOut(t *testing.T, cwd, args string) string {
 	return r.Output
 }
 
-func envAt(cwd string) core.ToolEnv { return core.ToolEnv{Cwd: cwd} }
+func envAt(cwd string) Env { return Env{Cwd: cwd} }
 
 // sorted output lines, for results whose order is by mtime.
 func lines(s string) string {

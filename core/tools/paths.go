@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 
-	"trail/core"
+	"trail/core/permission"
+	"trail/store"
 )
 
 // resolvePath turns a path the model gave into an absolute path inside the
 // session's working directory. A relative path is relative to cwd. The check
 // is made on canonical paths (symlinks resolved), so a link inside the folder
 // that points out of it does not lead out.
-func resolvePath(cwd, p string) (string, *core.ToolResult) {
+func resolvePath(cwd, p string) (string, *Result) {
 	if p == "" {
 		r := fail("path is empty")
 		return "", &r
@@ -24,7 +25,7 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 	}
 	abs = filepath.Clean(abs)
 	if !within(cwd, abs) {
-		r := fail("Access denied: %q is outside the working directory", p)
+		r := fail("Access denied: %s is outside the working directory", store.QuoteInput(p))
 		return "", &r
 	}
 	return abs, nil
@@ -37,8 +38,8 @@ func resolvePath(cwd, p string) (string, *core.ToolResult) {
 // points was never checked (it may name a place outside the working
 // directory), and replacing it with a plain file would lose the user's
 // link. shown is the path as the model wrote it; cwd is the working directory.
-func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
-	target, err := core.CanonicalPath(abs)
+func writeTarget(cwd, abs, shown string) (string, *Result) {
+	target, err := permission.CanonicalPath(abs)
 	if err != nil {
 		r := fail("Cannot resolve %s: %v", shown, err)
 		return "", &r
@@ -50,7 +51,7 @@ func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
 		if err == nil {
 			if fi.Mode()&fs.ModeSymlink != 0 {
 				dest, _ := os.Readlink(p)
-				if ccwd, err := core.CanonicalPath(cwd); err == nil {
+				if ccwd, err := permission.CanonicalPath(cwd); err == nil {
 					p = display(ccwd, p)
 				}
 				r := fail("Cannot write %s: %s is a symbolic link to %s, which does not exist. Write to the target's path itself, or remove the link first", shown, p, dest)
@@ -67,11 +68,11 @@ func writeTarget(cwd, abs, shown string) (string, *core.ToolResult) {
 
 // within reports whether target, once symlinks are resolved, is root or below it.
 func within(root, target string) bool {
-	croot, err := core.CanonicalPath(root)
+	croot, err := permission.CanonicalPath(root)
 	if err != nil {
 		return false
 	}
-	ctarget, err := core.CanonicalPath(target)
+	ctarget, err := permission.CanonicalPath(target)
 	if err != nil {
 		return false
 	}
@@ -84,7 +85,7 @@ func within(root, target string) bool {
 
 // readDenied reports whether a Read deny rule keeps the file at abs from
 // the model: the searching tools skip it (Claude Code's best effort).
-func readDenied(env core.ToolEnv, abs string) bool {
+func readDenied(env Env, abs string) bool {
 	return env.ReadDenied != nil && env.ReadDenied(abs)
 }
 

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"trail/core"
+	"trail/core/chat"
 )
 
 const readDefaultLimit = 2000
@@ -20,7 +20,7 @@ const readDescription = "Reads a file from the local filesystem.\n\nBy default, 
 // Read returns a file with line numbers (cat -n style).
 type Read struct{}
 
-func (Read) Schema() core.ToolSchema {
+func (Read) Schema() chat.ToolSchema {
 	return schema("Read", readDescription,
 		param{name: "filePath", typ: "string", desc: "The absolute path to the file to read", required: true},
 		param{name: "offset", typ: "number", desc: "The line number to start reading from (1-based). Only provide if the file is too large to read at once"},
@@ -34,7 +34,7 @@ type readArgs struct {
 	Limit    *float64 `json:"limit"`
 }
 
-func (Read) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a readArgs
 	if r := decodeArgs("Read", raw, &a); r != nil {
 		return *r

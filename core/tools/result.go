@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"trail/core"
 )
 
 // Output limits (Robota's MAX_TOOL_OUTPUT_CHARS, middle truncation).
@@ -19,12 +17,12 @@ const (
 	keepChars      = maxOutputChars / 2
 )
 
-func ok(output string) core.ToolResult {
-	return core.ToolResult{Success: true, Output: TruncateOutput(output)}
+func ok(output string) Result {
+	return Result{Success: true, Output: TruncateOutput(output)}
 }
 
-func fail(format string, args ...any) core.ToolResult {
-	return core.ToolResult{Success: false, Error: fmt.Sprintf(format, args...)}
+func fail(format string, args ...any) Result {
+	return Result{Success: false, Error: fmt.Sprintf(format, args...)}
 }
 
 // TruncateOutput keeps the first and last 15,000 characters of an output
@@ -80,7 +78,7 @@ func thousands(n int) string {
 
 // decodeArgs reads a call's arguments into dst. The model may send anything:
 // a non-object, wrong types, or a JSON string it meant as an object.
-func decodeArgs(tool string, raw json.RawMessage, dst any) *core.ToolResult {
+func decodeArgs(tool string, raw json.RawMessage, dst any) *Result {
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
@@ -160,6 +158,6 @@ func count(v *float64, def int) int {
 }
 
 // missing is the result for a required parameter the model left out.
-func missing(tool, param string) core.ToolResult {
+func missing(tool, param string) Result {
 	return fail("Invalid arguments for %s: %s is required", tool, param)
 }

@@ -3,7 +3,7 @@ package tools
 import (
 	"encoding/json"
 
-	"trail/core"
+	"trail/core/chat"
 	"trail/logfmt"
 )
 
@@ -16,7 +16,7 @@ type param struct {
 
 // schema builds Robota's zod-derived JSON schema: {type: "object",
 // properties, required}, each property {type, description} (+enum).
-func schema(name, desc string, params ...param) core.ToolSchema {
+func schema(name, desc string, params ...param) chat.ToolSchema {
 	props := make(logfmt.Object, 0, len(params))
 	required := []string{}
 	for _, p := range params {
@@ -39,5 +39,5 @@ func schema(name, desc string, params ...param) core.ToolSchema {
 		// Only literal strings go in; encoding cannot fail.
 		raw = []byte(`{"type":"object","properties":{}}`)
 	}
-	return core.ToolSchema{Name: name, Description: desc, Parameters: json.RawMessage(raw)}
+	return chat.ToolSchema{Name: name, Description: desc, Parameters: json.RawMessage(raw)}
 }

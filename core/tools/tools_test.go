@@ -8,12 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"trail/core"
 )
 
 // world is a temp working directory with files.
-func world(t *testing.T, files map[string]string) core.ToolEnv {
+func world(t *testing.T, files map[string]string) Env {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -25,10 +23,10 @@ func world(t *testing.T, files map[string]string) core.ToolEnv {
 			t.Fatal(err)
 		}
 	}
-	return core.ToolEnv{Cwd: dir}
+	return Env{Cwd: dir}
 }
 
-func call(t *testing.T, tool core.Tool, env core.ToolEnv, args string) core.ToolResult {
+func call(t *testing.T, tool Tool, env Env, args string) Result {
 	t.Helper()
 	return tool.Run(context.Background(), json.RawMessage(args), env)
 }
@@ -131,7 +129,7 @@ func TestReadKeepsSplitLinesSemantics(t *testing.T) {
 func TestNumbersOutOfRangeAreClamped(t *testing.T) {
 	env := world(t, map[string]string{"a.txt": "one\ntwo\n"})
 	tests := []struct {
-		tool core.Tool
+		tool Tool
 		args string
 		want string // in the output
 	}{
@@ -447,6 +445,26 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// A path or pattern the model sends is quoted cut to 200 characters when
+// it is refused: a huge one must not fill the tool result.
+func TestRefusedPathsAreQuotedCut(t *testing.T) {
+	cwd := t.TempDir()
+	long := "../" + strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		tool Tool
+		args string
+	}{
+		{Read{}, `{"filePath":"` + long + `"}`},
+		{Glob{}, `{"pattern":"/` + strings.Repeat("y", 5000) + `"}`},
+		{Glob{}, `{"pattern":"` + long + `"}`},
+	} {
+		r := tc.tool.Run(context.Background(), json.RawMessage(tc.args), Env{Cwd: cwd})
+		if r.Success || len(r.Error) > 400 || !strings.Contains(r.Error, " bytes)") {
+			t.Errorf("%s: error of %d bytes, want the input cut: %.300s", tc.tool.Schema().Name, len(r.Error), r.Error)
 		}
 	}
 }

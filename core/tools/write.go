@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"trail/core"
+	"trail/core/chat"
 )
 
 const writeDescription = "Writes a file to the local filesystem. This will overwrite an existing file if one exists.\n\nPrefer the Edit tool for modifying existing files — it only sends the changed text. Use this tool to create new files or for complete rewrites.\n\nParent directories are created automatically when missing."
@@ -13,7 +13,7 @@ const writeDescription = "Writes a file to the local filesystem. This will overw
 // Write creates or replaces a file.
 type Write struct{}
 
-func (Write) Schema() core.ToolSchema {
+func (Write) Schema() chat.ToolSchema {
 	return schema("Write", writeDescription,
 		param{name: "filePath", typ: "string", desc: "The absolute path to the file to write", required: true},
 		param{name: "content", typ: "string", desc: "The content to write to the file", required: true},
@@ -25,7 +25,7 @@ type writeArgs struct {
 	Content  *string `json:"content"`
 }
 
-func (Write) Run(_ context.Context, raw json.RawMessage, env core.ToolEnv) core.ToolResult {
+func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	var a writeArgs
 	if r := decodeArgs("Write", raw, &a); r != nil {
 		return *r

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"trail/core"
 )
 
 // lstatMode is the mode of name in dir, the link itself when it is one.
@@ -34,7 +32,7 @@ func readString(t *testing.T, p string) string {
 func TestWriteAndEditGoThroughASymlinkAndKeepIt(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
-		tool       core.Tool
+		tool       Tool
 		args, want string
 	}{
 		{"Write", Write{}, `{"filePath":"link.sh","content":"#!/bin/sh\necho new\n"}`, "#!/bin/sh\necho new\n"},

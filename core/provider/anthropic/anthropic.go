@@ -7,7 +7,8 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -28,8 +29,8 @@ type Provider struct {
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
 // Timeout and MaxRetries override them. A base URL that is not http(s) is
 // a usage error.
-func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
-	url, c, err := wire.Setup(core.ProviderAnthropic, cfg, opts, DefaultBaseURL, "/v1/messages")
+func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
+	url, c, err := wire.Setup(provider.Anthropic, cfg, opts, DefaultBaseURL, "/v1/messages")
 	if err != nil {
 		return nil, err
 	}
@@ -37,14 +38,14 @@ func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
 	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
 }
 
-func (*Provider) Name() string       { return core.ProviderAnthropic }
+func (*Provider) Name() string       { return provider.Anthropic }
 func (*Provider) APISurface() string { return "anthropic-messages" }
 
 // Call sends one streaming request and assembles the answer.
-func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
+func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	body, err := encodeRequest(req)
 	if err != nil {
-		return nil, &core.ProviderError{Provider: core.ProviderAnthropic, Message: "encode request: " + err.Error(), Err: err}
+		return nil, &errs.ProviderError{Provider: provider.Anthropic, Message: "encode request: " + err.Error(), Err: err}
 	}
 	sink.RawPayload("request", json.RawMessage(body))
 	h := http.Header{"Anthropic-Version": {apiVersion}}

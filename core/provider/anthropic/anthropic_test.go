@@ -9,7 +9,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -17,7 +19,7 @@ import (
 const key = "sk-ant-api03-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url string, retries int) *Provider {
-	return mustNew(New(core.ProviderConfig{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
+	return mustNew(New(provider.Config{Name: "anthropic", Model: "claude-opus-4-6", BaseURL: url, APIKey: key, MaxRetries: retries, Timeout: 2 * time.Second},
 		wire.Options{BaseDelay: time.Millisecond}))
 }
 
@@ -29,12 +31,12 @@ func mustNew(p *Provider, err error) *Provider {
 	return p
 }
 
-func msg(role, content string) core.Message {
-	return core.Message{Role: role, Content: content, State: core.StateComplete}
+func msg(role, content string) chat.Message {
+	return chat.Message{Role: role, Content: content, State: chat.StateComplete}
 }
 
-func hello() *core.Request {
-	return &core.Request{Model: "claude-opus-4-6", MaxTokens: 256, Messages: []core.Message{msg("system", "be brief"), msg("user", "Hello")}}
+func hello() *provider.Request {
+	return &provider.Request{Model: "claude-opus-4-6", MaxTokens: 256, Messages: []chat.Message{msg("system", "be brief"), msg("user", "Hello")}}
 }
 
 func TestPlainTextStreams(t *testing.T) {
@@ -47,7 +49,7 @@ func TestPlainTextStreams(t *testing.T) {
 	if resp.Text != "Hello!" || strings.Join(sink.Text, "|") != "Hello|!" {
 		t.Errorf("text %q, deltas %q", resp.Text, sink.Text)
 	}
-	if !resp.HasUsage || resp.Usage != (core.Usage{InputTokens: 25, OutputTokens: 15}) {
+	if !resp.HasUsage || resp.Usage != (chat.Usage{InputTokens: 25, OutputTokens: 15}) {
 		t.Errorf("usage = %+v (has %v), want 25 in, 15 out", resp.Usage, resp.HasUsage)
 	}
 	if resp.StopReason != "end_turn" || resp.Model != "claude-opus-4-6" {
@@ -74,7 +76,7 @@ func TestPlainTextStreams(t *testing.T) {
 
 func TestAuthTokenIsSentAsBearer(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
-	p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
+	p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL + "/", APIKey: "token-123456", BearerAuth: true}, wire.Options{}))
 	if _, err := p.Call(context.Background(), hello(), &wiretest.Sink{}); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestTextThenToolCallWithStreamedArguments(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/tool_use.sse")))
 	sink := &wiretest.Sink{}
 	req := hello()
-	req.Tools = []core.ToolSchema{{Name: "get_weather", Description: "Get the current weather in a given location",
+	req.Tools = []chat.ToolSchema{{Name: "get_weather", Description: "Get the current weather in a given location",
 		Parameters: []byte(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
 	resp, err := newProvider(srv.URL, 0).Call(context.Background(), req, sink)
 	if err != nil {
@@ -111,7 +113,7 @@ func TestTextThenToolCallWithStreamedArguments(t *testing.T) {
 	if got := strings.Join(sink.Input, "|"); got != `0 {"location":|0  "San|0  Francisc|0 o,|0  CA"|0 ,|0  "unit": "fah|0 renheit"}` {
 		t.Errorf("ToolInputDelta = %s", got)
 	}
-	if resp.StopReason != "tool_use" || resp.Usage != (core.Usage{InputTokens: 472, OutputTokens: 89}) {
+	if resp.StopReason != "tool_use" || resp.Usage != (chat.Usage{InputTokens: 472, OutputTokens: 89}) {
 		t.Errorf("stop %q usage %+v", resp.StopReason, resp.Usage)
 	}
 	if got := gjson.GetBytes(srv.Body(0), "tools").Raw; got != `[{"name":"get_weather","description":"Get the current weather in a given location","input_schema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]` {
@@ -143,7 +145,7 @@ func TestThinkingDeltasGoToTheSink(t *testing.T) {
 func TestConversationGoesBackInTheMessagesShape(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/after_tool.sse")))
 	asst := msg("assistant", "Okay, let's check the weather for San Francisco, CA:")
-	asst.ToolCalls = []core.ToolCall{
+	asst.ToolCalls = []chat.ToolCall{
 		{ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Type: "function", Name: "get_weather", Arguments: `{"location": "San Francisco, CA", "unit": "fahrenheit"}`},
 		{ID: "toolu_02", Type: "function", Name: "get_time", Arguments: `not json`},
 	}
@@ -151,8 +153,8 @@ func TestConversationGoesBackInTheMessagesShape(t *testing.T) {
 	tool1.ToolCallID = "toolu_01T1x1fJ34qAmk2tNTrN7Up6"
 	tool2 := msg("tool", "")
 	tool2.ToolCallID = "toolu_02"
-	interrupted := msg("assistant", "Half an ans"+core.InterruptedNote)
-	req := &core.Request{Model: "claude-opus-4-6", MaxTokens: 1024, Messages: []core.Message{
+	interrupted := msg("assistant", "Half an ans"+chat.InterruptedNote)
+	req := &provider.Request{Model: "claude-opus-4-6", MaxTokens: 1024, Messages: []chat.Message{
 		msg("system", "sys one"),
 		msg("user", "What is the weather like in San Francisco?"),
 		asst, tool1, tool2,
@@ -250,7 +252,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
+			p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
@@ -262,7 +264,7 @@ func TestFaults(t *testing.T) {
 					t.Errorf("text %q, want %q", resp.Text, tt.wantText)
 				}
 			} else {
-				var pe *core.ProviderError
+				var pe *errs.ProviderError
 				if !errors.As(err, &pe) {
 					t.Fatalf("err = %#v, want a *core.ProviderError", err)
 				}
@@ -325,10 +327,10 @@ func TestToolInputSentWholeAtTheStart(t *testing.T) {
 }
 
 func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
-	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []core.Message{
-		{Role: core.RoleSystem, Content: "sys"},
-		{Role: core.RoleAssistant, Content: "[Context Summary]\nearlier"},
-		{Role: core.RoleUser, Content: "go on"},
+	req := &provider.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
+		{Role: chat.RoleSystem, Content: "sys"},
+		{Role: chat.RoleAssistant, Content: "[Context Summary]\nearlier"},
+		{Role: chat.RoleUser, Content: "go on"},
 	}}
 	body, err := encodeRequest(req)
 	if err != nil {
@@ -347,10 +349,10 @@ func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
 // A failed tool's result is marked is_error, as the API asks.
 func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
 	asst := msg("assistant", "\n\n")
-	asst.ToolCalls = []core.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
+	asst.ToolCalls = []chat.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
 	denied := msg("tool", `{"success":false,"output":"","error":"denied"}`)
 	denied.ToolCallID = "toolu_1"
-	req := &core.Request{Model: "m", MaxTokens: 10, Messages: []core.Message{
+	req := &provider.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
 		msg("system", "sys"),
 		msg("user", "write a"),
 		asst, denied,

@@ -1,13 +1,10 @@
 package anthropic
 
 import (
-	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"trail/core"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -15,19 +12,12 @@ import (
 // FuzzStream: whatever the server streams, Call returns an answer or an
 // error, and never panics.
 func FuzzStream(f *testing.F) {
-	for _, name := range []string{"text.sse", "tool_use.sse", "thinking.sse", "error_midstream.sse", "malformed.sse"} {
-		b, err := os.ReadFile(filepath.Join(wiretest.Root(), "testdata", "providers", "anthropic", name))
-		if err != nil {
-			f.Fatal(err)
+	names := []string{"text.sse", "tool_use.sse", "thinking.sse", "error_midstream.sse", "malformed.sse"}
+	wiretest.FuzzStream(f, "anthropic", names, hello(), func(c *http.Client) (provider.Provider, error) {
+		p, err := New(provider.Config{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"}, wire.Options{HTTP: c})
+		if err != nil { // a nil *Provider must not become a non-nil provider.Provider
+			return nil, err
 		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: "http://fuzz.invalid", APIKey: "k"},
-			wire.Options{HTTP: &http.Client{Transport: wiretest.BodyTransport(data)}}))
-		resp, err := p.Call(context.Background(), hello(), &wiretest.Sink{})
-		if (resp == nil) == (err == nil) {
-			t.Fatalf("resp %v, err %v: want exactly one", resp, err)
-		}
+		return p, nil
 	})
 }

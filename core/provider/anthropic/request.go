@@ -7,7 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -72,12 +73,12 @@ type tool struct {
 const summaryLead = "(The earlier conversation was summarised; the summary follows.)"
 
 // encodeRequest builds the request body for req.
-func encodeRequest(req *core.Request) ([]byte, error) {
+func encodeRequest(req *provider.Request) ([]byte, error) {
 	r := request{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true, Messages: []message{}}
 	var system []string
 	for i := range req.Messages {
 		m := &req.Messages[i]
-		if m.Role == core.RoleSystem {
+		if m.Role == chat.RoleSystem {
 			if m.Content != "" {
 				system = append(system, m.Content)
 			}
@@ -112,9 +113,9 @@ func encodeRequest(req *core.Request) ([]byte, error) {
 // convert maps one message to its role and content blocks. The content
 // already carries the interrupted note when the message was interrupted:
 // core adds it to what it sends.
-func convert(m *core.Message) (string, []block) {
+func convert(m *chat.Message) (string, []block) {
 	switch m.Role {
-	case core.RoleAssistant:
+	case chat.RoleAssistant:
 		var out []block
 		if strings.TrimSpace(m.Content) != "" {
 			out = append(out, block{Type: "text", Text: m.Content})
@@ -123,7 +124,7 @@ func convert(m *core.Message) (string, []block) {
 			out = append(out, block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: toolInput(tc.Arguments)})
 		}
 		return "assistant", out
-	case core.RoleTool:
+	case chat.RoleTool:
 		content := m.Content
 		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(content)}}
 	default:

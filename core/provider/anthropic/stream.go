@@ -7,7 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -30,9 +31,9 @@ type contentBlock struct {
 }
 
 type assembler struct {
-	sink     core.Sink
+	sink     provider.Sink
 	st       *wire.Stream
-	resp     core.Response
+	resp     provider.Response
 	text     strings.Builder
 	thinking strings.Builder
 	blocks   map[int64]*contentBlock
@@ -42,7 +43,7 @@ type assembler struct {
 
 // readStream turns the event stream into the answer, handing every event
 // to the sink as it arrives.
-func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, error) {
+func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Response, error) {
 	a := &assembler{sink: sink, st: st, blocks: map[int64]*contentBlock{}}
 	a.resp.Model = model
 	for events := 0; !a.done; events++ {
@@ -155,7 +156,7 @@ func (a *assembler) delta(index int64, d gjson.Result) {
 		b := a.block(index, "tool_use")
 		piece := d.Get("partial_json").String()
 		b.json.WriteString(piece)
-		if ts, ok := a.sink.(core.ToolInputSink); ok && piece != "" && b.kind == "tool_use" {
+		if ts, ok := a.sink.(provider.ToolInputSink); ok && piece != "" && b.kind == "tool_use" {
 			ts.ToolInputDelta(b.call, piece)
 		}
 	}
@@ -177,7 +178,7 @@ func (a *assembler) thinkingDelta(s string) {
 	a.sink.ThinkingDelta(s)
 }
 
-func (a *assembler) finish() *core.Response {
+func (a *assembler) finish() *provider.Response {
 	a.resp.Text = a.text.String()
 	a.resp.Thinking = a.thinking.String()
 	for _, b := range a.calls {
@@ -189,7 +190,7 @@ func (a *assembler) finish() *core.Response {
 		if args == "" {
 			args = "{}"
 		}
-		a.resp.ToolCalls = append(a.resp.ToolCalls, core.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: args})
+		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: args})
 	}
 	return &a.resp
 }

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/provider"
 )
 
 type sink struct{ text strings.Builder }
@@ -18,11 +19,11 @@ func (s *sink) RawPayload(string, any)              {}
 func (s *sink) Retry(int, time.Duration, error)     {}
 
 func TestEchoAnswersTheLastUserMessage(t *testing.T) {
-	req := &core.Request{Model: "echo", Messages: []core.Message{
-		{Role: core.RoleSystem, Content: "sys"},
-		{Role: core.RoleUser, Content: "first"},
-		{Role: core.RoleAssistant, Content: "echo: first"},
-		{Role: core.RoleUser, Content: "second"},
+	req := &provider.Request{Model: "echo", Messages: []chat.Message{
+		{Role: chat.RoleSystem, Content: "sys"},
+		{Role: chat.RoleUser, Content: "first"},
+		{Role: chat.RoleAssistant, Content: "echo: first"},
+		{Role: chat.RoleUser, Content: "second"},
 	}}
 	var s sink
 	r, err := New().Call(context.Background(), req, &s)
@@ -32,7 +33,7 @@ func TestEchoAnswersTheLastUserMessage(t *testing.T) {
 	if r.Text != "echo: second" || s.text.String() != "echo: second" {
 		t.Fatalf("text %q, streamed %q", r.Text, s.text.String())
 	}
-	if !r.HasUsage || r.Usage.OutputTokens != 3 || r.Usage.InputTokens != (core.SerializedLength(req.Messages)+3)/4 {
+	if !r.HasUsage || r.Usage.OutputTokens != 3 || r.Usage.InputTokens != (chat.SerializedLength(req.Messages)+3)/4 {
 		t.Fatalf("usage %+v", r.Usage)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,7 +10,8 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -28,8 +29,8 @@ type Provider struct {
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
 // Timeout and MaxRetries override them. A base URL that is not http(s) is
 // a usage error.
-func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
-	url, c, err := wire.Setup(core.ProviderOpenAI, cfg, opts, DefaultBaseURL, "/chat/completions")
+func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
+	url, c, err := wire.Setup(provider.OpenAI, cfg, opts, DefaultBaseURL, "/chat/completions")
 	if err != nil {
 		return nil, err
 	}
@@ -37,14 +38,14 @@ func New(cfg core.ProviderConfig, opts wire.Options) (*Provider, error) {
 	return &Provider{url: url, key: cfg.APIKey, client: c}, nil
 }
 
-func (*Provider) Name() string       { return core.ProviderOpenAI }
+func (*Provider) Name() string       { return provider.OpenAI }
 func (*Provider) APISurface() string { return "chat-completions" }
 
 // Call sends one streaming request and assembles the answer.
-func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
+func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	body, err := encodeRequest(req)
 	if err != nil {
-		return nil, &core.ProviderError{Provider: core.ProviderOpenAI, Message: "encode request: " + err.Error(), Err: err}
+		return nil, &errs.ProviderError{Provider: provider.OpenAI, Message: "encode request: " + err.Error(), Err: err}
 	}
 	sink.RawPayload("request", json.RawMessage(body))
 	h := http.Header{}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 	"trail/core/provider/wire/wiretest"
 )
@@ -17,7 +19,7 @@ import (
 const key = "sk-proj-test-key-0123456789abcdefghijklmnop"
 
 func newProvider(url, apiKey string, retries int) *Provider {
-	return mustNew(New(core.ProviderConfig{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
+	return mustNew(New(provider.Config{Name: "openai", Model: "gpt-4o-mini", BaseURL: url, APIKey: apiKey, MaxRetries: retries, Timeout: 2 * time.Second},
 		wire.Options{BaseDelay: time.Millisecond}))
 }
 
@@ -29,12 +31,12 @@ func mustNew(p *Provider, err error) *Provider {
 	return p
 }
 
-func msg(role, content string) core.Message {
-	return core.Message{Role: role, Content: content, State: core.StateComplete}
+func msg(role, content string) chat.Message {
+	return chat.Message{Role: role, Content: content, State: chat.StateComplete}
 }
 
-func hello() *core.Request {
-	return &core.Request{Model: "gpt-4o-mini", MaxTokens: 256, Messages: []core.Message{msg("system", "You are a helpful assistant."), msg("user", "Hello!")}}
+func hello() *provider.Request {
+	return &provider.Request{Model: "gpt-4o-mini", MaxTokens: 256, Messages: []chat.Message{msg("system", "You are a helpful assistant."), msg("user", "Hello!")}}
 }
 
 func TestPlainTextStreamsWithUsage(t *testing.T) {
@@ -47,7 +49,7 @@ func TestPlainTextStreamsWithUsage(t *testing.T) {
 	if resp.Text != "Hello there, how may I assist you today?" || len(sink.Text) != 2 {
 		t.Errorf("text %q, deltas %q", resp.Text, sink.Text)
 	}
-	if !resp.HasUsage || resp.Usage != (core.Usage{InputTokens: 9, OutputTokens: 12}) {
+	if !resp.HasUsage || resp.Usage != (chat.Usage{InputTokens: 9, OutputTokens: 12}) {
 		t.Errorf("usage %+v (has %v)", resp.Usage, resp.HasUsage)
 	}
 	if resp.StopReason != "stop" || resp.Model != "gpt-4o-mini" {
@@ -79,7 +81,7 @@ func TestTextThenToolCallAccumulatedByIndex(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "openai/tool_calls.sse")))
 	sink := &wiretest.Sink{}
 	req := hello()
-	req.Tools = []core.ToolSchema{{Name: "get_weather", Description: "Get current temperature for a given location.", Parameters: []byte(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
+	req.Tools = []chat.ToolSchema{{Name: "get_weather", Description: "Get current temperature for a given location.", Parameters: []byte(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)}}
 	resp, err := newProvider(srv.URL, key, 0).Call(context.Background(), req, sink)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +89,7 @@ func TestTextThenToolCallAccumulatedByIndex(t *testing.T) {
 	if resp.Text != "Let me look that up." {
 		t.Errorf("text = %q", resp.Text)
 	}
-	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0] != (core.ToolCall{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}) {
+	if len(resp.ToolCalls) != 1 || resp.ToolCalls[0] != (chat.ToolCall{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}) {
 		t.Errorf("tool calls = %+v", resp.ToolCalls)
 	}
 	if len(sink.Tools) != 1 || sink.Tools[0] != "0 call_DdmO9pD3xa9XTPNJ32zg2hcA get_weather" {
@@ -104,7 +106,7 @@ func TestTextThenToolCallAccumulatedByIndex(t *testing.T) {
 	if len(sink.Input) < 2 || args.String() != `{"location":"Paris, France"}` {
 		t.Errorf("ToolInputDelta pieces %q", sink.Input)
 	}
-	if resp.StopReason != "tool_calls" || resp.Usage != (core.Usage{InputTokens: 82, OutputTokens: 24}) {
+	if resp.StopReason != "tool_calls" || resp.Usage != (chat.Usage{InputTokens: 82, OutputTokens: 24}) {
 		t.Errorf("stop %q usage %+v", resp.StopReason, resp.Usage)
 	}
 	if got := gjson.GetBytes(srv.Body(0), "tools").Raw; got != `[{"type":"function","function":{"name":"get_weather","description":"Get current temperature for a given location.","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}}]` {
@@ -155,7 +157,7 @@ func TestToolCallsWithoutAnIndexStaySeparate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []core.ToolCall{
+	want := []chat.ToolCall{
 		{ID: "function-call-1", Type: "function", Name: "Glob", Arguments: `{"pattern":"*.go"}`},
 		{ID: "function-call-2", Type: "function", Name: "Read", Arguments: `{"filePath":"a.go"}`},
 		{ID: "function-call-3", Type: "function", Name: "Glob", Arguments: `{}`},
@@ -195,15 +197,15 @@ func TestReasoningDeltasGoToTheSink(t *testing.T) {
 func TestConversationGoesBackInTheChatShape(t *testing.T) {
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "openai/after_tool.sse")))
 	asst := msg("assistant", "")
-	asst.ToolCalls = []core.ToolCall{{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}}
+	asst.ToolCalls = []chat.ToolCall{{ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Type: "function", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}}
 	result := msg("tool", `{"success":true,"output":"14°C, sunny"}`)
 	result.ToolCallID = "call_DdmO9pD3xa9XTPNJ32zg2hcA"
 	result.Name = "get_weather"
-	req := &core.Request{Model: "gpt-4o", Messages: []core.Message{
+	req := &provider.Request{Model: "gpt-4o", Messages: []chat.Message{
 		msg("system", "sys"),
 		msg("user", "What's the weather like in Paris today?"),
 		asst, result,
-		msg("assistant", "Half"+core.InterruptedNote),
+		msg("assistant", "Half"+chat.InterruptedNote),
 		msg("user", "go on"),
 	}}
 	resp, err := newProvider(srv.URL, key, 0).Call(context.Background(), req, &wiretest.Sink{})
@@ -292,7 +294,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, tt.steps...)
-			p := mustNew(New(core.ProviderConfig{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
+			p := mustNew(New(provider.Config{Model: "m", BaseURL: srv.URL, APIKey: key, MaxRetries: tt.retries, Timeout: time.Second},
 				wire.Options{BaseDelay: time.Millisecond}))
 			sink := &wiretest.Sink{}
 			resp, err := p.Call(context.Background(), hello(), sink)
@@ -304,7 +306,7 @@ func TestFaults(t *testing.T) {
 					t.Errorf("text %q, want %q", resp.Text, tt.wantText)
 				}
 			} else {
-				var pe *core.ProviderError
+				var pe *errs.ProviderError
 				if !errors.As(err, &pe) {
 					t.Fatalf("err = %#v, want a *core.ProviderError", err)
 				}

@@ -6,7 +6,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -63,14 +64,14 @@ type toolFunction struct {
 
 // encodeRequest builds the request body for req. Interrupted assistant
 // messages already carry their note: core adds it to what it sends.
-func encodeRequest(req *core.Request) ([]byte, error) {
+func encodeRequest(req *provider.Request) ([]byte, error) {
 	r := request{Model: req.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, Messages: make([]message, 0, len(req.Messages))}
 	for i := range req.Messages {
 		m := &req.Messages[i]
 		content := m.Content
 		out := message{Role: m.Role, Content: &content}
 		switch m.Role {
-		case core.RoleAssistant:
+		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
 				args := tc.Arguments
 				if args == "" {
@@ -81,11 +82,11 @@ func encodeRequest(req *core.Request) ([]byte, error) {
 			if content == "" && len(out.ToolCalls) > 0 {
 				out.Content = nil
 			}
-		case core.RoleTool:
+		case chat.RoleTool:
 			out.ToolCallID = m.ToolCallID
-		case core.RoleSystem, core.RoleUser:
+		case chat.RoleSystem, chat.RoleUser:
 		default:
-			out.Role = core.RoleUser
+			out.Role = chat.RoleUser
 		}
 		r.Messages = append(r.Messages, out)
 	}

@@ -8,7 +8,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/provider"
 	"trail/core/provider/wire"
 )
 
@@ -28,9 +29,9 @@ type call struct {
 }
 
 type assembler struct {
-	sink     core.Sink
+	sink     provider.Sink
 	st       *wire.Stream
-	resp     core.Response
+	resp     provider.Response
 	text     strings.Builder
 	thinking strings.Builder
 	calls    map[int64]*call
@@ -38,7 +39,7 @@ type assembler struct {
 	finished bool
 }
 
-func readStream(st *wire.Stream, sink core.Sink, model string) (*core.Response, error) {
+func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Response, error) {
 	a := &assembler{sink: sink, st: st, calls: map[int64]*call{}}
 	a.resp.Model = model
 	for events := 0; ; events++ {
@@ -77,7 +78,7 @@ func (a *assembler) chunk(c gjson.Result) error {
 		a.resp.Model = v
 	}
 	if u := c.Get("usage"); u.IsObject() {
-		a.resp.Usage = core.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
+		a.resp.Usage = chat.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
 		a.resp.HasUsage = true
 	}
 	for _, ch := range c.Get("choices").Array() {
@@ -138,7 +139,7 @@ func (a *assembler) toolCall(tc gjson.Result) {
 	}
 	piece := tc.Get("function.arguments").String()
 	c.args.WriteString(piece)
-	if ts, ok := a.sink.(core.ToolInputSink); ok && piece != "" {
+	if ts, ok := a.sink.(provider.ToolInputSink); ok && piece != "" {
 		ts.ToolInputDelta(c.pos, piece)
 	}
 }
@@ -166,7 +167,7 @@ func (a *assembler) thinkingDelta(s string) {
 	a.sink.ThinkingDelta(s)
 }
 
-func (a *assembler) finish() *core.Response {
+func (a *assembler) finish() *provider.Response {
 	a.resp.Text = a.text.String()
 	a.resp.Thinking = a.thinking.String()
 	for _, idx := range a.order {
@@ -175,7 +176,7 @@ func (a *assembler) finish() *core.Response {
 		if args == "" {
 			args = "{}"
 		}
-		a.resp.ToolCalls = append(a.resp.ToolCalls, core.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
+		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
 	}
 	return &a.resp
 }

@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"trail/core"
+	"trail/core/chat"
+	"trail/core/errs"
+	"trail/core/provider"
 )
 
 // Response is one scripted answer (SPEC 4.4).
@@ -59,14 +61,14 @@ type Provider struct {
 func Load(path string) (*Provider, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, core.Usagef("pass --script with an existing file", "script file %s does not exist", path)
+		return nil, errs.Usagef("pass --script with an existing file", "script file %s does not exist", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read script %s: %w", path, err)
 	}
 	rs, err := parse(data)
 	if err != nil {
-		return nil, &core.InvalidDataError{Path: path, Err: err, Fix: "a script is a JSON array of {text, toolCalls, usage, delayMs, error} objects, or one such object per line"}
+		return nil, &errs.InvalidDataError{Path: path, Err: err, Fix: "a script is a JSON array of {text, toolCalls, usage, delayMs, error} objects, or one such object per line"}
 	}
 	return &Provider{path: path, responses: rs}, nil
 }
@@ -98,16 +100,16 @@ func parse(data []byte) ([]Response, error) {
 	return rs, nil
 }
 
-func (*Provider) Name() string       { return core.ProviderScript }
+func (*Provider) Name() string       { return provider.Script }
 func (*Provider) APISurface() string { return "script" }
 
 // Call plays response number req.CallIndex. With delayMs, text is streamed
 // word by word across the delay, so interrupts see a partial answer.
-func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) (*core.Response, error) {
+func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
 	k := req.CallIndex
 	if k < 0 || k >= len(p.responses) {
-		return nil, &core.ProviderError{
-			Provider: core.ProviderScript,
+		return nil, &errs.ProviderError{
+			Provider: provider.Script,
 			Message:  fmt.Sprintf("no response #%d in %s (it holds %d)", k+1, p.path, len(p.responses)),
 			Fix:      "add responses to the script, or start a new session",
 		}
@@ -120,9 +122,9 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 		return nil, err
 	}
 	if r.Error != nil {
-		return nil, &core.ProviderError{Provider: core.ProviderScript, Status: r.Error.Status, Message: r.Error.Message}
+		return nil, &errs.ProviderError{Provider: provider.Script, Status: r.Error.Status, Message: r.Error.Message}
 	}
-	resp := &core.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
+	resp := &provider.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
 	for i, tc := range r.ToolCalls {
 		id := tc.ID
 		if id == "" {
@@ -137,20 +139,20 @@ func (p *Provider) Call(ctx context.Context, req *core.Request, sink core.Sink) 
 			args = "{}"
 		}
 		sink.ToolCallStarted(i, id, tc.Name)
-		resp.ToolCalls = append(resp.ToolCalls, core.ToolCall{ID: id, Type: "function", Name: tc.Name, Arguments: args})
+		resp.ToolCalls = append(resp.ToolCalls, chat.ToolCall{ID: id, Type: "function", Name: tc.Name, Arguments: args})
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.StopReason = "tool_use"
 	}
 	if u := r.Usage; u != nil {
 		resp.HasUsage = true
-		resp.Usage = core.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2}
+		resp.Usage = chat.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2}
 	}
 	return resp, nil
 }
 
 // stream emits the text, spread over delayMs when one is given.
-func stream(ctx context.Context, r Response, sink core.Sink) error {
+func stream(ctx context.Context, r Response, sink provider.Sink) error {
 	if r.DelayMS <= 0 {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
 )
 
 type sink struct{ text strings.Builder }
@@ -41,11 +42,11 @@ func TestScriptAnswersTheKthCall(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := load(t, body)
 			var s sink
-			r, err := p.Call(context.Background(), &core.Request{CallIndex: 1}, &s)
+			r, err := p.Call(context.Background(), &provider.Request{CallIndex: 1}, &s)
 			if err != nil || r.Text != "one" || s.text.String() != "one" || !r.HasUsage || r.Usage.InputTokens != 3 || r.Usage.OutputTokens != 2 {
 				t.Fatalf("call 1: %+v %v", r, err)
 			}
-			r, err = p.Call(context.Background(), &core.Request{CallIndex: 2}, &s)
+			r, err = p.Call(context.Background(), &provider.Request{CallIndex: 2}, &s)
 			if err != nil || len(r.ToolCalls) != 2 {
 				t.Fatalf("call 2: %+v %v", r, err)
 			}
@@ -55,8 +56,8 @@ func TestScriptAnswersTheKthCall(t *testing.T) {
 			if tc := r.ToolCalls[1]; tc.ID != "mine" || tc.Arguments != `{"filePath":"a"}` {
 				t.Errorf("tool call 1 = %+v", tc)
 			}
-			_, err = p.Call(context.Background(), &core.Request{CallIndex: 3}, &s)
-			var pe *core.ProviderError
+			_, err = p.Call(context.Background(), &provider.Request{CallIndex: 3}, &s)
+			var pe *errs.ProviderError
 			if !errors.As(err, &pe) || !strings.Contains(pe.Message, "no response #4") {
 				t.Fatalf("exhausted: %v", err)
 			}
@@ -67,19 +68,19 @@ func TestScriptAnswersTheKthCall(t *testing.T) {
 func TestScriptErrorsAndBadFiles(t *testing.T) {
 	p := load(t, `[{"text":"partial ","error":{"status":529,"message":"overloaded"}}]`)
 	var s sink
-	_, err := p.Call(context.Background(), &core.Request{}, &s)
-	var pe *core.ProviderError
+	_, err := p.Call(context.Background(), &provider.Request{}, &s)
+	var pe *errs.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 529 || pe.Error() != "script: 529 overloaded" {
 		t.Fatalf("err = %v", err)
 	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"text": }]`), 0o644)
-	var inv *core.InvalidDataError
+	var inv *errs.InvalidDataError
 	if _, err := Load(bad); !errors.As(err, &inv) {
 		t.Fatalf("a broken script must be invalid data: %v", err)
 	}
-	var usage *core.UsageError
+	var usage *errs.UsageError
 	if _, err := Load(filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
 		t.Fatalf("a missing script must be a usage error: %v", err)
 	}
@@ -90,7 +91,7 @@ func TestScriptDelayStreamsWordsAndStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 170*time.Millisecond)
 	defer cancel()
 	var s sink
-	_, err := p.Call(ctx, &core.Request{}, &s)
+	_, err := p.Call(ctx, &provider.Request{}, &s)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
 	}

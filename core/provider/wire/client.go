@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"trail/core"
+	"trail/core/errs"
 )
 
 // Options tune a Client. Zero values mean the defaults.
@@ -125,7 +125,7 @@ func (c *Client) Open(ctx context.Context, newReq func(context.Context) (*http.R
 }
 
 // retryable marks an attempt's error as worth another attempt.
-type retryable struct{ err *core.ProviderError }
+type retryable struct{ err *errs.ProviderError }
 
 func (r *retryable) Error() string { return r.err.Error() }
 
@@ -140,7 +140,7 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	}
 	req, err := newReq(actx)
 	if err != nil {
-		return fail(&core.ProviderError{Provider: c.Provider, Message: c.scrub("build request: " + err.Error()), Err: err})
+		return fail(&errs.ProviderError{Provider: c.Provider, Message: c.scrub("build request: " + err.Error()), Err: err})
 	}
 	resp, err := c.Opts.HTTP.Do(req)
 	if err != nil {
@@ -167,7 +167,7 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		if msg == "" {
 			msg = "the server answered with JSON instead of an event stream: " + Snippet(body)
 		}
-		return fail(&core.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg,
+		return fail(&errs.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg,
 			Fix: "point --base-url at a server that streams (server-sent events)"})
 	}
 	s := &Stream{
@@ -204,7 +204,7 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 	if u != nil {
 		msg = fmt.Sprintf("connection to %s failed: %v", shownURL(u), err)
 	}
-	pe := &core.ProviderError{Provider: c.Provider, Message: c.scrub(msg), Err: err}
+	pe := &errs.ProviderError{Provider: c.Provider, Message: c.scrub(msg), Err: err}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		pe.Fix = "is the server running? check --base-url"
@@ -212,8 +212,8 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 	return &retryable{pe}
 }
 
-func (c *Client) idleError() *core.ProviderError {
-	return &core.ProviderError{
+func (c *Client) idleError() *errs.ProviderError {
+	return &errs.ProviderError{
 		Provider: c.Provider,
 		Message:  fmt.Sprintf("timed out: no data from the server for %s", c.Opts.IdleTimeout),
 		Fix:      "raise --timeout, or check the server",
@@ -221,7 +221,7 @@ func (c *Client) idleError() *core.ProviderError {
 	}
 }
 
-func (c *Client) statusError(status int, body []byte) *core.ProviderError {
+func (c *Client) statusError(status int, body []byte) *errs.ProviderError {
 	body = c.scrubBytes(body)
 	msg := ""
 	if c.Message != nil {
@@ -236,7 +236,7 @@ func (c *Client) statusError(status int, body []byte) *core.ProviderError {
 	if msg == "" {
 		msg = strings.ToLower(http.StatusText(status))
 	}
-	pe := &core.ProviderError{Provider: c.Provider, Status: status, Message: msg, Type: ErrorType(body)}
+	pe := &errs.ProviderError{Provider: c.Provider, Status: status, Message: msg, Type: ErrorType(body)}
 	if c.Hint != nil {
 		pe.Fix = c.Hint(status)
 	}
@@ -247,7 +247,7 @@ func (c *Client) statusError(status int, body []byte) *core.ProviderError {
 // that ends the call: "429 rate_limit_error: the server asks to wait 100 s:
 // <its message>". tooLong says retries were left but the wait is more than
 // MaxRetryAfter.
-func (c *Client) serverWait(pe *core.ProviderError, after time.Duration, tooLong bool) *core.ProviderError {
+func (c *Client) serverWait(pe *errs.ProviderError, after time.Duration, tooLong bool) *errs.ProviderError {
 	if after <= 0 {
 		return pe
 	}
@@ -296,7 +296,7 @@ type Stream struct {
 // Next returns the next event and refreshes the idle timer. At the end it
 // returns io.EOF (the response ended, perhaps inside an event, which is
 // then lost: the provider knows whether the answer was whole), the caller's
-// context error, or a *core.ProviderError (timeout, connection lost).
+// context error, or a *errs.ProviderError (timeout, connection lost).
 func (s *Stream) Next() (Event, error) {
 	ev, err := s.sse.Next()
 	if err == nil {
@@ -312,12 +312,12 @@ func (s *Stream) Next() (Event, error) {
 	if errors.Is(context.Cause(s.actx), errIdle) {
 		return ev, s.c.idleError()
 	}
-	return ev, &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("connection lost mid-stream: " + err.Error()), Err: err}
+	return ev, &errs.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("connection lost mid-stream: " + err.Error()), Err: err}
 }
 
 // Malformed is the error for a stream event that cannot be understood.
 func (s *Stream) Malformed(what string, data []byte) error {
-	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("malformed stream event: " + what + ": " + Snippet(s.c.scrubBytes(data)))}
+	return &errs.ProviderError{Provider: s.c.Provider, Message: s.c.scrub("malformed stream event: " + what + ": " + Snippet(s.c.scrubBytes(data)))}
 }
 
 // Reported is the error for a failure the provider reported inside the
@@ -333,7 +333,7 @@ func (s *Stream) Reported(event []byte) error {
 
 // Fail is the error for a provider that reported a failure inside the stream.
 func (s *Stream) Fail(msg string) error {
-	return &core.ProviderError{Provider: s.c.Provider, Message: s.c.scrub(msg)}
+	return &errs.ProviderError{Provider: s.c.Provider, Message: s.c.scrub(msg)}
 }
 
 // Close releases the connection and stops the idle timer.

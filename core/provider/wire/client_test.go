@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"trail/core"
+	"trail/core/errs"
 )
 
 const testKey = "sk-test-0123456789abcdefghij"
@@ -103,7 +103,7 @@ func TestARetryAfterLongerThanTrailWaitsEndsTheCall(t *testing.T) {
 			c, req := testClient(srv.URL, Options{MaxRetries: 4})
 			var log retryLog
 			_, err := c.Open(context.Background(), req, log.retry)
-			var pe *core.ProviderError
+			var pe *errs.ProviderError
 			if !errors.As(err, &pe) || err.Error() != tt.want {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -144,7 +144,7 @@ func TestOpenGivesUpAfterMaxRetries(t *testing.T) {
 		var log retryLog
 		_, err := c.Open(context.Background(), req, log.retry)
 		srv.Close()
-		var pe *core.ProviderError
+		var pe *errs.ProviderError
 		if !errors.As(err, &pe) || pe.Status != status {
 			t.Fatalf("%d: err = %#v", status, err)
 		}
@@ -176,7 +176,7 @@ func TestOpenDoesNotRetryAuthErrorsAndHidesTheKey(t *testing.T) {
 	if err.Error() != "acme: 401 invalid_api_key: Incorrect API key provided: [REDACTED]" {
 		t.Errorf("error = %q", err)
 	}
-	var h core.Hinter
+	var h errs.Hinter
 	if !errors.As(err, &h) || h.Hint() != "check the key" {
 		t.Errorf("no hint on %v", err)
 	}
@@ -221,7 +221,7 @@ func TestOpenRetriesConnectionFailures(t *testing.T) {
 	c, req := testClient("http://"+ln.Addr().String(), Options{MaxRetries: 2})
 	var log retryLog
 	_, err = c.Open(context.Background(), req, log.retry)
-	var pe *core.ProviderError
+	var pe *errs.ProviderError
 	if !errors.As(err, &pe) || pe.Status != 0 {
 		t.Fatalf("err = %v", err)
 	}
@@ -308,7 +308,7 @@ func TestIdleTimeoutIsRefreshedByEveryEvent(t *testing.T) {
 		}
 	}
 	_, err = s.Next()
-	var pe *core.ProviderError
+	var pe *errs.ProviderError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "timed out") {
 		t.Fatalf("after silence: %v", err)
 	}
@@ -377,7 +377,7 @@ func TestConnectionLostMidStreamIsAProviderError(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Next()
-	var pe *core.ProviderError
+	var pe *errs.ProviderError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "connection lost") {
 		t.Fatalf("err = %v", err)
 	}

@@ -23,7 +23,7 @@
 //     refreshed by every SSE event, pings included (SPEC 4.1): a server that
 //     pings is at work, and one that pings forever is waited for until the
 //     user interrupts. Comments are not events and do not refresh it.
-//   - Every error is a *core.ProviderError naming the provider and the HTTP
+//   - Every error is a *errs.ProviderError naming the provider and the HTTP
 //     status with the provider's own message, and never contains a secret:
 //     the API key is scrubbed from every body before any of it is quoted,
 //     and URLs are shown without user info or query. A base URL that is not

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"trail/core/provider"
 )
 
 // Defaults of Options (SPEC 4.1).
@@ -13,7 +15,7 @@ const (
 	DefaultBaseDelay     = 500 * time.Millisecond
 	DefaultMaxDelay      = 8 * time.Second
 	DefaultMaxRetryAfter = 60 * time.Second
-	DefaultIdleTimeout   = 120 * time.Second
+	DefaultIdleTimeout   = provider.DefaultTimeout
 )
 
 // RetryableStatus reports whether an HTTP status is worth another attempt:

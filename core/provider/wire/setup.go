@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"net/url"
 
-	"trail/core"
+	"trail/core/errs"
+	"trail/core/provider"
+	"trail/store"
 )
 
 // Setup builds what every HTTP provider derives from its configuration:
 // the URL it posts to and a client whose idle timeout and retries come
 // from cfg (opts supplies the rest, e.g. a shorter backoff in tests).
-func Setup(provider string, cfg core.ProviderConfig, opts Options, defaultBase, path string) (string, *Client, error) {
+func Setup(name string, cfg provider.Config, opts Options, defaultBase, path string) (string, *Client, error) {
 	secrets := []string{cfg.APIKey}
 	endpoint, err := Endpoint(cfg.BaseURL, defaultBase, path, secrets)
 	if err != nil {
@@ -22,7 +24,7 @@ func Setup(provider string, cfg core.ProviderConfig, opts Options, defaultBase, 
 		opts.IdleTimeout = cfg.Timeout
 	}
 	opts.MaxRetries = cfg.MaxRetries
-	return endpoint, NewClient(provider, secrets, opts), nil
+	return endpoint, NewClient(name, secrets, opts), nil
 }
 
 // Endpoint is base (defaultBase when empty) with path added to its path.
@@ -37,8 +39,8 @@ func Endpoint(base, defaultBase, path string, secrets []string) (string, error) 
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", core.Usagef("give the scheme and the host, e.g. --base-url http://localhost:11434/v1",
-			"base URL %q is not an http:// or https:// URL", Scrub(base, secrets))
+		return "", errs.Usagef("give the scheme and the host, e.g. --base-url http://localhost:11434/v1",
+			"base URL %s is not an http:// or https:// URL", store.QuoteInput(Scrub(base, secrets)))
 	}
 	return u.JoinPath(path).String(), nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"trail/core"
+	"trail/core/errs"
 )
 
 func TestEndpointJoinsThePathAndKeepsTheQuery(t *testing.T) {
@@ -33,7 +33,7 @@ func TestEndpointJoinsThePathAndKeepsTheQuery(t *testing.T) {
 func TestEndpointRefusesABaseWithoutSchemeOrHost(t *testing.T) {
 	for _, base := range []string{"localhost:11434/v1", "127.0.0.1:11434/v1", "ftp://host/v1", "http:///v1", "http://[::1", "api.example.com?key=" + testKey} {
 		_, err := Endpoint(base, "https://api.example.com", "/v1/messages", []string{testKey})
-		var ue *core.UsageError
+		var ue *errs.UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("Endpoint(%q): err = %v, want a usage error", base, err)
 			continue
@@ -44,6 +44,16 @@ func TestEndpointRefusesABaseWithoutSchemeOrHost(t *testing.T) {
 		if !strings.Contains(ue.Hint(), "http://localhost:11434/v1") {
 			t.Errorf("Endpoint(%q): hint %q shows no example", base, ue.Hint())
 		}
+	}
+}
+
+// A base URL pasted by mistake (a whole document) is quoted cut to 200
+// characters with its length, as every error quoting user input is.
+func TestEndpointQuotesALongBaseCut(t *testing.T) {
+	base := "localhost:11434/" + strings.Repeat("v", 5000)
+	_, err := Endpoint(base, "https://api.example.com", "/v1/messages", nil)
+	if err == nil || len(err.Error()) > 400 || !strings.Contains(err.Error(), "… (5016 bytes)") {
+		t.Fatalf("err = %.500v, want the base cut to 200 characters", err)
 	}
 }
 

@@ -1,0 +1,350 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"trail/logfmt"
+)
+
+// Roles and states of Robota's TUniversalMessage.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+
+	StateComplete    = "complete"
+	StateInterrupted = "interrupted"
+)
+
+// InterruptedNote is appended to an interrupted assistant message when it is
+// sent to a provider again, so the model knows its answer was cut.
+const InterruptedNote = "\n\n[This response was interrupted by the user]"
+
+// ToolCall is one function call of an assistant message (OpenAI shape, as
+// Robota stores it). Arguments is a JSON string.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Name      string `json:"-"`
+	Arguments string `json:"-"`
+}
+
+// Args parses the call's JSON arguments; anything else is kept as a string
+// so the log and the tool see exactly what the model sent. An object the
+// model encoded once more as a JSON string is unwrapped here, as the tools
+// unwrap it: rules, hooks and the question must judge the object that runs.
+func (tc ToolCall) Args() json.RawMessage {
+	arguments := tc.Arguments
+	if arguments == "" {
+		return json.RawMessage("{}")
+	}
+	if !json.Valid([]byte(arguments)) {
+		b, _ := json.Marshal(arguments)
+		return b
+	}
+	var inner string
+	if json.Unmarshal([]byte(arguments), &inner) == nil {
+		if t := strings.TrimSpace(inner); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+			return json.RawMessage(t)
+		}
+	}
+	return json.RawMessage(arguments)
+}
+
+// Message is Robota's TUniversalMessage. Fields trail does not know are kept
+// in Extra, and a message loaded from disk keeps its exact bytes in raw until
+// it is changed, so records written by other programs survive a round trip.
+type Message struct {
+	ID          string
+	Role        string
+	Content     string
+	ContentNull bool // content was JSON null (assistant messages that only call tools)
+	State       string
+	Timestamp   string
+	ToolCalls   []ToolCall
+	ToolCallID  string
+	Name        string
+	Metadata    json.RawMessage // object or nil
+	Extra       logfmt.Object   // unknown keys, values as json.RawMessage
+
+	raw      json.RawMessage // the bytes it was loaded from, as the record had them
+	compact  json.RawMessage // cached compact encoding, for the log and the estimator
+	scrubbed json.RawMessage // cached record bytes, redacted (record_scrub.go)
+}
+
+// Loaded reports whether the message still holds the bytes it was decoded
+// from: it was neither built nor changed since.
+func (m *Message) Loaded() bool { return m.raw != nil }
+
+// Touch forgets the loaded bytes after a change so the message is re-encoded.
+func (m *Message) Touch() { m.raw, m.compact, m.scrubbed = nil, nil, nil }
+
+// CompactLen is the length of the message's compact JSON (what
+// JSON.stringify would give), used by the context estimator.
+func (m *Message) CompactLen() int {
+	if m.compact == nil {
+		c, err := m.CompactJSON()
+		if err != nil {
+			return 0
+		}
+		m.compact = c
+	}
+	return len(m.compact)
+}
+
+// CompactJSON encodes the message without insignificant whitespace (the
+// cached encoding, once CompactLen has made it).
+func (m *Message) CompactJSON() (json.RawMessage, error) {
+	if m.compact != nil {
+		return m.compact, nil
+	}
+	if m.raw != nil {
+		return CompactBytes(m.raw), nil
+	}
+	return logfmt.Marshal(m.object())
+}
+
+// CompactBytes drops the whitespace outside strings of valid JSON.
+func CompactBytes(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	start := 0
+	for i := 0; i < len(data); {
+		switch c := data[i]; c {
+		case '"':
+			// Jump over the string: find its closing quote, skipping escapes.
+			j := i + 1
+			for {
+				k := bytes.IndexAny(data[j:], "\"\\")
+				if k < 0 {
+					return append(out, data[start:]...) // unterminated: keep as is
+				}
+				j += k
+				if data[j] == '\\' {
+					if j += 2; j >= len(data) {
+						return append(out, data[start:]...)
+					}
+					continue
+				}
+				break
+			}
+			i = j + 1
+		case ' ', '\n', '\t', '\r':
+			out = append(out, data[start:i]...)
+			i++
+			start = i
+		default:
+			i++
+		}
+	}
+	return append(out, data[start:]...)
+}
+
+// DecodeMessage reads a message from JSON, keeping unknown keys.
+func DecodeMessage(raw json.RawMessage) (Message, error) {
+	if !gjson.ValidBytes(raw) {
+		return Message{}, fmt.Errorf("message is not valid JSON")
+	}
+	return decodeValidMessage(raw)
+}
+
+// decodeValidMessage is DecodeMessage for bytes already validated (a
+// record's messages: the store validates the whole record once).
+func decodeValidMessage(raw json.RawMessage) (Message, error) {
+	res := gjson.ParseBytes(raw)
+	if !res.IsObject() {
+		return Message{}, fmt.Errorf("message is not a JSON object")
+	}
+	m := Message{raw: raw}
+	res.ForEach(func(k, v gjson.Result) bool {
+		switch k.String() {
+		case "id":
+			m.ID = v.String()
+		case "role":
+			m.Role = v.String()
+		case "content":
+			if v.Type == gjson.Null {
+				m.ContentNull = true
+			} else if v.Type == gjson.String {
+				m.Content = v.String()
+			} else {
+				// content parts or other shapes: keep them untouched
+				m.Extra = append(m.Extra, logfmt.F("content", json.RawMessage(v.Raw)))
+			}
+		case "state":
+			m.State = v.String()
+		case "timestamp":
+			m.Timestamp = v.String()
+		case "toolCalls":
+			if v.IsArray() {
+				v.ForEach(func(_, tc gjson.Result) bool {
+					m.ToolCalls = append(m.ToolCalls, ToolCall{
+						ID:        tc.Get("id").String(),
+						Type:      tc.Get("type").String(),
+						Name:      tc.Get("function.name").String(),
+						Arguments: tc.Get("function.arguments").String(),
+					})
+					return true
+				})
+			} else {
+				m.Extra = append(m.Extra, logfmt.F("toolCalls", json.RawMessage(v.Raw)))
+			}
+		case "toolCallId":
+			m.ToolCallID = v.String()
+		case "name":
+			m.Name = v.String()
+		case "metadata":
+			if v.IsObject() {
+				m.Metadata = json.RawMessage(v.Raw)
+			} else {
+				m.Extra = append(m.Extra, logfmt.F("metadata", json.RawMessage(v.Raw)))
+			}
+		default:
+			m.Extra = append(m.Extra, logfmt.F(k.String(), json.RawMessage(v.Raw)))
+		}
+		return true
+	})
+	return m, nil
+}
+
+// MarshalJSON writes the message compact, with Robota's key order: id,
+// role, content, state, timestamp, toolCalls, toolCallId, name, metadata,
+// then unknown keys. A loaded, unchanged message keeps its exact values.
+func (m Message) MarshalJSON() ([]byte, error) {
+	return m.CompactJSON()
+}
+
+// RecordJSON is the message as the record stores it: the loaded bytes when
+// unchanged (so a save rewrites nothing it did not change), else compact
+// JSON for the store to indent.
+func (m *Message) RecordJSON() (json.RawMessage, error) {
+	if m.raw != nil {
+		return m.raw, nil
+	}
+	return m.CompactJSON()
+}
+
+// Scrubbed is RecordJSON passed through scrub, worked out once and kept
+// until the message changes (Touch): a long conversation saved every round
+// redacts each message once.
+func (m *Message) Scrubbed(scrub func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
+	if m.scrubbed != nil {
+		return m.scrubbed, nil
+	}
+	raw, err := m.RecordJSON()
+	if err != nil {
+		return nil, err
+	}
+	clean, err := scrub(raw)
+	if err != nil {
+		return nil, err
+	}
+	m.scrubbed = clean
+	return clean, nil
+}
+
+func (m Message) object() logfmt.Object {
+	o := make(logfmt.Object, 0, 9+len(m.Extra))
+	o = append(o, logfmt.F("id", m.ID), logfmt.F("role", m.Role))
+	if m.ContentNull {
+		o = append(o, logfmt.F("content", nil))
+	} else if !m.hasExtra("content") {
+		o = append(o, logfmt.F("content", m.Content))
+	}
+	o = append(o, logfmt.F("state", m.State), logfmt.F("timestamp", m.Timestamp))
+	if len(m.ToolCalls) > 0 {
+		o = append(o, logfmt.F("toolCalls", ToolCallObjects(m.ToolCalls)))
+	}
+	if m.ToolCallID != "" {
+		o = append(o, logfmt.F("toolCallId", m.ToolCallID))
+	}
+	if m.Name != "" {
+		o = append(o, logfmt.F("name", m.Name))
+	}
+	if len(m.Metadata) > 0 {
+		o = append(o, logfmt.F("metadata", m.Metadata))
+	}
+	return append(o, m.Extra...)
+}
+
+// ToolCallObjects are tool calls as Robota writes them: {id, type,
+// function: {name, arguments}}, type "function" when none was given.
+func ToolCallObjects(calls []ToolCall) []any {
+	out := make([]any, len(calls))
+	for i, tc := range calls {
+		typ := tc.Type
+		if typ == "" {
+			typ = "function"
+		}
+		out[i] = logfmt.Object{
+			logfmt.F("id", tc.ID),
+			logfmt.F("type", typ),
+			logfmt.F("function", logfmt.Object{logfmt.F("name", tc.Name), logfmt.F("arguments", tc.Arguments)}),
+		}
+	}
+	return out
+}
+
+// ContentText is the content as Robota's JSON.stringify shows content that
+// is not a string: "null", or the compact JSON of content parts.
+func (m Message) ContentText() string {
+	if m.ContentNull {
+		return "null"
+	}
+	if raw, ok := m.extra("content"); ok {
+		return string(CompactBytes(raw))
+	}
+	return m.Content
+}
+
+func (m Message) hasExtra(key string) bool {
+	_, ok := m.extra(key)
+	return ok
+}
+
+// extra is the raw value of an unknown key (or of a known key whose value
+// had a shape trail does not type, such as content parts).
+func (m Message) extra(key string) (json.RawMessage, bool) {
+	for _, f := range m.Extra {
+		if f.Key == key {
+			raw, ok := f.Value.(json.RawMessage)
+			return raw, ok
+		}
+	}
+	return nil, false
+}
+
+// MessageUsage is the provider usage stored in an assistant message's metadata.
+type MessageUsage struct {
+	InputTokens  int64
+	OutputTokens int64
+	TotalTokens  int64
+}
+
+// Usage reads the usage Robota stores in metadata (usage.totalTokens, or
+// inputTokens + outputTokens). ok is false when the message carries none.
+func (m Message) Usage() (u MessageUsage, ok bool) {
+	if len(m.Metadata) == 0 {
+		return u, false
+	}
+	md := gjson.ParseBytes(m.Metadata)
+	in, out := md.Get("inputTokens"), md.Get("outputTokens")
+	tot := md.Get("usage.totalTokens")
+	if !in.Exists() && !out.Exists() && !tot.Exists() {
+		in, out = md.Get("usage.inputTokens"), md.Get("usage.outputTokens")
+		if !in.Exists() && !out.Exists() {
+			return u, false
+		}
+	}
+	u.InputTokens, u.OutputTokens = in.Int(), out.Int()
+	u.TotalTokens = tot.Int()
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.InputTokens + u.OutputTokens
+	}
+	return u, true
+}

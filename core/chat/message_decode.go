@@ -1,0 +1,44 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// parallelDecodeMin is the conversation length from which decoding is split
+// across two goroutines: below it, starting one costs more than it saves.
+const parallelDecodeMin = 2000
+
+// DecodeMessages decodes a record's messages (already validated with the
+// record). A long conversation is decoded in two halves at once.
+func DecodeMessages(raws []json.RawMessage) ([]Message, error) {
+	msgs := make([]Message, len(raws))
+	decode := func(from, to int) error {
+		for i := from; i < to; i++ {
+			m, err := decodeValidMessage(raws[i])
+			if err != nil {
+				return fmt.Errorf("message %d: %w", i, err)
+			}
+			msgs[i] = m
+		}
+		return nil
+	}
+	if len(raws) < parallelDecodeMin {
+		return msgs, decode(0, len(raws))
+	}
+	half := len(raws) / 2
+	var wg sync.WaitGroup
+	var firstErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		firstErr = decode(0, half)
+	}()
+	secondErr := decode(half, len(raws))
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return msgs, secondErr
+}

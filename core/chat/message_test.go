@@ -1,0 +1,151 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestMessageKeepsUnknownKeysAndLoadedBytes(t *testing.T) {
+	raw := json.RawMessage(`{
+      "id": "u1",
+      "role": "user",
+      "content": "hello <b>&",
+      "state": "complete",
+      "timestamp": "2026-05-05T00:00:01.000Z",
+      "parts": [{"type": "text", "text": "hello"}],
+      "metadata": {"n": 1.50}
+    }`)
+	m, err := DecodeMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ID != "u1" || m.Role != RoleUser || m.Content != "hello <b>&" || len(m.Extra) != 1 {
+		t.Fatalf("decoded %+v", m)
+	}
+	rec, _ := m.RecordJSON()
+	if string(rec) != string(raw) {
+		t.Fatalf("an unchanged message must keep its exact bytes:\n%s", rec)
+	}
+	compact, _ := m.MarshalJSON()
+	want := `{"id":"u1","role":"user","content":"hello <b>&","state":"complete","timestamp":"2026-05-05T00:00:01.000Z","parts":[{"type":"text","text":"hello"}],"metadata":{"n":1.50}}`
+	if string(compact) != want {
+		t.Fatalf("compact:\n got %s\nwant %s", compact, want)
+	}
+	if m.CompactLen() != len(want) {
+		t.Fatalf("CompactLen = %d, want %d", m.CompactLen(), len(want))
+	}
+	m.Content = "changed"
+	m.Touch()
+	out, _ := m.RecordJSON()
+	if !strings.Contains(string(out), `"content":"changed"`) || !strings.Contains(string(out), `"parts":[{"type":"text","text":"hello"}]`) {
+		t.Fatalf("a changed message must re-encode with its unknown keys: %s", out)
+	}
+}
+
+func TestAssistantToolCallsRoundTrip(t *testing.T) {
+	m := Message{ID: "a1", Role: RoleAssistant, State: StateComplete, Timestamp: "t",
+		ToolCalls: []ToolCall{{ID: "call_1", Name: "Bash", Arguments: `{"command":"ls"}`}}}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"a1","role":"assistant","content":"","state":"complete","timestamp":"t","toolCalls":[{"id":"call_1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"ls\"}"}}]}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	back, err := DecodeMessage(b)
+	if err != nil || len(back.ToolCalls) != 1 || back.ToolCalls[0].Arguments != `{"command":"ls"}` || back.ToolCalls[0].Name != "Bash" {
+		t.Fatalf("decoded %+v, %v", back, err)
+	}
+	null, _ := DecodeMessage(json.RawMessage(`{"id":"a2","role":"assistant","content":null,"state":"complete","timestamp":"t"}`))
+	null.Touch()
+	if b, _ := null.MarshalJSON(); !strings.Contains(string(b), `"content":null`) {
+		t.Fatalf("a null content must stay null: %s", b)
+	}
+}
+
+func TestDecodeMessageRefusesGarbage(t *testing.T) {
+	for _, in := range []string{``, `[]`, `"x"`, `{"id":`, `nope`} {
+		if _, err := DecodeMessage(json.RawMessage(in)); err == nil {
+			t.Errorf("DecodeMessage(%q) accepted garbage", in)
+		}
+	}
+}
+
+func TestUsageFromMetadata(t *testing.T) {
+	tests := []struct {
+		md     string
+		want   int64
+		wantOK bool
+	}{
+		{`{"inputTokens":10,"outputTokens":5,"usage":{"totalTokens":15}}`, 15, true},
+		{`{"inputTokens":10,"outputTokens":5}`, 15, true},
+		{`{"usage":{"inputTokens":3,"outputTokens":4}}`, 7, true},
+		{`{"round":1}`, 0, false},
+	}
+	for _, tt := range tests {
+		m := Message{Metadata: json.RawMessage(tt.md)}
+		u, ok := m.Usage()
+		if ok != tt.wantOK || u.TotalTokens != tt.want {
+			t.Errorf("%s: got %d,%v want %d,%v", tt.md, u.TotalTokens, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestCompactBytesMatchesEncodingJSON(t *testing.T) {
+	for _, in := range []string{
+		`{ "a" : [ 1, 2 ,3 ] }`,
+		"{\n  \"s\": \"keep  spaces\\\" and \\\\\\\\ \\n\",\n\t\"t\": true\r\n}",
+		`"only a string with \" quote"`,
+		`[ ]`,
+		`{"x":"\\"}`,
+	} {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(in)); err != nil {
+			t.Fatalf("bad case %q: %v", in, err)
+		}
+		if got := CompactBytes([]byte(in)); string(got) != want.String() {
+			t.Errorf("CompactBytes(%q) = %q, want %q", in, got, want.String())
+		}
+	}
+}
+
+func FuzzCompactBytes(f *testing.F) {
+	f.Add([]byte(`{ "a" : [ 1, "b \" c" ] }`))
+	f.Add([]byte("[\n\t\"\\\\\" , null\r\n]"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var want bytes.Buffer
+		if json.Compact(&want, in) != nil {
+			CompactBytes(in) // must not panic on anything
+			return
+		}
+		if got := CompactBytes(in); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("CompactBytes(%q) = %q, want %q", in, got, want.Bytes())
+		}
+	})
+}
+
+func TestDecodeMessagesKeepsOrderAndNamesTheBadOne(t *testing.T) {
+	for _, n := range []int{3, parallelDecodeMin + 5} {
+		raws := make([]json.RawMessage, n)
+		for i := range raws {
+			raws[i] = json.RawMessage(`{"id":"m` + strconv.Itoa(i) + `","role":"user","content":"x","state":"complete","timestamp":"t"}`)
+		}
+		msgs, err := DecodeMessages(raws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range msgs {
+			if m.ID != "m"+strconv.Itoa(i) {
+				t.Fatalf("n=%d: message %d has id %s", n, i, m.ID)
+			}
+		}
+		raws[n-2] = json.RawMessage(`[1]`)
+		if _, err := DecodeMessages(raws); err == nil || !strings.Contains(err.Error(), "message "+strconv.Itoa(n-2)) {
+			t.Fatalf("n=%d: err = %v", n, err)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package hooks
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"strings"
+
+	"trail/core/permission"
+)
+
+// answerJSON is a hook's JSON stdout (Claude Code's shape). Every field is
+// optional; unknown fields are ignored.
+type answerJSON struct {
+	Continue           *bool         `json:"continue"`
+	StopReason         string        `json:"stopReason"`
+	Decision           string        `json:"decision"`
+	Reason             string        `json:"reason"`
+	SystemMessage      string        `json:"systemMessage"`
+	SuppressOutput     bool          `json:"suppressOutput"`
+	HookSpecificOutput *specificJSON `json:"hookSpecificOutput"`
+}
+
+type specificJSON struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	AdditionalContext        string          `json:"additionalContext"`
+}
+
+// parseAnswer reads stdout as hook JSON when it is a JSON object.
+// isJSON is false for plain text (used as context as it is); err is set for
+// text that looks like JSON but is not the hook shape.
+func parseAnswer(stdout []byte) (out *answerJSON, isJSON bool, err error) {
+	trimmed := bytes.TrimSpace(stdout)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, false, nil
+	}
+	var h answerJSON
+	if err := json.Unmarshal(trimmed, &h); err != nil {
+		return nil, false, err
+	}
+	return &h, true, nil
+}
+
+// permissionPriority orders PreToolUse decisions when several hooks answer:
+// deny beats ask beats allow (Claude Code's order).
+func permissionPriority(d string) int {
+	switch d {
+	case permission.DecisionDeny:
+		return 3
+	case permission.DecisionAsk:
+		return 2
+	case permission.DecisionAllow:
+		return 1
+	}
+	return 0
+}
+
+// Outcome is what the hooks of one event decided together.
+type Outcome struct {
+	Ran int // hooks run
+	// Blocked: a hook exited 2, answered decision "block" or continue false.
+	// For PreToolUse the call is not run; for UserPromptSubmit the prompt is
+	// refused; for Stop the model is asked to go on; for PostToolUse the
+	// reason is handed to the model.
+	Blocked bool
+	Reason  string
+	// Stop: a hook answered continue false; the step ends after the current round.
+	Stop       bool
+	StopReason string
+	// Permission is the PreToolUse decision (allow, deny, ask) or "".
+	Permission       string
+	PermissionReason string
+	// UpdatedInput replaces a PreToolUse call's arguments when set.
+	UpdatedInput json.RawMessage
+	// Context is plain stdout of hooks that exited 0 and every additionalContext.
+	Context []string
+}
+
+// apply folds one hook's exit 0 JSON answer into the outcome. It reports
+// whether this hook blocked (for the log and to stop running further hooks).
+func (o *Outcome) apply(event string, h *answerJSON) bool {
+	blocked := false
+	if h.Continue != nil && !*h.Continue {
+		o.Stop, o.StopReason = true, h.StopReason
+		o.Blocked, blocked = true, true
+		if o.Reason == "" {
+			o.Reason = cmp.Or(strings.TrimSpace(h.StopReason), strings.TrimSpace(h.Reason), "continue: false")
+		}
+	}
+	switch h.Decision {
+	case "block":
+		o.Blocked, blocked = true, true
+		if o.Reason == "" {
+			o.Reason = cmp.Or(strings.TrimSpace(h.Reason), "decision: block")
+		}
+	case "approve":
+		// The older PreToolUse spelling of permissionDecision "allow".
+		o.setPermission(permission.DecisionAllow, h.Reason)
+	}
+	if hs := h.HookSpecificOutput; hs != nil {
+		if event == "PreToolUse" {
+			if d := hs.PermissionDecision; d == permission.DecisionAllow || d == permission.DecisionDeny || d == permission.DecisionAsk {
+				o.setPermission(d, hs.PermissionDecisionReason)
+				if d == permission.DecisionDeny {
+					blocked = true
+				}
+			}
+			if len(hs.UpdatedInput) > 0 && bytes.HasPrefix(bytes.TrimSpace(hs.UpdatedInput), []byte("{")) {
+				o.UpdatedInput = hs.UpdatedInput
+			}
+		}
+		if hs.AdditionalContext != "" {
+			o.Context = append(o.Context, hs.AdditionalContext)
+		}
+	}
+	return blocked
+}
+
+func (o *Outcome) setPermission(d, reason string) {
+	if permissionPriority(d) > permissionPriority(o.Permission) {
+		o.Permission, o.PermissionReason = d, reason
+	}
+}

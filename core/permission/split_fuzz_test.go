@@ -1,0 +1,50 @@
+package permission
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzSplitCommand: the splitter deny and allow rules rely on never panics,
+// and what it returns is what a rule may judge: trimmed, non-empty pieces of
+// the command itself; one piece when there is no operator to split at; not
+// opaque without a character that can open a substitution; text in single
+// quotes is never split; and a simple command (no quote, escape or &)
+// followed by ";" and another splits into the pieces of each.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{
+		"echo hi; rm -rf .", "git diff && go test ./... || true", "ls | wc -l", "a\nb",
+		`echo "a;b" ; c`, "echo 'x|y'", "echo $(whoami)", "echo `id`", "diff <(ls a) <(ls b)",
+		"make 2>&1 | tee log", "cmd &> out & next", `echo a\;b`,
+	} {
+		f.Add(s, "rm -rf /")
+	}
+	f.Fuzz(func(t *testing.T, cmd, next string) {
+		parts, opaque := splitCommand(cmd)
+		for _, p := range parts {
+			if p == "" || p != strings.TrimSpace(p) || !strings.Contains(cmd, p) {
+				t.Fatalf("splitCommand(%q): part %q is not a trimmed piece of the command", cmd, p)
+			}
+		}
+		if !strings.ContainsAny(cmd, ";&|\n") && len(parts) > 1 {
+			t.Fatalf("splitCommand(%q) = %q: split with no operator", cmd, parts)
+		}
+		if !strings.ContainsAny(cmd, "$`<>") && opaque {
+			t.Fatalf("splitCommand(%q): opaque without a substitution", cmd)
+		}
+		if !strings.Contains(cmd, "'") {
+			quoted := "echo '" + cmd + "'"
+			if got, op := splitCommand(quoted); len(got) != 1 || got[0] != strings.TrimSpace(quoted) || op {
+				t.Fatalf("splitCommand(%q) = %q, %v: single quotes must hide everything", quoted, got, op)
+			}
+		}
+		if !strings.ContainsAny(cmd, `'"\&`) {
+			joined, jop := splitCommand(cmd + ";" + next)
+			nextParts, nop := splitCommand(next)
+			if want := append(slices.Clone(parts), nextParts...); !slices.Equal(joined, want) || jop != (opaque || nop) {
+				t.Fatalf("splitCommand(%q) = %q, %v; want %q, %v", cmd+";"+next, joined, jop, want, opaque || nop)
+			}
+		}
+	})
+}

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"cmp"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"trail/core/errs"
+	"trail/core/settings"
+	"trail/store"
+)
+
+// Provider names.
+const (
+	Anthropic = "anthropic"
+	OpenAI    = "openai"
+	Echo      = "echo"
+	Script    = "script"
+)
+
+// DefaultTimeout is the provider idle timeout when neither --timeout nor
+// the settings name one (SPEC 1.3).
+const DefaultTimeout = 120 * time.Second
+
+// DefaultModels are used when no model is named anywhere.
+var DefaultModels = map[string]string{
+	Anthropic: "claude-sonnet-4-5",
+	OpenAI:    "gpt-4o",
+	Echo:      "echo",
+	Script:    "script",
+}
+
+// Flags are the provider choices given on the command line.
+type Flags struct {
+	Name, Model, BaseURL, Script string
+}
+
+// Config is everything needed to build a Provider. APIKey comes from
+// the environment only and is never stored.
+type Config struct {
+	Name       string
+	Model      string
+	BaseURL    string
+	Script     string
+	APIKey     string
+	BearerAuth bool // ANTHROPIC_AUTH_TOKEN: send "Authorization: Bearer" instead of x-api-key
+	Timeout    time.Duration
+	MaxRetries int
+}
+
+// Ref is what the record keeps of the provider (never a key).
+func (c Config) Ref() *store.ProviderRef {
+	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: redactURL(c.BaseURL, c.APIKey), Script: c.Script}
+}
+
+// keyInURL stands for a credential in a stored base URL. Some proxies take
+// the key in the query (…/v1?key=…) or the URL's user:password: the record
+// must not hold it, and resume puts back what the environment holds then.
+const keyInURL = "[REDACTED]"
+
+// Resolve applies SPEC 2's precedence: flags, then (on resume) the
+// session's stored provider, then the environment, then settings files, then
+// auto-selection from the API keys present.
+func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored *store.ProviderRef, cwd string) (Config, error) {
+	if s == nil {
+		s = &settings.Settings{}
+	}
+	c := Config{Name: flags.Name}
+	if c.Name == "" && stored != nil {
+		c.Name = stored.Name
+	}
+	if c.Name == "" {
+		c.Name = env("TRAIL_PROVIDER")
+	}
+	if c.Name == "" {
+		c.Name = s.Provider
+	}
+	if c.Name == "" {
+		switch {
+		case env("ANTHROPIC_API_KEY") != "" || env("ANTHROPIC_AUTH_TOKEN") != "":
+			c.Name = Anthropic
+		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
+			c.Name = OpenAI
+		default:
+			return c, errs.Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
+				"no model provider configured")
+		}
+	}
+	if _, ok := DefaultModels[c.Name]; !ok {
+		return c, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(c.Name))
+	}
+	sameStored := stored != nil && stored.Name == c.Name
+
+	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
+	envBase := ""
+	switch c.Name {
+	case Anthropic:
+		envBase = env("ANTHROPIC_BASE_URL")
+	case OpenAI:
+		envBase = env("OPENAI_BASE_URL")
+	}
+	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
+	c.BaseURL = cmp.Or(flags.BaseURL, storedBase, envBase, s.BaseURL)
+
+	switch c.Name {
+	case Anthropic:
+		if k := env("ANTHROPIC_API_KEY"); k != "" {
+			c.APIKey = k
+		} else if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
+			c.APIKey, c.BearerAuth = k, true
+		} else {
+			return c, errs.Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
+				"the anthropic provider needs an API key")
+		}
+	case OpenAI:
+		c.APIKey = env("OPENAI_API_KEY")
+		if c.APIKey == "" && c.BaseURL == "" {
+			return c, errs.Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
+				"the openai provider needs an API key")
+		}
+	case Script:
+		c.Script = cmp.Or(flags.Script, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Script })), env("TRAIL_SCRIPT"))
+		if c.Script == "" {
+			return c, errs.Usagef("pass --script FILE (a JSON array or JSONL of responses)", "the script provider needs a script")
+		}
+		if !filepath.IsAbs(c.Script) {
+			c.Script = filepath.Join(cwd, c.Script)
+		}
+	}
+	if c.BaseURL != "" && c.BaseURL == storedBase && strings.Contains(c.BaseURL, keyInURL) {
+		c.BaseURL = restoreURL(storedBase, c.APIKey, envBase, s.BaseURL)
+		if c.BaseURL == "" {
+			return c, errs.Usagef("export the API key (or the base URL) again, or pass --base-url", "the session's base URL carried a credential, which trail does not store")
+		}
+	}
+	return c, nil
+}
+
+// Secrets returns the API key values present in the environment, so the log
+// writer can scrub them whichever provider is in use.
+func Secrets(env func(string) string) []string {
+	var out []string
+	for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"} {
+		if v := env(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func when(ok bool, v string) string {
+	if ok {
+		return v
+	}
+	return ""
+}
+
+func storedField(r *store.ProviderRef, f func(*store.ProviderRef) string) string {
+	if r == nil {
+		return ""
+	}
+	return f(r)
+}

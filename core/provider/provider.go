@@ -1,0 +1,66 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"trail/core/chat"
+)
+
+// Provider is a model API. Call sends one request and streams what comes back
+// to sink while it arrives; it returns the normalized assistant answer.
+// Contract: Call retries only before the first streamed byte; it reports
+// every raw payload through sink.RawPayload; it returns a *ProviderError for
+// failures the user should see; it returns ctx.Err() (possibly wrapped) when
+// ctx is cancelled, after handing every delta received so far to sink.
+type Provider interface {
+	// Name is the provider's name as stored in the record ("anthropic", "echo", ...).
+	Name() string
+	// APISurface names the wire protocol for the log ("messages", "chat.completions", "echo").
+	APISurface() string
+	Call(ctx context.Context, req *Request, sink Sink) (*Response, error)
+}
+
+// Request is one provider call.
+type Request struct {
+	Model     string
+	Messages  []chat.Message // system message(s) included, interrupted notes applied
+	Tools     []chat.ToolSchema
+	MaxTokens int
+	// CallIndex is the session's providerCalls before this call (0-based); the
+	// script provider answers with its CallIndex-th response.
+	CallIndex int
+}
+
+// Response is the normalized answer of one call.
+type Response struct {
+	Text       string
+	Thinking   string
+	ToolCalls  []chat.ToolCall
+	Usage      chat.Usage
+	HasUsage   bool
+	StopReason string // provider's own stop reason ("end_turn", "tool_use", "stop", ...)
+	Model      string
+}
+
+// Sink receives a call's stream as it arrives. Implementations must be cheap:
+// they run on the provider's read loop.
+type Sink interface {
+	TextDelta(text string)
+	ThinkingDelta(text string)
+	// ToolCallStarted reports a tool call's id and name as soon as they are known.
+	ToolCallStarted(index int, id, name string)
+	// RawPayload reports a provider-native payload: kind is "request",
+	// "response" or "stream_event".
+	RawPayload(kind string, payload any)
+	// Retry reports a retried attempt before it waits.
+	Retry(attempt int, wait time.Duration, reason error)
+}
+
+// ToolInputSink is a Sink that also takes a tool call's arguments as they
+// stream, piece by piece (index as in ToolCallStarted). It is optional:
+// providers that stream arguments check for it, so that the log can redact
+// a key split across the stream events that carried them.
+type ToolInputSink interface {
+	ToolInputDelta(index int, piece string)
+}

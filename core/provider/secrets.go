@@ -1,0 +1,97 @@
+package provider
+
+import (
+	"slices"
+	"strings"
+)
+
+// The secrets in use are the exact values the log and the record never
+// hold, beside the key shapes logfmt knows (SPEC 7.1; README "Secrets"):
+//
+//   - the API keys trail reads (Secrets);
+//   - every value of an environment variable whose name says it holds a
+//     secret (secretName: *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, ...),
+//     since Bash and hooks inherit the environment and `env` prints it;
+//   - the values of the settings' `env` block, which trail itself exports
+//     to Bash and hooks, except those that are plainly not secrets: paths,
+//     numbers, lowercase words ("production"), text with spaces, and names
+//     that say they hold a place or a choice (plainSetting). A name that
+//     says secret always counts.
+//
+// Values shorter than 8 bytes never count (logfmt ignores them), so "1" or
+// "true" does not blank the log. The rules err on the side of hiding: a
+// value that is not a secret but sits under a secret's name (a region in
+// AWS_SECRET_REGION) becomes [REDACTED] wherever it appears.
+
+// SecretsInUse lists the secrets of this process: the API keys, the
+// secret-named variables of environ ("NAME=value" entries, as os.Environ
+// gives them) and the settings' env values.
+func SecretsInUse(env func(string) string, environ []string, settingsEnv map[string]string) []string {
+	out := Secrets(env)
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && secretName(name) {
+			out = append(out, value)
+		}
+	}
+	for _, name := range sortedNames(settingsEnv) {
+		if value := settingsEnv[name]; secretName(name) || !plainSetting(name, value) {
+			out = append(out, value)
+		}
+	}
+	return out
+}
+
+func sortedNames(m map[string]string) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a secret. Names that say where a secret is kept (…_FILE, …_PATH, …_DIR)
+// do not: their value is a path.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, suffix := range []string{"_FILE", "_PATH", "_DIR"} {
+		if strings.HasSuffix(n, suffix) {
+			return false
+		}
+	}
+	switch {
+	case n == "API_KEY" || strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_APIKEY"),
+		n == "TOKEN" || strings.HasSuffix(n, "_TOKEN"),
+		strings.Contains(n, "SECRET"),
+		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || n == "PASS" || strings.HasSuffix(n, "_PASS"),
+		strings.HasSuffix(n, "PRIVATE_KEY"):
+		return true
+	}
+	return false
+}
+
+// plainSetting reports whether a settings env value is plainly not a
+// secret, by its name or its shape.
+func plainSetting(name, value string) bool {
+	n := strings.ToUpper(name)
+	switch n {
+	case "PATH", "HOME", "SHELL", "USER", "LANG", "TERM", "TZ", "EDITOR", "PAGER", "PWD":
+		return true
+	}
+	for _, suffix := range []string{"_DIR", "_PATH", "_FILE", "_HOME", "_MODEL", "_REGION", "_MODE", "_LEVEL"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(value, "/") || strings.HasPrefix(value, "~") || strings.HasPrefix(value, "./") {
+		return true
+	}
+	if strings.ContainsAny(value, " \t\r\n") {
+		return true
+	}
+	// Numbers, and lowercase words such as "production": a secret has
+	// digits or capitals among its letters.
+	return strings.Trim(value, "0123456789.") == "" || strings.Trim(value, "abcdefghijklmnopqrstuvwxyz-_") == ""
+}

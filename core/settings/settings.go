@@ -1,0 +1,278 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"trail/core/errs"
+	"trail/store"
+)
+
+// Settings is the merge of every settings file (SPEC 2). Later files win for
+// scalars; permission rules and each hook event's list are concatenated.
+type Settings struct {
+	Provider     string
+	Model        string
+	BaseURL      string
+	SystemPrompt string
+	Permissions  Permissions
+	Hooks        map[string][]HookMatcher
+	// AutoCompactThreshold is nil when unset; AutoCompactOff when a file said false.
+	AutoCompactThreshold *float64
+	AutoCompactOff       bool
+	MaxTurns             *int
+	Timeout              time.Duration
+	Env                  map[string]string
+	// Files lists the settings files that were read, in merge order.
+	Files []string
+}
+
+// Permissions are the permission rules of the settings files.
+type Permissions struct {
+	Allow       []string
+	Ask         []string // Claude Code's ask rules: always a question, even when allowed
+	Deny        []string
+	DefaultMode string
+	// Sources names the file each rule came from, for error messages.
+	Sources map[string]string
+}
+
+// HookMatcher is one entry of a hook event's list (Claude Code's shape).
+type HookMatcher struct {
+	Matcher string        `json:"matcher"`
+	Hooks   []HookCommand `json:"hooks"`
+}
+
+// HookCommand is one command hook.
+type HookCommand struct {
+	Type    string  `json:"type"`
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout"` // seconds; 0 means the default
+}
+
+// Paths lists the settings files in merge order (SPEC 2). Files that
+// do not exist are skipped by Load, except extra, which must exist.
+func Paths(userHome, trailHome, cwd string) []string {
+	var paths []string
+	if userHome != "" {
+		paths = append(paths, filepath.Join(userHome, ".claude", "settings.json"))
+	}
+	paths = append(paths,
+		filepath.Join(trailHome, "settings.json"),
+		filepath.Join(cwd, ".claude", "settings.json"),
+		filepath.Join(cwd, ".claude", "settings.local.json"),
+		filepath.Join(cwd, ".trail", "settings.json"),
+		filepath.Join(cwd, ".trail", "settings.local.json"),
+	)
+	return dedupe(paths)
+}
+
+func dedupe(paths []string) []string {
+	seen := make(map[string]bool, len(paths))
+	out := paths[:0]
+	for _, p := range paths {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Load reads and merges the files. A missing file is skipped, except
+// extra (from --settings), which the user named and so must exist.
+func Load(paths []string, extra string) (*Settings, error) {
+	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
+	for _, p := range paths {
+		if err := s.mergeFile(p, false); err != nil {
+			return nil, err
+		}
+	}
+	if extra != "" {
+		if err := s.mergeFile(extra, true); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+type settingsFile struct {
+	Provider     *string `json:"provider"`
+	Model        *string `json:"model"`
+	BaseURL      *string `json:"baseUrl"`
+	SystemPrompt *string `json:"systemPrompt"`
+	Permissions  *struct {
+		Allow       []string `json:"allow"`
+		Ask         []string `json:"ask"`
+		Deny        []string `json:"deny"`
+		DefaultMode *string  `json:"defaultMode"`
+	} `json:"permissions"`
+	Hooks                map[string][]HookMatcher `json:"hooks"`
+	AutoCompactThreshold json.RawMessage          `json:"autoCompactThreshold"`
+	MaxTurns             *int                     `json:"maxTurns"`
+	Timeout              json.RawMessage          `json:"timeout"`
+	Env                  map[string]string        `json:"env"`
+}
+
+func (s *Settings) mergeFile(path string, required bool) error {
+	data, err := readFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !required {
+			return nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
+		}
+		return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
+			Fix: "a settings file is a regular JSON file: replace or remove " + path}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		s.Files = append(s.Files, path)
+		return nil
+	}
+	var f settingsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return &errs.InvalidDataError{Path: path, Err: describeJSONError(data, err), Fix: "fix the JSON in " + path}
+	}
+	s.Files = append(s.Files, path)
+	if f.Provider != nil {
+		s.Provider = *f.Provider
+	}
+	if f.Model != nil {
+		s.Model = *f.Model
+	}
+	if f.BaseURL != nil {
+		s.BaseURL = *f.BaseURL
+	}
+	if f.SystemPrompt != nil {
+		s.SystemPrompt = *f.SystemPrompt
+	}
+	if p := f.Permissions; p != nil {
+		for _, r := range p.Allow {
+			s.Permissions.Allow = append(s.Permissions.Allow, r)
+			s.Permissions.Sources[r] = path
+		}
+		for _, r := range p.Ask {
+			s.Permissions.Ask = append(s.Permissions.Ask, r)
+			s.Permissions.Sources[r] = path
+		}
+		for _, r := range p.Deny {
+			s.Permissions.Deny = append(s.Permissions.Deny, r)
+			s.Permissions.Sources[r] = path
+		}
+		if p.DefaultMode != nil {
+			s.Permissions.DefaultMode = *p.DefaultMode
+		}
+	}
+	for event, list := range f.Hooks {
+		if s.Hooks == nil {
+			s.Hooks = map[string][]HookMatcher{}
+		}
+		s.Hooks[event] = append(s.Hooks[event], list...)
+	}
+	if len(f.AutoCompactThreshold) > 0 && string(f.AutoCompactThreshold) != "null" {
+		switch string(f.AutoCompactThreshold) {
+		case "false":
+			s.AutoCompactOff, s.AutoCompactThreshold = true, nil
+		default:
+			v, err := strconv.ParseFloat(string(f.AutoCompactThreshold), 64)
+			if err != nil || v <= 0 || v > 1 {
+				return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("autoCompactThreshold must be a number in (0,1] or false, got %s", f.AutoCompactThreshold)}
+			}
+			s.AutoCompactOff, s.AutoCompactThreshold = false, &v
+		}
+	}
+	if f.MaxTurns != nil {
+		s.MaxTurns = f.MaxTurns
+	}
+	if len(f.Timeout) > 0 && string(f.Timeout) != "null" {
+		d, err := parseDuration(f.Timeout)
+		if err != nil {
+			return &errs.InvalidDataError{Path: path, Err: err}
+		}
+		s.Timeout = d
+	}
+	for k, v := range f.Env {
+		if s.Env == nil {
+			s.Env = map[string]string{}
+		}
+		s.Env[k] = v
+	}
+	return nil
+}
+
+// parseDuration accepts "120s" style strings or a number of seconds.
+func parseDuration(raw json.RawMessage) (time.Duration, error) {
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		d, err := time.ParseDuration(str)
+		if err != nil || d <= 0 {
+			return 0, fmt.Errorf("timeout %s is not a duration like \"120s\"", store.QuoteInput(str))
+		}
+		return d, nil
+	}
+	secs, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || secs <= 0 {
+		return 0, fmt.Errorf("timeout must be a duration like \"120s\" or a number of seconds, got %s", raw)
+	}
+	// A Duration holds about 292 years; a number past it would wrap to a
+	// negative timeout, and one under a nanosecond to none at all.
+	d := time.Duration(secs * float64(time.Second))
+	if secs > maxTimeoutSeconds || d <= 0 {
+		return 0, fmt.Errorf("timeout %s is out of range: give from a nanosecond to %d seconds", raw, int64(maxTimeoutSeconds))
+	}
+	return d, nil
+}
+
+// maxTimeoutSeconds is the longest timeout a time.Duration holds, in seconds.
+const maxTimeoutSeconds = float64(math.MaxInt64 / int64(time.Second))
+
+// describeJSONError turns a decode error into "invalid JSON at line L, column C: why".
+func describeJSONError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Errorf("invalid JSON at line %d, column %d: %s", line, col, syn.Error())
+	case errors.As(err, &typ):
+		line, col := lineCol(data, typ.Offset)
+		field := typ.Field
+		if field == "" {
+			field = "value"
+		}
+		return fmt.Errorf("line %d, column %d: %s must be %s, not %s", line, col, field, typ.Type, typ.Value)
+	}
+	return fmt.Errorf("invalid JSON: %s", err.Error())
+}
+
+func lineCol(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	line, col = 1, 1
+	for _, c := range data[:offset] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,61 @@
+package settings
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"trail/store"
+)
+
+// maxSize bounds a settings file. Real ones are a few KB; the bound
+// keeps a settings path that names something huge (a log, a disk image)
+// from being read whole into memory before the JSON error.
+const maxSize = 4 << 20
+
+// readFile reads a settings file that must be a regular file of at
+// most maxSize bytes. Settings files are read before anything else
+// and from folders the user may not control (./.claude in a cloned
+// repository), so a FIFO, a device, a socket or a folder is refused before
+// any read can block: O_NONBLOCK keeps the open of a FIFO without a writer
+// from waiting, and the fstat after it refuses what is not a file. Links
+// are followed: a settings file linked from a dotfiles repository is
+// common and harmless, since trail only reads it.
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		// A socket fails the open (ENXIO): say what it is instead.
+		if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
+			return nil, notAFile(st.Mode())
+		}
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notAFile(st.Mode())
+	}
+	if st.Size() > maxSize {
+		return nil, fmt.Errorf("the file is %d bytes; a settings file may be at most %d", st.Size(), maxSize)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	// The size may have grown since the fstat: read one byte past the
+	// bound to see it.
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxSize+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > maxSize {
+		return nil, fmt.Errorf("the file is over %d bytes; a settings file may be at most %d", maxSize, maxSize)
+	}
+	return buf.Bytes(), nil
+}
+
+func notAFile(m os.FileMode) error {
+	return fmt.Errorf("it is %s, not a regular file", store.FileKind(m))
+}

@@ -1,0 +1,103 @@
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trail/core/errs"
+)
+
+func writeSettings(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
+	user, home, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	writeSettings(t, user, ".claude/settings.json", `{"model":"a","permissions":{"allow":["Read"],"deny":["Bash(rm *)"]},
+		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"one"}]}]},"env":{"A":"1","B":"1"}}`)
+	writeSettings(t, home, "settings.json", `{"model":"b","timeout":"30s","autoCompactThreshold":0.5}`)
+	writeSettings(t, cwd, ".claude/settings.local.json", `{"permissions":{"allow":["Glob"],"defaultMode":"acceptEdits"},
+		"hooks":{"Stop":[{"hooks":[{"type":"command","command":"two"}]}]},"env":{"B":"2"}}`)
+	writeSettings(t, cwd, ".trail/settings.json", `{"provider":"echo","autoCompactThreshold":false,"maxTurns":7}`)
+	extra := writeSettings(t, t.TempDir(), "extra.json", `{"model":"z"}`)
+
+	s, err := Load(Paths(user, home, cwd), extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Model != "z" || s.Provider != "echo" || s.Timeout != 30*time.Second {
+		t.Errorf("scalars: model %q provider %q timeout %v", s.Model, s.Provider, s.Timeout)
+	}
+	if strings.Join(s.Permissions.Allow, ",") != "Read,Glob" || strings.Join(s.Permissions.Deny, ",") != "Bash(rm *)" {
+		t.Errorf("rules: allow %v deny %v", s.Permissions.Allow, s.Permissions.Deny)
+	}
+	if s.Permissions.DefaultMode != "acceptEdits" {
+		t.Errorf("defaultMode = %q", s.Permissions.DefaultMode)
+	}
+	if len(s.Hooks["Stop"]) != 2 || s.Hooks["Stop"][1].Hooks[0].Command != "two" {
+		t.Errorf("hooks not concatenated: %+v", s.Hooks)
+	}
+	if !s.AutoCompactOff || s.AutoCompactThreshold != nil {
+		t.Errorf("a later false must turn auto-compaction off: off=%v threshold=%v", s.AutoCompactOff, s.AutoCompactThreshold)
+	}
+	if s.MaxTurns == nil || *s.MaxTurns != 7 || s.Env["A"] != "1" || s.Env["B"] != "2" {
+		t.Errorf("maxTurns %v env %v", s.MaxTurns, s.Env)
+	}
+	if len(s.Files) != 5 {
+		t.Errorf("files read = %v", s.Files)
+	}
+}
+
+func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeSettings(t, dir, "bad.json", "{\n  \"model\": \"x\",\n  nope\n}")
+	_, err := Load([]string{bad}, "")
+	var inv *errs.InvalidDataError
+	if !errors.As(err, &inv) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
+		t.Fatalf("err = %v", err)
+	}
+	wrongType := writeSettings(t, dir, "type.json", `{"maxTurns": "many"}`)
+	if _, err := Load([]string{wrongType}, ""); !errors.As(err, &inv) {
+		t.Fatalf("a wrong type must be invalid data, got %v", err)
+	}
+	threshold := writeSettings(t, dir, "th.json", `{"autoCompactThreshold": 1.5}`)
+	if _, err := Load([]string{threshold}, ""); !errors.As(err, &inv) {
+		t.Fatalf("threshold 1.5 must be refused, got %v", err)
+	}
+	var usage *errs.UsageError
+	if _, err := Load(nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
+		t.Fatalf("a missing --settings file must be a usage error, got %v", err)
+	}
+	if _, err := Load([]string{filepath.Join(dir, "absent.json")}, ""); err != nil {
+		t.Fatalf("absent optional files are skipped, got %v", err)
+	}
+}
+
+// A timeout in seconds a Duration cannot hold is refused, not wrapped to a
+// negative timeout (or rounded to none) that the step would then ignore.
+func TestSettingsTimeoutOutOfRangeIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, raw := range []string{"1e300", "9223372037", "1e-300"} {
+		p := writeSettings(t, dir, "t.json", `{"timeout": `+raw+`}`)
+		var inv *errs.InvalidDataError
+		if _, err := Load([]string{p}, ""); !errors.As(err, &inv) || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("timeout %s: err = %v, want out of range", raw, err)
+		}
+	}
+	p := writeSettings(t, dir, "ok.json", `{"timeout": 9223372036}`)
+	if s, err := Load([]string{p}, ""); err != nil || s.Timeout <= 0 {
+		t.Errorf("the longest timeout: %v, %v", s, err)
+	}
+}

@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"trail/core/chat"
+)
+
+// Tool is a built-in tool the model may call.
+type Tool interface {
+	Schema() chat.ToolSchema
+	// Run executes one call. It never panics and reports failures in the
+	// result: a tool error never aborts the step.
+	Run(ctx context.Context, args json.RawMessage, env Env) Result
+}
+
+// Env is where a tool runs.
+type Env struct {
+	Cwd string
+	Env []string // extra KEY=VALUE pairs from settings
+	// ReadDenied, when set, tells the tools that search (Grep, Glob) which
+	// files a Read deny rule keeps from the model: they skip them.
+	ReadDenied func(abs string) bool
+	// NoteTemp, when set, must be called with the path of every temp file a
+	// tool is about to create in the user's folders (named by TempName),
+	// before creating it. The engine journals the path under the session
+	// lock, and the next step removes the file if this process was killed
+	// before renaming or removing it. An error means: do not create it.
+	NoteTemp func(path string) error
+}
+
+// Result is Robota's tool result, sent to the model as a JSON string
+// {success, output, error?, exitCode?} plus any extra keys.
+type Result struct {
+	Success  bool
+	Output   string
+	Error    string
+	ExitCode *int
+	Extra    []ResultField
+}
+
+// ResultField is an extra key of a tool result (errorCode, availableTools...).
+type ResultField struct {
+	Key   string
+	Value any
+}
