@@ -55,7 +55,6 @@ var killedStepCodes = []string{
 	"TOOL_RESULT_MISSING",
 }
 
-
 func TestCrashCampaign(t *testing.T) {
 	if err := statSources(); err != nil {
 		t.Fatal(err)
