@@ -143,8 +143,6 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 	return nil
 }
 
-var agentNames = map[string]string{peer.Claude: "Claude Code", peer.Codex: "Codex", peer.Gemini: "Gemini CLI", peer.Pi: "pi"}
-
 // importSummary is the one line that says what the import did: from
 // what, into which session, and what had no place in it.
 func importSummary(o *ImportOptions, res *core.ImportResult) string {
@@ -155,7 +153,7 @@ func importSummary(o *ImportOptions, res *core.ImportResult) string {
 	} else {
 		b.WriteString("imported ")
 	}
-	b.WriteString(agentNames[c.Format] + " session")
+	b.WriteString(peer.AgentName(c.Format) + " session")
 	if c.SourceID != "" {
 		b.WriteString(" " + c.SourceID)
 	}
@@ -167,7 +165,10 @@ func importSummary(o *ImportOptions, res *core.ImportResult) string {
 	if !o.Import.DryRun {
 		b.WriteString(" as " + res.SessionID)
 	}
-	fmt.Fprintf(&b, ": %d messages", len(res.Messages))
+	fmt.Fprintf(&b, ": %s", count(res.Imported, "message", "messages"))
+	if res.Compactions > 0 {
+		fmt.Fprintf(&b, " (%s, %d in the context after)", count(res.Compactions, "compaction", "compactions"), len(res.Messages))
+	}
 	types, counts := c.SkippedByType()
 	if len(types) > 0 {
 		parts := make([]string, len(types))
@@ -202,7 +203,9 @@ func writeImportJSON(o *ImportOptions, res *core.ImportResult) error {
 		logfmt.F("source_session_id", c.SourceID),
 		logfmt.F("path", o.Import.SourcePath),
 		logfmt.F("cwd", res.Record.Cwd),
-		logfmt.F("messages", len(res.Messages)),
+		logfmt.F("messages", res.Imported),
+		logfmt.F("context_messages", len(res.Messages)),
+		logfmt.F("compactions", res.Compactions),
 		logfmt.F("entries", c.Entries),
 		logfmt.F("skipped", len(c.Skipped)),
 		logfmt.F("skipped_by_type", skipped),
@@ -216,7 +219,8 @@ func writeImportJSON(o *ImportOptions, res *core.ImportResult) error {
 }
 
 // writeImportPreview shows what a dry run would create: the record's
-// header and its messages, one line each.
+// header, then every message, one line each, with the compactions where
+// they would happen (the record keeps what the last one left).
 func writeImportPreview(w io.Writer, res *core.ImportResult) {
 	r := res.Record
 	fmt.Fprintf(w, "cwd:       %s\n", r.Cwd)
@@ -224,16 +228,27 @@ func writeImportPreview(w io.Writer, res *core.ImportResult) {
 		fmt.Fprintf(w, "provider:  %s %s\n", r.Provider.Name, r.Provider.Model)
 	}
 	fmt.Fprintf(w, "title:     %s\n", r.Title)
-	fmt.Fprintf(w, "messages:  %d\n", len(res.Messages))
-	for i, m := range res.Messages {
+	fmt.Fprintf(w, "messages:  %d", res.Imported)
+	if res.Compactions > 0 {
+		fmt.Fprintf(w, " (%d in the context after the last compaction)", len(res.Messages))
+	}
+	fmt.Fprintln(w)
+	n := 0
+	for _, it := range res.Transcript {
+		if it.Message == nil {
+			fmt.Fprintf(w, "      ── %s\n", it.Note)
+			continue
+		}
+		m := it.Message
+		n++
 		text := chat.FirstLine(m.Content, 70)
 		for _, tc := range m.ToolCalls {
-			text += " → " + tc.Name + chat.FirstLine(tc.Arguments, 40)
+			text += " → " + tc.Name + " " + chat.FirstLine(tc.Arguments, 40)
 		}
 		if gjson.GetBytes(m.Metadata, "synthetic").Bool() {
 			text = "(added by the agent) " + text
 		}
-		fmt.Fprintf(w, "%4d  %-9s  %s\n", i+1, m.Role, text)
+		fmt.Fprintf(w, "%4d  %-9s  %s\n", n, m.Role, text)
 	}
 }
 

@@ -144,7 +144,7 @@ func exportFacts(rec *store.Record) [][2]string {
 	}
 	if raw, ok := rec.Fields.Get("importedFrom"); ok {
 		f := gjson.GetManyBytes(raw, "format", "sessionId", "path")
-		from := f[0].Str + " session"
+		from := peer.AgentName(f[0].Str) + " session"
 		if f[1].Str != "" {
 			from += " `" + f[1].Str + "`"
 		}

@@ -57,6 +57,11 @@ type ImportResult struct {
 	Conversation *peer.Conversation
 	Record       *store.Record
 	Messages     []chat.Message // the record's messages
+	// Transcript is every message made, those a compaction replaced
+	// included, with a note at each compaction.
+	Transcript []peer.TranscriptItem
+	// Imported counts the messages of Transcript; Compactions its notes.
+	Imported, Compactions int
 }
 
 // Import reads another agent's session and stores it as a new session.
@@ -109,12 +114,22 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 		}
 	}
 	res := &ImportResult{SessionID: id, Conversation: conv, Record: s.rec}
+	im := &importer{session: s, conv: conv}
+	defer func() {
+		res.Messages, res.Transcript = s.messages, im.transcript
+		for _, it := range im.transcript {
+			if it.Message != nil {
+				res.Imported++
+			} else {
+				res.Compactions++
+			}
+		}
+	}()
 	if o.DryRun {
-		if err := s.replayImport(conv, sys); err != nil {
+		if err := im.build(sys); err != nil {
 			return nil, err
 		}
 		s.rec.MessageCount = len(s.messages)
-		res.Messages = s.messages
 		return res, nil
 	}
 	if err := s.takeLock(ctx, id); err != nil {
@@ -129,11 +144,10 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
 		return nil, fmt.Errorf("session %s has a log but no record (%s)", id, e.Store.LogPath(id))
 	}
-	if err := s.writeImport(conv, sys, imported); err != nil {
+	if err := im.write(sys, imported); err != nil {
 		s.dropImportLog()
 		return nil, err
 	}
-	res.Messages = s.messages
 	return res, nil
 }
 
@@ -184,22 +198,36 @@ func (s *session) importSystem(conv *peer.Conversation, now time.Time) (chat.Mes
 	return m, nil
 }
 
-// replayImport builds the session's messages and history from the
-// conversation without writing anything (a dry run).
-func (s *session) replayImport(conv *peer.Conversation, sys chat.Message) error {
-	s.appendMessage(sys, 0, "")
-	for _, it := range conv.Items {
-		if err := s.importItem(it, conv.Format); err != nil {
+// importer builds the new session's messages from the conversation, and
+// keeps the transcript of what it made.
+type importer struct {
+	*session
+	conv       *peer.Conversation
+	transcript []peer.TranscriptItem
+}
+
+// build makes the session's messages and history without writing
+// anything (a dry run).
+func (im *importer) build(sys chat.Message) error {
+	im.add(sys)
+	for _, it := range im.conv.Items {
+		if err := im.item(it); err != nil {
 			return err
 		}
 	}
-	s.setImportTitle(conv)
+	im.setTitle()
 	return nil
 }
 
-// writeImport opens the new session's log and writes the conversation
-// into it and into the record.
-func (s *session) writeImport(conv *peer.Conversation, sys chat.Message, imported logfmt.Object) error {
+func (im *importer) add(m chat.Message) {
+	im.appendMessage(m, 0, "")
+	im.transcript = append(im.transcript, peer.TranscriptItem{Message: &m})
+}
+
+// write opens the new session's log and writes the conversation into it
+// and into the record.
+func (im *importer) write(sys chat.Message, imported logfmt.Object) error {
+	s, conv := im.session, im.conv
 	l, err := s.e.OpenLog(s.rec.ID, s.secrets)
 	if err != nil {
 		return fmt.Errorf("open log: %w", err)
@@ -219,15 +247,15 @@ func (s *session) writeImport(conv *peer.Conversation, sys chat.Message, importe
 	next := 0
 	logSkips := func(before int) {
 		for ; next < len(skips) && (before < 0 || skips[next].Line < before); next++ {
-			s.logSkip(conv.Format, skips[next])
+			im.logSkip(skips[next])
 		}
 	}
-	s.appendMessage(sys, 0, "")
+	im.add(sys)
 	for _, it := range conv.Items {
 		if it.Line > 0 {
 			logSkips(it.Line)
 		}
-		if err := s.importItem(it, conv.Format); err != nil {
+		if err := im.item(it); err != nil {
 			return err
 		}
 	}
@@ -238,7 +266,7 @@ func (s *session) writeImport(conv *peer.Conversation, sys chat.Message, importe
 		logfmt.F("messages", len(s.messages)),
 		logfmt.F("skipped", len(conv.Skipped)),
 		logfmt.F("addedResults", conv.Added))...)
-	s.setImportTitle(conv)
+	im.setTitle()
 	if s.logErr != nil {
 		return s.logErr
 	}
@@ -248,19 +276,20 @@ func (s *session) writeImport(conv *peer.Conversation, sys chat.Message, importe
 	return s.save(StatusIdle, "")
 }
 
-// importItem appends one message, or applies one compaction.
-func (s *session) importItem(it peer.Item, format string) error {
+// item appends one message, or applies one compaction.
+func (im *importer) item(it peer.Item) error {
+	s, format := im.session, im.conv.Format
 	if it.Message != nil {
 		m, err := s.importMessage(*it.Message)
 		if err != nil {
 			return err
 		}
-		s.appendMessage(m, 0, "")
+		im.add(m)
 		return nil
 	}
 	c := it.Compaction
 	before := len(s.messages)
-	var next []chat.Message
+	var next, summary []chat.Message
 	if before > 0 && s.messages[0].Role == chat.RoleSystem {
 		next = append(next, s.messages[0])
 	}
@@ -271,6 +300,7 @@ func (s *session) importItem(it peer.Item, format string) error {
 		}
 		next = append(next, m)
 		s.history = append(s.history, chatEntry(m))
+		summary = append(summary, m)
 	}
 	avail := before
 	if before > 0 && s.messages[0].Role == chat.RoleSystem {
@@ -294,6 +324,10 @@ func (s *session) importItem(it peer.Item, format string) error {
 		logfmt.F("messagesBefore", before),
 		logfmt.F("messagesAfter", len(next)),
 	})
+	im.transcript = append(im.transcript, peer.TranscriptItem{Note: fmt.Sprintf("Context compacted here (%s %s): %d messages became %d.", format, c.Source, before, len(next))})
+	for i := range summary {
+		im.transcript = append(im.transcript, peer.TranscriptItem{Message: &summary[i]})
+	}
 	return nil
 }
 
@@ -314,24 +348,25 @@ func (s *session) importMessage(m chat.Message) (chat.Message, error) {
 	return m, nil
 }
 
-func (s *session) logSkip(format string, sk peer.Skip) {
-	fields := runFields(s.execID,
-		logfmt.F("format", format),
+func (im *importer) logSkip(sk peer.Skip) {
+	fields := runFields(im.execID,
+		logfmt.F("format", im.conv.Format),
 		logfmt.F("line", sk.Line),
 		logfmt.F("type", sk.Type),
 		logfmt.F("reason", sk.Reason))
 	if len(sk.Entry) > 0 && !logfmt.TooDeepToLog(sk.Entry) {
 		fields = append(fields, logfmt.F("entry", sk.Entry))
 	}
-	s.logEvent("import_skipped", fields...)
+	im.logEvent("import_skipped", fields...)
 }
 
-// setImportTitle is the source's title for the session, else its first
-// prompt that a person wrote.
-func (s *session) setImportTitle(conv *peer.Conversation) {
-	title := conv.Name
+// setTitle is the source's title for the session, else its first prompt
+// that a person wrote.
+func (im *importer) setTitle() {
+	s := im.session
+	title := im.conv.Name
 	if title == "" {
-		for _, m := range s.messages {
+		for _, m := range im.transcriptMessages() {
 			if m.Role == chat.RoleUser && !isSynthetic(m) {
 				title = m.Content
 				break
@@ -339,6 +374,16 @@ func (s *session) setImportTitle(conv *peer.Conversation) {
 		}
 	}
 	s.rec.Title = chat.FirstLine(s.red.String(title), titleLen)
+}
+
+func (im *importer) transcriptMessages() []chat.Message {
+	var out []chat.Message
+	for _, it := range im.transcript {
+		if it.Message != nil {
+			out = append(out, *it.Message)
+		}
+	}
+	return out
 }
 
 func isSynthetic(m chat.Message) bool {

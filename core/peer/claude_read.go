@@ -55,7 +55,7 @@ func readClaude(lines []srcLine) (*Conversation, error) {
 		switch {
 		case l.get("isSidechain").Bool():
 			b.skip(l.num, claudeType(l), "a subagent's conversation (sidechain)", l.raw)
-		case l.get("uuid").Str != "":
+		case l.get("uuid").Str != "" && claudeChainTypes[l.get("type").Str]:
 			b.skip(l.num, claudeType(l), "not on the conversation's active branch (rewound or edited away)", l.raw)
 		default:
 			b.skip(l.num, claudeType(l), reasonNoEquivalent, l.raw)
@@ -98,6 +98,10 @@ func readClaude(lines []srcLine) (*Conversation, error) {
 	}
 	return b.finish(), nil
 }
+
+// claudeChainTypes are the entries a conversation's chain is made of;
+// others (progress) hang off it without being part of it.
+var claudeChainTypes = map[string]bool{"user": true, "assistant": true, "system": true, "attachment": true}
 
 // claudeType names an entry for import_skipped: its type, with the
 // subtype or attachment type that says what it was.
@@ -153,10 +157,11 @@ func claudeChain(lines []srcLine) []int {
 
 // claudeReader keeps the answer being read, whose later lines join it.
 type claudeReader struct {
-	b     *builder
-	msgID string // message.id of the last assistant message
-	cur   *chat.Message
-	model string
+	b         *builder
+	msgID     string // message.id of the last assistant message
+	firstUUID string // the uuid of its first line
+	cur       *chat.Message
+	model     string
 }
 
 func (r *claudeReader) user(l srcLine) {
@@ -231,23 +236,24 @@ func (r *claudeReader) assistant(l srcLine) {
 		r.model = model
 	}
 	id := msg.Get("id").Str
-	md := claudeAnswerMeta(l, msg)
 	if id != "" && id == r.msgID && r.cur != nil && r.cur == b.lastAssistant(true) {
 		b.addCalls(l.num, true, strings.Join(texts, "\n\n"), "", calls, nil)
-		r.cur.Metadata, _ = logfmt.Marshal(md)
+		r.cur.Metadata, _ = logfmt.Marshal(claudeAnswerMeta(r.firstUUID, msg))
 		return
 	}
-	m := newMessage(chat.RoleAssistant, strings.Join(texts, "\n\n"), isoTime(l.get("timestamp").Str), md)
+	r.firstUUID = l.get("uuid").Str
+	m := newMessage(chat.RoleAssistant, strings.Join(texts, "\n\n"), isoTime(l.get("timestamp").Str), claudeAnswerMeta(r.firstUUID, msg))
 	m.ToolCalls = calls
 	b.assistant(l.num, m)
 	r.msgID, r.cur = id, b.c.Items[len(b.c.Items)-1].Message
 }
 
-// claudeAnswerMeta is an answer's metadata: the id of its first line, the
-// model, why it stopped, and its usage (the API's input tokens, cache reads
-// and writes included, as the context they took).
-func claudeAnswerMeta(l srcLine, msg gjson.Result) logfmt.Object {
-	md := logfmt.Object{logfmt.F("importedId", l.get("uuid").Str)}
+// claudeAnswerMeta is an answer's metadata: the uuid of its first line,
+// the model, why it stopped, and its usage (the API's input tokens, cache
+// reads and writes included, as the context they took), as its last line
+// has them.
+func claudeAnswerMeta(firstUUID string, msg gjson.Result) logfmt.Object {
+	md := logfmt.Object{logfmt.F("importedId", firstUUID)}
 	if id := msg.Get("id").Str; id != "" {
 		md = append(md, logfmt.F("messageId", id))
 	}

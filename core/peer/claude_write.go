@@ -30,6 +30,8 @@ import (
 // then the summary as a user line marked isCompactSummary). Messages an
 // import marked synthetic go back as isMeta lines. Ids are made from the
 // session's and the messages' ids, so an export is the same bytes each time.
+// A session imported from another agent that opens with that agent's
+// compaction summary goes the same way.
 
 // claudeVersion is the Claude Code version whose transcript lines the
 // export copies.
@@ -103,10 +105,14 @@ func WriteClaude(w io.Writer, s ClaudeSession) (int, error) {
 		case chat.RoleSystem:
 			continue
 		case chat.RoleUser:
-			cw.user(m)
+			if md := gjson.ParseBytes(m.Metadata); cw.parent == "" && md.Get("synthetic").Bool() && summaryTypes[md.Get("sourceType").Str] {
+				cw.compacted(m, m.Content) // an imported session that opens with its agent's summary
+			} else {
+				cw.user(m)
+			}
 		case chat.RoleAssistant:
 			if cw.parent == "" && strings.HasPrefix(m.Content, ContextSummaryPrefix) {
-				cw.compacted(m)
+				cw.compacted(m, claudeSummaryIntro+strings.TrimPrefix(m.Content, ContextSummaryPrefix))
 			} else {
 				cw.assistant(m)
 			}
@@ -239,8 +245,8 @@ func (cw *claudeWriter) assistant(m *chat.Message) {
 }
 
 // claudeInput is a call's arguments as Claude Code's tool_use input, which
-// must be an object: an object is kept byte for byte, anything else is
-// wrapped.
+// must be an object: an object is kept (as compact JSON, which is how
+// Claude Code stores it), anything else is wrapped.
 func claudeInput(args string) any {
 	t := strings.TrimSpace(args)
 	if strings.HasPrefix(t, "{") && gjson.Valid(t) {
@@ -266,9 +272,9 @@ func (cw *claudeWriter) toolResult(m *chat.Message) {
 	cw.line(cw.envelope("user", id, m.Timestamp, body...))
 }
 
-// compacted writes trail's summary message the way Claude Code records
-// its own compaction.
-func (cw *claudeWriter) compacted(m *chat.Message) {
+// compacted writes the summary a compacted session opens with the way
+// Claude Code records its own compaction.
+func (cw *claudeWriter) compacted(m *chat.Message, text string) {
 	boundary := cw.lineUUID(m, 1)
 	cw.line(logfmt.Object{
 		logfmt.F("parentUuid", nil),
@@ -290,7 +296,6 @@ func (cw *claudeWriter) compacted(m *chat.Message) {
 	})
 	cw.parent = boundary
 	id := cw.lineUUID(m, 0)
-	text := claudeSummaryIntro + strings.TrimPrefix(m.Content, ContextSummaryPrefix)
 	cw.line(cw.envelope("user", id, m.Timestamp,
 		logfmt.F("message", logfmt.Object{logfmt.F("role", "user"), logfmt.F("content", text)}),
 		logfmt.F("isVisibleInTranscriptOnly", true),

@@ -144,6 +144,10 @@ func codexItem(b *builder, l srcLine, p gjson.Result, ts string) {
 			success = out.Get("success").Type != gjson.False
 		default:
 			text = textOf(out)
+			// Older shell calls wrote {"output", "metadata": {"exit_code"}}.
+			if ec := gjson.Get(text, "metadata.exit_code"); ec.Type == gjson.Number && gjson.Valid(text) {
+				success = ec.Int() == 0
+			}
 		}
 		m := newMessage(chat.RoleTool, text, ts, append(md, logfmt.F("success", success)))
 		m.ToolCallID = p.Get("call_id").Str

@@ -26,6 +26,14 @@ var Formats = []string{Claude, Codex, Gemini, Pi}
 // Names of the agents, for messages people read.
 var agentNames = map[string]string{Claude: "Claude Code", Codex: "Codex", Gemini: "Gemini CLI", Pi: "pi"}
 
+// AgentName is the name of the agent that writes a format ("Claude Code").
+func AgentName(format string) string {
+	if n, ok := agentNames[format]; ok {
+		return n
+	}
+	return format
+}
+
 // Conversation is another agent's session as trail messages.
 type Conversation struct {
 	Format    string
@@ -81,6 +89,15 @@ func (c *Conversation) Messages() []chat.Message {
 	return out
 }
 
+func (c *Conversation) hasMessage() bool {
+	for _, it := range c.Items {
+		if it.Message != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // SkippedByType counts the skipped entries by type, for summaries.
 func (c *Conversation) SkippedByType() (types []string, counts map[string]int) {
 	counts = map[string]int{}
@@ -99,6 +116,7 @@ func (c *Conversation) SkippedByType() (types []string, counts map[string]int) {
 type builder struct {
 	c       *Conversation
 	pending []chat.ToolCall // calls of the last assistant message still unanswered
+	callsAt string          // the timestamp of the message that made them
 	usedIDs map[string]bool // tool call ids seen, so a repeated id is made unique
 }
 
@@ -120,6 +138,7 @@ func (b *builder) assistant(line int, m chat.Message) {
 	}
 	b.push(line, m)
 	b.pending = append(b.pending, m.ToolCalls...)
+	b.callsAt = m.Timestamp
 }
 
 // lastAssistant is the conversation's last assistant message when nothing
@@ -191,7 +210,7 @@ func (b *builder) closeRound() {
 			logfmt.F("error", fmt.Sprintf("no result was recorded in the %s session for this call", agentNames[b.c.Format])),
 		})
 		md := logfmt.Object{logfmt.F("synthetic", true), logfmt.F("sourceType", "missing_result"), logfmt.F("success", false)}
-		m := newMessage(chat.RoleTool, string(content), "", md)
+		m := newMessage(chat.RoleTool, string(content), b.callsAt, md)
 		m.ToolCallID, m.Name = tc.ID, tc.Name
 		b.push(0, m)
 		b.c.Added++
@@ -236,7 +255,11 @@ func (b *builder) finish() *Conversation {
 func (b *builder) skipParts(line int, prefix string, parts []gjson.Result) {
 	for _, p := range parts {
 		t := p.Get("type").Str
-		if t == "" {
+		switch {
+		case t != "":
+		case p.Get("thought").Bool():
+			t = "thought"
+		default:
 			t = firstKey(p)
 		}
 		b.skip(line, prefix+"/"+t, reasonTextOnly, []byte(p.Raw))

@@ -56,7 +56,7 @@ func readGeminiLegacy(data []byte) (*Conversation, error) {
 	})
 	c := st.convert()
 	c.Entries = len(st.order)
-	if len(c.Messages()) == 0 {
+	if !c.hasMessage() {
 		return nil, &LineError{Msg: "no conversation found: the chat holds no message"}
 	}
 	return c, nil
@@ -159,6 +159,7 @@ func (st *geminiState) convert() *Conversation {
 func (st *geminiState) record(r, first geminiRec, next *geminiRec) {
 	b := st.b
 	o := r.obj
+	r.line = first.line // where the message first appeared, not the checkpoint that repeated it
 	id := o.Get("id").Str
 	ts := isoTime(first.obj.Get("timestamp").Str)
 	if ts == "" {

@@ -3,7 +3,6 @@ package peer
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
@@ -69,6 +68,8 @@ func writeMarkdownMessage(w *bufio.Writer, m *chat.Message, results map[string]*
 	case m.Role == chat.RoleSystem:
 		fmt.Fprintf(w, "\n## System\n\n")
 		folded(w, fmt.Sprintf("System prompt (%d characters)", len([]rune(m.Content))), "", m.Content)
+	case md.Get("synthetic").Bool() && m.Role != chat.RoleTool && summaryTypes[md.Get("sourceType").Str]:
+		fmt.Fprintf(w, "\n## Context summary\n\n%s\n", strings.TrimRight(m.Content, "\n"))
 	case md.Get("synthetic").Bool() && m.Role != chat.RoleTool:
 		fmt.Fprintf(w, "\n## Context\n\n")
 		folded(w, "Added by the agent's harness ("+md.Get("sourceType").Str+")", "", m.Content)
@@ -105,8 +106,8 @@ func writeToolCall(w *bufio.Writer, tc chat.ToolCall, res *chat.Message) {
 	if res != nil {
 		state = outcome(res)
 	}
-	summary := "Tool call: " + tc.Name + " " + chat.FirstLine(tc.Arguments, 80) + " — " + state
-	fmt.Fprintf(w, "\n<details>\n<summary>%s</summary>\n\n", html.EscapeString(summary))
+	summary := "Tool call: " + tc.Name + " " + argsPreview(tc.Arguments) + " — " + state
+	fmt.Fprintf(w, "\n<details>\n<summary>%s</summary>\n\n", escapeHTML(summary))
 	fmt.Fprintf(w, "Input:\n\n")
 	fence(w, "json", tc.Arguments)
 	if res != nil {
@@ -128,7 +129,7 @@ func outcome(m *chat.Message) string {
 
 // folded writes text in a <details> block under summary.
 func folded(w *bufio.Writer, summary, lang, text string) {
-	fmt.Fprintf(w, "<details>\n<summary>%s</summary>\n\n", html.EscapeString(summary))
+	fmt.Fprintf(w, "<details>\n<summary>%s</summary>\n\n", escapeHTML(summary))
 	fence(w, lang, text)
 	fmt.Fprintf(w, "\n</details>\n")
 }
@@ -148,6 +149,36 @@ func fence(w *bufio.Writer, lang, text string) {
 	f := strings.Repeat("`", max(3, longest+1))
 	fmt.Fprintf(w, "%s%s\n%s\n%s\n", f, lang, strings.TrimRight(text, "\n"), f)
 }
+
+// summaryTypes are the sourceTypes of the summaries agents open a
+// compacted context with.
+var summaryTypes = map[string]bool{"isCompactSummary": true, "compacted": true, "compaction": true, "compactionSummary": true}
+
+// previewKeys are the arguments that say what a call does, for its one line.
+var previewKeys = []string{"command", "file_path", "filePath", "path", "absolute_path", "pattern", "query", "url"}
+
+// argsPreview is a call's arguments on one line: the argument that says
+// what it does when there is one, else the arguments' JSON, cut short.
+func argsPreview(args string) string {
+	for _, k := range previewKeys {
+		v := gjson.Get(args, k)
+		switch {
+		case v.Type == gjson.String:
+			return chat.FirstLine(v.Str, 80)
+		case v.IsArray():
+			var parts []string
+			v.ForEach(func(_, p gjson.Result) bool {
+				parts = append(parts, p.String())
+				return true
+			})
+			return chat.FirstLine(strings.Join(parts, " "), 80)
+		}
+	}
+	return chat.FirstLine(args, 80)
+}
+
+// escapeHTML escapes what would open or close a tag inside <summary>.
+var escapeHTML = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // oneLineText keeps a heading on one line.
 func oneLineText(s string) string {

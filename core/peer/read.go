@@ -92,7 +92,7 @@ func Read(r io.Reader, format string) (*Conversation, error) {
 		return nil, err
 	}
 	c.Entries = len(lines)
-	if len(c.Messages()) == 0 {
+	if !c.hasMessage() {
 		return nil, &LineError{Msg: fmt.Sprintf("no conversation found: none of the %d entries is a message", len(lines))}
 	}
 	return c, nil
