@@ -41,7 +41,7 @@ func TestE2EImportEachPeerFileResumesReplaysAndValidates(t *testing.T) {
 			if id != e.onlySession() {
 				t.Fatalf("stdout %q is not the new session's id %s", r.stdout, e.onlySession())
 			}
-			if !regexp.MustCompile(`^trail: imported (Claude Code|Codex|Gemini CLI|pi) session \S+ from `+regexp.QuoteMeta(filepath.Base(f))+` as `+id+`: \d+ messages`).MatchString(r.stderr) {
+			if !regexp.MustCompile(`^trail: imported (Claude Code|Codex|Gemini CLI|pi) session \S+ from ` + regexp.QuoteMeta(filepath.Base(f)) + ` as ` + id + `: \d+ messages`).MatchString(r.stderr) {
 				t.Fatalf("summary line: %q", r.stderr)
 			}
 			rec := e.record(id)
