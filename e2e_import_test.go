@@ -349,3 +349,39 @@ func TestE2EExportMarkdownGolden(t *testing.T) {
 		t.Fatalf("markdown export differs from %s; got:\n%s", golden, md)
 	}
 }
+
+// A session trail compacted exports with the compaction shown: marked in
+// Markdown, and to Claude Code as Claude Code's own compaction, which
+// imports back as one. A session without a log exports the record's
+// messages and says so.
+func TestE2EExportOfACompactedSessionAndOfOneWithoutALog(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer("first answer"), answer("The user asked twice."), answer("third answer"))
+	e.must("", "run", "--provider", "script", "--script", s, "first")
+	id := e.onlySession()
+	e.must("", "compact", id)
+	e.must("", "resume", id, "third")
+	md := e.must("", "export", id, "--to", "markdown").stdout
+	for _, want := range []string{"## User\n\nfirst\n", "*Context compacted here: 3 messages became 2.*", "## Context summary\n\nThe user asked twice.\n", "## Assistant\n\nthird answer\n"} {
+		if !strings.Contains(md, want) {
+			t.Fatalf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	out := filepath.Join(e.cwd, "c.jsonl")
+	e.must("", "export", id, "--to", "claude", "--output", out)
+	if first := strings.SplitN(readFile(t, out), "\n", 2)[0]; !strings.Contains(first, `"subtype":"compact_boundary"`) {
+		t.Fatalf("first line %s", first)
+	}
+	back := strings.TrimSpace(e.must("", "import", out).stdout)
+	msgs := e.messages(back)
+	if len(msgs) != 4 || !strings.HasSuffix(msgs[1]["content"].(string), "The user asked twice.") || msgs[3]["content"] != "third answer" {
+		t.Fatalf("imported back: %v", msgs)
+	}
+
+	e.must("", "run", "--provider", "echo", "--no-log", "--name", "nolog", "unlogged")
+	r := e.must("", "export", "nolog", "--to", "markdown")
+	if !strings.Contains(r.stdout, "## User\n\nunlogged\n") || !strings.Contains(r.stderr, "the session has no log") {
+		t.Fatalf("export without a log: %s", r)
+	}
+}

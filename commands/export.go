@@ -94,7 +94,10 @@ func newExportCmd(d *Deps, runF func(context.Context, *ExportOptions) error) *cl
 func runExport(ctx context.Context, o *ExportOptions) error {
 	eng := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home))
 	if o.Output == "" && !o.Install {
-		_, err := eng.Export(ctx, o.Export, o.IO.Out)
+		res, err := eng.Export(ctx, o.Export, o.IO.Out)
+		if err == nil && res.FromRecord && !o.Globals.Quiet {
+			fmt.Fprintln(o.IO.ErrOut, noLogNote)
+		}
 		return err
 	}
 	var buf bytes.Buffer
@@ -119,6 +122,9 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	fmt.Fprintln(o.IO.Out, path)
 	if !o.Globals.Quiet {
+		if res.FromRecord {
+			fmt.Fprintln(o.IO.ErrOut, noLogNote)
+		}
 		fmt.Fprintf(o.IO.ErrOut, "trail: exported %d messages of session %s to %s\n", res.Messages, res.SessionID, path)
 		if o.Install {
 			fmt.Fprintf(o.IO.ErrOut, "trail: go on in Claude Code with: cd %s && claude --resume %s\n", shellQuote(res.Cwd), res.ClaudeSessionID)
@@ -126,6 +132,9 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 	}
 	return nil
 }
+
+// noLogNote says a Markdown transcript could only show the record.
+const noLogNote = "trail: the session has no log: the transcript shows the record's messages, without what a compaction replaced"
 
 // claudeTranscriptPath is where Claude Code keeps the session: its
 // projects folder, the folder named after the session's directory, the

@@ -100,7 +100,7 @@ func WriteClaude(w io.Writer, s ClaudeSession) (int, error) {
 		msgs = msgs[1:]
 	}
 	for i := range msgs {
-		m := &msgs[i]
+		m := withText(msgs[i])
 		switch m.Role {
 		case chat.RoleSystem:
 			continue
@@ -313,6 +313,17 @@ func (cw *claudeWriter) line(o logfmt.Object) {
 	}
 	b = append(b, '\n')
 	_, cw.err = cw.w.Write(b)
+}
+
+// withText is m with its text in Content: a record of another program may
+// hold content parts (an array), which go as their JSON.
+func withText(m chat.Message) *chat.Message {
+	if m.ContentNull {
+		m.Content = ""
+	} else if m.Content == "" {
+		m.Content = m.ContentText()
+	}
+	return &m
 }
 
 // ToolFailed reports whether a tool message tells of a failure: its

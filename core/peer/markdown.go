@@ -57,7 +57,7 @@ func WriteMarkdown(w io.Writer, s MarkdownSession) error {
 		if shown[m] {
 			continue
 		}
-		writeMarkdownMessage(bw, m, results, shown)
+		writeMarkdownMessage(bw, withText(*m), results, shown)
 	}
 	return bw.Flush()
 }
@@ -104,6 +104,7 @@ func writeMarkdownMessage(w *bufio.Writer, m *chat.Message, results map[string]*
 func writeToolCall(w *bufio.Writer, tc chat.ToolCall, res *chat.Message) {
 	state := "no result"
 	if res != nil {
+		res = withText(*res)
 		state = outcome(res)
 	}
 	summary := "Tool call: " + tc.Name + " " + argsPreview(tc.Arguments) + " — " + state
