@@ -115,9 +115,16 @@ func (c *Conversation) SkippedByType() (types []string, counts map[string]int) {
 // conversation goes on.
 type builder struct {
 	c       *Conversation
-	pending []chat.ToolCall // calls of the last assistant message still unanswered
+	pending []pendingCall // calls of the last assistant message still unanswered
 	callsAt string          // the timestamp of the message that made them
 	usedIDs map[string]bool // tool call ids seen, so a repeated id is made unique
+}
+
+// pendingCall is a call awaiting its result, under the id the source gave
+// it (orig) when callID had to make it another.
+type pendingCall struct {
+	chat.ToolCall
+	orig string
 }
 
 func newBuilder(format string) *builder {
@@ -134,10 +141,11 @@ func (b *builder) message(line int, m chat.Message) {
 func (b *builder) assistant(line int, m chat.Message) {
 	b.closeRound()
 	for i := range m.ToolCalls {
-		m.ToolCalls[i].ID = b.callID(m.ToolCalls[i].ID, line, i)
+		orig := m.ToolCalls[i].ID
+		m.ToolCalls[i].ID = b.callID(orig, line, i)
+		b.pending = append(b.pending, pendingCall{m.ToolCalls[i], orig})
 	}
 	b.push(line, m)
-	b.pending = append(b.pending, m.ToolCalls...)
 	b.callsAt = m.Timestamp
 }
 
@@ -177,20 +185,23 @@ func (b *builder) addCalls(line int, afterResults bool, text, timestamp string, 
 		m.Content += text
 	}
 	for _, tc := range calls {
-		tc.ID = b.callID(tc.ID, line, len(m.ToolCalls))
+		orig := tc.ID
+		tc.ID = b.callID(orig, line, len(m.ToolCalls))
 		m.ToolCalls = append(m.ToolCalls, tc)
-		b.pending = append(b.pending, tc)
+		b.pending = append(b.pending, pendingCall{tc, orig})
 	}
 	return m
 }
 
 // result adds a tool result when it answers a pending call (its name is the
-// call's when the source gave none), and reports whether it did.
+// call's when the source gave none; its call id the one the call got), and
+// reports whether it did.
 func (b *builder) result(line int, m chat.Message) bool {
 	for i, tc := range b.pending {
-		if tc.ID != m.ToolCallID {
+		if tc.ID != m.ToolCallID && tc.orig != m.ToolCallID {
 			continue
 		}
+		m.ToolCallID = tc.ID
 		if m.Name == "" {
 			m.Name = tc.Name
 		}

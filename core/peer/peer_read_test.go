@@ -101,8 +101,10 @@ func TestReadKeepsTrailsRules(t *testing.T) {
 			input: claudeHead +
 				`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}` + "\n" +
 				`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"one"}]}}` + "\n" +
-				`{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}` + "\n",
-			want:  []string{"user:go", "assistant:→t1", "tool:t1", "assistant:→call_l4_0", "tool:call_l4_0"},
+				`{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}` + "\n" +
+				`{"type":"user","uuid":"u3","parentUuid":"a2","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"two"}]}}` + "\n" +
+				`{"type":"assistant","uuid":"a3","parentUuid":"u3","sessionId":"s","message":{"id":"m3","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}]}}` + "\n",
+			want:  []string{"user:go", "assistant:→t1", "tool:t1", "assistant:→call_l4_0", "tool:call_l4_0", "assistant:→call_l6_0", "tool:call_l6_0"},
 			added: 1,
 		},
 		{
