@@ -115,7 +115,7 @@ func (c *Conversation) SkippedByType() (types []string, counts map[string]int) {
 // conversation goes on.
 type builder struct {
 	c       *Conversation
-	pending []pendingCall // calls of the last assistant message still unanswered
+	pending []pendingCall   // calls of the last assistant message still unanswered
 	callsAt string          // the timestamp of the message that made them
 	usedIDs map[string]bool // tool call ids seen, so a repeated id is made unique
 }
