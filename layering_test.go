@@ -25,6 +25,7 @@ import (
 //	tools             the built-in tools (chat, permission)
 //	provider          the Provider interface and its configuration (chat, errs, settings)
 //	provider/*        the implementations (provider, chat, errs, wire)
+//	peer              other agents' session files, read and written (chat)
 //
 // allowed lists, for each package, the trail packages it may import; a
 // package not listed may import none. An import of a package missing from
@@ -33,7 +34,7 @@ var allowed = map[string][]string{
 	"trail":          {"trail/commands"},
 	"trail/commands": {"trail/core", "trail/core/*", "trail/store", "trail/logfmt"},
 	"trail/core": {
-		"trail/core/chat", "trail/core/errs", "trail/core/hooks", "trail/core/permission",
+		"trail/core/chat", "trail/core/errs", "trail/core/hooks", "trail/core/peer", "trail/core/permission",
 		"trail/core/provider", "trail/core/settings", "trail/core/tools", "trail/store", "trail/logfmt",
 	},
 	"trail/core/errs":                   {"trail/store"}, // store.QuoteInput only
@@ -43,6 +44,7 @@ var allowed = map[string][]string{
 	"trail/core/hooks":                  {"trail/core/chat", "trail/core/permission", "trail/core/settings", "trail/logfmt", "trail/store"},
 	"trail/core/tools":                  {"trail/core/chat", "trail/core/permission", "trail/logfmt", "trail/store"},
 	"trail/core/provider":               {"trail/core/chat", "trail/core/errs", "trail/core/settings", "trail/store"},
+	"trail/core/peer":                   {"trail/core/chat", "trail/logfmt"},
 	"trail/core/provider/wire":          {"trail/core/provider", "trail/core/errs", "trail/store"},
 	"trail/core/provider/wire/wiretest": {"trail/core/provider", "trail/core/chat"},
 	"trail/core/provider/anthropic":     {"trail/core/provider", "trail/core/provider/wire", "trail/core/chat", "trail/core/errs"},

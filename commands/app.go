@@ -72,6 +72,8 @@ func newApp(d *Deps) *cli.App {
 		newReplayCmd(d, runReplay),
 		newValidateLogCmd(d, runValidateLog),
 		newMigrateHistoryCmd(d, runMigrateHistory),
+		newImportCmd(d, runImport),
+		newExportCmd(d, runExport),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError

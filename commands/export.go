@@ -1,0 +1,182 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/core/errs"
+	"trail/core/peer"
+	"trail/store"
+)
+
+// ExportOptions is trail export after flag parsing.
+type ExportOptions struct {
+	IO      *IOStreams
+	Deps    *Deps
+	Globals globals
+	Export  core.ExportOptions
+	Output  string // a file to write; "" for standard output
+	Install bool   // --to claude: into Claude Code's projects folder
+	Force   bool   // replace a file --install finds there
+}
+
+func newExportCmd(d *Deps, runF func(context.Context, *ExportOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write a session as Claude Code's transcript or as Markdown",
+		ArgsUsage: "ID --to claude|markdown | --last",
+		Description: "--to claude writes the session's messages as a Claude Code transcript (JSONL), so that\n" +
+			"claude --resume can go on with it; --install puts it where Claude Code looks\n" +
+			"($CLAUDE_CONFIG_DIR or ~/.claude, projects/<dir>/<id>.jsonl) and prints its path.\n" +
+			"--to markdown writes a readable transcript: every turn, tool calls folded with their\n" +
+			"results, compactions marked. Standard output unless --output FILE.\n" +
+			"   trail export --last --to claude --install",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "to", Usage: "claude or markdown"},
+			&cli.StringFlag{Name: "output", Usage: "write to `FILE` (replaced atomically) instead of standard output"},
+			&cli.BoolFlag{Name: "install", Usage: "with --to claude: write into Claude Code's projects folder"},
+			&cli.BoolFlag{Name: "force", Usage: "with --install: replace the session's file there"},
+			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
+			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
+		},
+		Action: func(c *cli.Context) error {
+			g, err := readGlobals(c, d)
+			if err != nil {
+				return err
+			}
+			cwd, err := d.Getwd()
+			if err != nil {
+				return fmt.Errorf("current directory: %w", err)
+			}
+			ref := core.SessionRef{Cwd: cwd, Last: c.Bool("last"), AnyDir: c.Bool("any-dir")}
+			args := c.Args().Slice()
+			switch {
+			case ref.AnyDir && !ref.Last:
+				return errs.Usagef("use --last --any-dir", "--any-dir needs --last")
+			case ref.Last && len(args) > 0, len(args) > 1:
+				return errs.Usagef("trail export ID --to claude|markdown, or trail export --last --to …", "unexpected argument %s", store.QuoteInput(args[len(args)-1]))
+			case !ref.Last && len(args) == 0:
+				return errs.Usagef("trail export ID --to claude|markdown, or trail export --last --to …", "no session given")
+			case !ref.Last:
+				ref.Ref = args[0]
+			}
+			o := &ExportOptions{IO: d.IO, Deps: d, Globals: g, Export: core.ExportOptions{Ref: ref, To: c.String("to")},
+				Install: c.Bool("install"), Force: c.Bool("force")}
+			switch o.Export.To {
+			case core.ExportClaude, core.ExportMarkdown:
+			case "":
+				return errs.Usagef("add --to claude (Claude Code's JSONL) or --to markdown", "no export format given")
+			default:
+				return errs.Usagef("use --to claude or --to markdown", "unknown export format %s", store.QuoteInput(o.Export.To))
+			}
+			if out := c.String("output"); out != "" {
+				o.Output = absFrom(cwd, out)
+			}
+			switch {
+			case o.Install && o.Export.To != core.ExportClaude:
+				return errs.Usagef("--install is for --to claude", "--install with --to %s", o.Export.To)
+			case o.Install && o.Output != "":
+				return errs.Usagef("give --install or --output, not both", "two destinations given")
+			case o.Force && !o.Install:
+				return errs.Usagef("--force is for --install; --output always replaces its file", "--force without --install")
+			}
+			return runF(c.Context, o)
+		},
+	}
+}
+
+func runExport(ctx context.Context, o *ExportOptions) error {
+	eng := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home))
+	if o.Output == "" && !o.Install {
+		res, err := eng.Export(ctx, o.Export, o.IO.Out)
+		if err == nil && res.FromRecord && !o.Globals.Quiet {
+			fmt.Fprintln(o.IO.ErrOut, noLogNote)
+		}
+		return err
+	}
+	var buf bytes.Buffer
+	res, err := eng.Export(ctx, o.Export, &buf)
+	if err != nil {
+		return err
+	}
+	path := o.Output
+	if o.Install {
+		if path, err = claudeTranscriptPath(o, res); err != nil {
+			return err
+		}
+		if _, err := os.Lstat(path); err == nil && !o.Force {
+			return errs.Usagef("it may hold turns Claude Code added since; pass --force to replace it", "%s already exists", path)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+	}
+	if err := store.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.IO.Out, path)
+	if !o.Globals.Quiet {
+		if res.FromRecord {
+			fmt.Fprintln(o.IO.ErrOut, noLogNote)
+		}
+		fmt.Fprintf(o.IO.ErrOut, "trail: exported %d messages of session %s to %s\n", res.Messages, res.SessionID, path)
+		if o.Install {
+			fmt.Fprintf(o.IO.ErrOut, "trail: go on in Claude Code with: cd %s && claude --resume %s\n", shellQuote(res.Cwd), res.ClaudeSessionID)
+		}
+	}
+	return nil
+}
+
+// noLogNote says a Markdown transcript could only show the record.
+const noLogNote = "trail: the session has no log: the transcript shows the record's messages, without what a compaction replaced"
+
+// claudeTranscriptPath is where Claude Code keeps the session: its
+// projects folder, the folder named after the session's directory, the
+// session id.
+func claudeTranscriptPath(o *ExportOptions, res *core.ExportResult) (string, error) {
+	base := o.Deps.Env("CLAUDE_CONFIG_DIR")
+	if base == "" {
+		home, err := o.Deps.UserHome()
+		if err != nil || home == "" {
+			return "", errs.Usagef("set HOME or CLAUDE_CONFIG_DIR, or use --output", "cannot find Claude Code's folder")
+		}
+		base = filepath.Join(home, ".claude")
+	}
+	if res.Cwd == "" || !filepath.IsAbs(res.Cwd) {
+		return "", errs.Usagef("use --output FILE", "the session has no absolute working directory to file it under")
+	}
+	dir, ok := peer.ClaudeProjectDir(res.Cwd)
+	if !ok {
+		return "", errs.Usagef("use --output FILE and move it yourself", "the session's directory is too long a path for trail to name Claude Code's folder for it")
+	}
+	return filepath.Join(base, "projects", dir, res.ClaudeSessionID+".jsonl"), nil
+}
+
+// shellQuote quotes a path for a command line a person copies.
+func shellQuote(s string) string {
+	safe := true
+	for _, r := range s {
+		if !(r == '/' || r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			safe = false
+			break
+		}
+	}
+	if safe && s != "" {
+		return s
+	}
+	out := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			out = append(out, `'\''`...)
+		} else {
+			out = append(out, s[i])
+		}
+	}
+	return string(append(out, '\''))
+}
