@@ -16,7 +16,7 @@ const fieldProviderOptions = "providerOptions"
 
 // providerOptions is the record's providerOptions field.
 type providerOptions struct {
-	BaseURL       string `json:"baseUrl"`
+	BaseURL       string `json:"baseUrl,omitempty"`
 	StreamOptions *bool  `json:"streamOptions,omitempty"`
 }
 
