@@ -180,7 +180,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 			return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
 		case core.SubtypeMaxTokens:
 			return &stoppedError{
-				msg: fmt.Sprintf("the answer hit the output limit (%s, max_tokens %d) and is cut short", res.ModelStopReason, res.MaxTokens),
+				msg: fmt.Sprintf("the answer hit its output limit of %d tokens and is cut short (stop reason %s)", res.MaxTokens, res.ModelStopReason),
 				fix: fmt.Sprintf("raise --max-tokens and ask again, or ask the model to go on: trail resume %s \"continue\"", res.SessionID),
 			}
 		case core.SubtypeRefusal:

@@ -1,11 +1,7 @@
 package chat
 
 import (
-	"encoding/json"
-
 	"github.com/tidwall/gjson"
-
-	"trail/logfmt"
 )
 
 // A message's providerData holds what its provider must get back exactly on
@@ -21,7 +17,8 @@ import (
 //
 // Only that provider reads it (DataFor): another provider's request never
 // carries it, and a resumed session sends it back as it was recorded. The
-// record and the log keep it like any other member of the message.
+// record and the log keep it like any other member of the message. The
+// providers build it (wire.ProviderData).
 
 const providerDataKey = "providerData"
 
@@ -36,18 +33,4 @@ func (m *Message) DataFor(provider string) gjson.Result {
 		return gjson.Result{}
 	}
 	return d
-}
-
-// NewProviderData builds a message's provider data: fields after the
-// provider's name. It is nil when fields is empty (nothing to keep) or does
-// not encode.
-func NewProviderData(provider string, fields logfmt.Object) json.RawMessage {
-	if len(fields) == 0 {
-		return nil
-	}
-	b, err := logfmt.Marshal(append(logfmt.Object{logfmt.F("provider", provider)}, fields...))
-	if err != nil {
-		return nil
-	}
-	return b
 }

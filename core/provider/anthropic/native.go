@@ -5,9 +5,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"trail/core/chat"
 	"trail/core/provider"
-	"trail/logfmt"
+	"trail/core/provider/wire"
 )
 
 // nativeContent is the answer's content blocks as the API would have
@@ -37,23 +36,23 @@ func nativeContent(blocks []*contentBlock) json.RawMessage {
 			out = append(out, obj)
 		}
 	}
-	return chat.NewProviderData(provider.Anthropic, logfmt.Object{logfmt.F("content", out)})
+	return wire.ProviderData(provider.Anthropic, wire.Fields{{Key: "content", Value: out}})
 }
 
 // native is one block rebuilt; nil when its start was not an object.
-func (b *contentBlock) native() logfmt.Object {
+func (b *contentBlock) native() wire.Fields {
 	start := gjson.Parse(b.start)
 	if !start.IsObject() {
 		return nil
 	}
-	var o logfmt.Object
+	var o wire.Fields
 	start.ForEach(func(k, v gjson.Result) bool {
-		o = append(o, logfmt.F(k.String(), json.RawMessage(v.Raw)))
+		o = append(o, wire.Field{Key: k.String(), Value: json.RawMessage(v.Raw)})
 		return true
 	})
 	switch b.kind {
 	case "text":
-		o = set(o, "text", b.text.String())
+		o = o.Set("text", b.text.String())
 		if len(b.citations) > 0 {
 			cs := make([]any, 0, len(b.citations))
 			for _, c := range start.Get("citations").Array() {
@@ -62,27 +61,16 @@ func (b *contentBlock) native() logfmt.Object {
 			for _, c := range b.citations {
 				cs = append(cs, json.RawMessage(c))
 			}
-			o = set(o, "citations", cs)
+			o = o.Set("citations", cs)
 		}
 	case "thinking":
-		o = set(o, "thinking", b.thinking.String())
-		o = set(o, "signature", b.signature.String())
+		o = o.Set("thinking", b.thinking.String())
+		o = o.Set("signature", b.signature.String())
 	default:
 		// tool_use, server_tool_use and other blocks whose input streams
 		if in := b.json.String(); in != "" && gjson.Valid(in) {
-			o = set(o, "input", json.RawMessage(in))
+			o = o.Set("input", json.RawMessage(in))
 		}
 	}
 	return o
-}
-
-// set replaces key's value in o, or adds it at the end.
-func set(o logfmt.Object, key string, v any) logfmt.Object {
-	for i := range o {
-		if o[i].Key == key {
-			o[i].Value = v
-			return o
-		}
-	}
-	return append(o, logfmt.F(key, v))
 }

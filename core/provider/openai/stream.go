@@ -12,7 +12,6 @@ import (
 	"trail/core/chat"
 	"trail/core/provider"
 	"trail/core/provider/wire"
-	"trail/logfmt"
 )
 
 // Each event's data is a chat.completion.chunk; the stream ends with
@@ -247,24 +246,24 @@ func (a *assembler) finish() *provider.Response {
 
 // providerData keeps what the server needs back (request.go).
 func (a *assembler) providerData() json.RawMessage {
-	var f logfmt.Object
+	var f wire.Fields
 	if a.reasoning != nil {
-		f = append(f, logfmt.F("reasoning_content", a.reasoning.String()))
+		f = append(f, wire.Field{Key: "reasoning_content", Value: a.reasoning.String()})
 	}
 	if a.refusal.Len() > 0 {
-		f = append(f, logfmt.F("refusal", a.refusal.String()))
+		f = append(f, wire.Field{Key: "refusal", Value: a.refusal.String()})
 	}
 	if a.extra != "" {
-		f = append(f, logfmt.F("extra_content", json.RawMessage(a.extra)))
+		f = append(f, wire.Field{Key: "extra_content", Value: json.RawMessage(a.extra)})
 	}
-	var calls logfmt.Object
+	var calls wire.Fields
 	for _, c := range a.calls {
 		if c.extra != "" {
-			calls = append(calls, logfmt.F(c.id, logfmt.Object{logfmt.F("extra_content", json.RawMessage(c.extra))}))
+			calls = append(calls, wire.Field{Key: c.id, Value: wire.Fields{{Key: "extra_content", Value: json.RawMessage(c.extra)}}})
 		}
 	}
 	if len(calls) > 0 {
-		f = append(f, logfmt.F("toolCalls", calls))
+		f = append(f, wire.Field{Key: "toolCalls", Value: calls})
 	}
-	return chat.NewProviderData(provider.OpenAI, f)
+	return wire.ProviderData(provider.OpenAI, f)
 }
