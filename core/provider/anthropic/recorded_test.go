@@ -329,3 +329,27 @@ func TestQuotaAndSpendErrors(t *testing.T) {
 		})
 	}
 }
+
+// A tool round run before thinking was turned on has no thinking block to
+// open it: with thinking on the API refuses that conversation, so that
+// request goes without thinking; a round with its thinking keeps it on.
+func TestThinkingIsLeftOffWhenTheLastToolTurnHasNone(t *testing.T) {
+	plain := msg("assistant", "let me look")
+	plain.ToolCalls = []chat.ToolCall{{ID: "toolu_1", Type: "function", Name: "Read", Arguments: `{}`}}
+	req := &provider.Request{Model: "m", MaxTokens: 4096, Thinking: &provider.Thinking{Budget: 2048}, NoCache: true,
+		Messages: []chat.Message{msg("user", "q"), plain, toolResultMsg("toolu_1", "x")}}
+	if b := srvBody(t, req); gjson.GetBytes(b, "thinking").Exists() {
+		t.Errorf("thinking sent with a tool turn that has none: %s", b)
+	}
+	resp, _ := call(t, "anthropic/RECONSTRUCTED_thinking_tool_use.sse", hello())
+	req.Messages = []chat.Message{msg("user", "q"), committed(t, resp), toolResultMsg(resp.ToolCalls[0].ID, "Mexico")}
+	if b := srvBody(t, req); !gjson.GetBytes(b, "thinking").Exists() || gjson.GetBytes(b, "messages.1.content.0.type").String() != "thinking" {
+		t.Errorf("thinking left off a turn that opens with its thinking: %s", b)
+	}
+}
+
+func toolResultMsg(id, content string) chat.Message {
+	m := msg("tool", content)
+	m.ToolCallID = id
+	return m
+}

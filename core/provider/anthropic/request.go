@@ -113,10 +113,39 @@ type tool struct {
 // compaction summary), since the API requires a user turn first.
 const summaryLead = "(The earlier conversation was summarised; the summary follows.)"
 
-// encodeRequest builds the request body for req.
+// encodeRequest builds the request body for req. With thinking on, the
+// API refuses a conversation whose last assistant turn calls tools without
+// opening with its thinking (a round trail ran before thinking was turned
+// on, or another program's): that request goes without thinking, rather
+// than fail every time.
 func encodeRequest(req *provider.Request) ([]byte, error) {
+	r := build(req, req.Thinking != nil)
+	if r.Thinking != nil && !thinkingFirst(r.Messages) {
+		r = build(req, false)
+	}
+	return wire.Marshal(r)
+}
+
+// thinkingFirst reports whether the last assistant turn, when it calls a
+// tool, starts with a thinking block.
+func thinkingFirst(msgs []message) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "assistant" {
+			continue
+		}
+		calls := false
+		for _, b := range msgs[i].Content {
+			calls = calls || b.Type == "tool_use"
+		}
+		first := msgs[i].Content[0].Type
+		return !calls || first == "thinking" || first == "redacted_thinking"
+	}
+	return true
+}
+
+func build(req *provider.Request, thinkingOn bool) request {
 	r := request{Model: req.Model, MaxTokens: req.MaxTokens, Stream: true, Messages: []message{}}
-	if t := req.Thinking; t != nil {
+	if t := req.Thinking; t != nil && thinkingOn {
 		r.Thinking = &thinking{Type: "enabled", BudgetTokens: t.Budget}
 		if t.Adaptive {
 			r.Thinking = &thinking{Type: "adaptive"}
@@ -131,7 +160,7 @@ func encodeRequest(req *provider.Request) ([]byte, error) {
 			}
 			continue
 		}
-		role, blocks := convert(m, req.Thinking != nil)
+		role, blocks := convert(m, thinkingOn)
 		if len(blocks) == 0 {
 			continue
 		}
@@ -166,7 +195,7 @@ func encodeRequest(req *provider.Request) ([]byte, error) {
 		}
 		markLastUserTurn(r.Messages)
 	}
-	return wire.Marshal(r)
+	return r
 }
 
 // markLastUserTurn puts a cache breakpoint on the last block of the last
