@@ -106,6 +106,15 @@ func TestANewIDAtAUsedIndexStartsANewCall(t *testing.T) {
 			if len(sink.Tools) != 2 || sink.Tools[1] != "1 call_DNYTawLBoN8fj3KN6qU9N1Ou get_stock_price" {
 				t.Errorf("ToolCallStarted = %q", sink.Tools)
 			}
+			next := &provider.Request{Model: "m", Messages: []chat.Message{msg("user", "q"), committed(t, resp),
+				toolResult(want[0].ID, "cold"), toolResult(want[1].ID, "200")}}
+			b := body(t, next, options{})
+			for i, w := range want {
+				tc := gjson.GetBytes(b, "messages.1.tool_calls."+string(rune('0'+i)))
+				if tc.Get("id").String() != w.ID || tc.Get("function.name").String() != w.Name || tc.Get("function.arguments").String() != w.Arguments {
+					t.Errorf("next request's call %d = %s", i, tc.Raw)
+				}
+			}
 		})
 	}
 }
