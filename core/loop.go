@@ -133,8 +133,8 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 		if u.CacheCreationTokens != 0 {
 			md = append(md, logfmt.F("cacheCreationInputTokens", u.CacheCreationTokens))
 		}
-		s.account(resp.Model, u)
 	}
+	s.account(resp.Model, resp.Usage, resp.HasUsage)
 	if resp.Stop != "" {
 		md = append(md, logfmt.F("stopReason", resp.StopReason))
 	}

@@ -266,3 +266,18 @@ func TestStreamOptionsRefusalIsRemembered(t *testing.T) {
 	}
 	b.consistent(id)
 }
+
+// A server that sent no usage: its cost is not known, not zero.
+func TestNoUsageIsNoCost(t *testing.T) {
+	b := newBench(t, answerWith(provider.Response{Text: "ok", Model: "gpt-4o", StopReason: "stop"}))
+	res, err := b.run("hi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CostUSD != nil || len(res.ModelUsage) != 1 || res.ModelUsage[0].Priced {
+		t.Errorf("cost %v, model usage %+v", res.CostUSD, res.ModelUsage)
+	}
+	if u := b.record(res.SessionID).Usage; u != nil {
+		t.Errorf("record usage %+v from a call that reported none", u)
+	}
+}

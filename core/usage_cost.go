@@ -7,7 +7,9 @@ package core
 // guess would be worse than no number. The record keeps the session's
 // totals in usage, with costUSD while every call so far was priced; once
 // one was not (or a record from before costs were kept gains usage), the
-// session's cost is unknown and costUSD is left out for good.
+// session's cost is unknown and costUSD is left out for good. A call whose
+// server sent no usage (a server that refused stream_options, say) makes
+// its model's cost unknown too: zero would be a guess.
 
 import (
 	"math"
@@ -27,8 +29,9 @@ type ModelUsage struct {
 	MaxOutput     int
 }
 
-// account adds one call's usage, answered by model.
-func (s *session) account(model string, u chat.Usage) {
+// account adds one call's usage, answered by model; known is false when
+// the server sent none.
+func (s *session) account(model string, u chat.Usage, known bool) {
 	if model == "" {
 		model = s.pcfg.Model
 	}
@@ -45,6 +48,10 @@ func (s *session) account(model string, u chat.Usage) {
 		mu = &s.modelUsage[len(s.modelUsage)-1]
 	}
 	mu.Usage.Add(u)
+	if !known {
+		mu.Priced = false
+		return
+	}
 	cost, ok := provider.Cost(model, u)
 	if !ok && model != s.pcfg.Model {
 		// A proxy may name the model its own way; the model asked for
@@ -75,11 +82,14 @@ func roundUSD(usd float64) float64 {
 
 func (s *session) addUsageTotals() {
 	u := s.usage
-	if u == (chat.Usage{}) {
-		return
-	}
 	cost, priced := s.stepCost()
 	r := s.rec
+	if u == (chat.Usage{}) {
+		if !priced && r.Usage != nil {
+			r.Usage.CostUSD = nil // a call without usage: the cost is not known
+		}
+		return
+	}
 	if r.Usage == nil {
 		r.Usage = &store.Usage{}
 		if priced {
