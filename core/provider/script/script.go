@@ -166,6 +166,8 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		resp.Stop, resp.Refusal = provider.StopRefusal, r.Refusal
 	case resp.StopReason == "max_tokens" || resp.StopReason == "length":
 		resp.Stop = provider.StopMaxTokens
+	case resp.StopReason == "pause_turn":
+		resp.Stop = provider.StopPauseTurn
 	}
 	if u := r.Usage; u != nil {
 		resp.HasUsage = true
