@@ -164,6 +164,9 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 	switch {
 	case r.Refusal != "" || resp.StopReason == "refusal":
 		resp.Stop, resp.Refusal = provider.StopRefusal, r.Refusal
+		if r.StopReason == "" {
+			resp.StopReason = "refusal"
+		}
 	case resp.StopReason == "max_tokens" || resp.StopReason == "length":
 		resp.Stop = provider.StopMaxTokens
 	case resp.StopReason == "pause_turn":

@@ -106,7 +106,7 @@ func TestScriptedStopsAndUsage(t *testing.T) {
 	p := load(t, `[{"text":"{\"","stopReason":"length"},{"refusal":"no"},{"text":"wait","stopReason":"pause_turn"},
 		{"text":"x","model":"claude-sonnet-4-5","usage":{"inputTokens":10,"outputTokens":1,"cacheReadInputTokens":4,"cache_creation_input_tokens":2}}]`)
 	want := []struct{ stop, reason, refusal string }{
-		{provider.StopMaxTokens, "length", ""}, {provider.StopRefusal, "end_turn", "no"}, {provider.StopPauseTurn, "pause_turn", ""}, {"", "end_turn", ""},
+		{provider.StopMaxTokens, "length", ""}, {provider.StopRefusal, "refusal", "no"}, {provider.StopPauseTurn, "pause_turn", ""}, {"", "end_turn", ""},
 	}
 	for k, w := range want {
 		resp, err := p.Call(context.Background(), &provider.Request{Model: "script", CallIndex: k}, &sink{})
