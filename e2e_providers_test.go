@@ -100,7 +100,8 @@ func TestAnthropicAnswerStreamsIntoRecordAndLog(t *testing.T) {
 	}
 	body := srv.Body(0)
 	if gjson.GetBytes(body, "model").String() != "claude-sonnet-4-5" || !gjson.GetBytes(body, "stream").Bool() ||
-		gjson.GetBytes(body, "system").String() == "" || gjson.GetBytes(body, "messages").Raw != `[{"role":"user","content":"Hello"}]` {
+		gjson.GetBytes(body, "system.0.text").String() == "" || gjson.GetBytes(body, "max_tokens").Int() != 64000 ||
+		gjson.GetBytes(body, "messages").Raw != `[{"role":"user","content":[{"type":"text","text":"Hello","cache_control":{"type":"ephemeral"}}]}]` {
 		t.Errorf("request body = %s", body)
 	}
 	lines := e.logLines(id)
@@ -358,7 +359,8 @@ func TestResumeAfterACutStream(t *testing.T) {
 	if r.stdout != "Hello!\n" {
 		t.Fatalf("%s", r)
 	}
-	if got := gjson.GetBytes(srv.Body(1), "messages").Raw; got != `[{"role":"user","content":"first"},{"role":"assistant","content":"Hello\n\n[This response was interrupted by the user]"},{"role":"user","content":"second"}]` {
+	if got := gjson.GetBytes(srv.Body(1), "messages").Raw; got != `[{"role":"user","content":"first"},{"role":"assistant","content":"Hello\n\n[This response was interrupted by the user]"},`+
+		`{"role":"user","content":[{"type":"text","text":"second","cache_control":{"type":"ephemeral"}}]}]` {
 		t.Errorf("messages sent on resume = %s", got)
 	}
 	if msgs := e.messages(id); len(msgs) != 5 || msgs[2]["content"] != "Hello" || msgs[4]["content"] != "Hello!" {

@@ -25,7 +25,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		return ExitOK
 	}
 	app := newApp(d)
-	err := app.RunContext(ctx, reorderArgs(app, args))
+	err := app.RunContext(ctx, reorderArgs(app, joinOptionalValues(args)))
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
 		reportError(d.IO.ErrOut, err)
@@ -110,6 +110,10 @@ func flagError(err error) string {
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		return "unknown option " + dashed(rest)
+	}
+	// A flag whose value may be left out (--thinking) is a "boolean" to Go.
+	if rest, ok := strings.CutPrefix(msg, "invalid boolean value "); ok {
+		msg = "invalid value " + strings.Replace(rest, " for -", " for flag -", 1)
 	}
 	if strings.HasPrefix(msg, "invalid value ") {
 		if i := strings.Index(msg, " for flag -"); i >= 0 {

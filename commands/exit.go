@@ -28,7 +28,8 @@ const (
 // exitCodesHelp is appended to every command's help.
 const exitCodesHelp = `EXIT CODES:
    0    success (also: nothing to list)
-   1    failure: I/O error, a hook blocked the prompt, a tool loop error
+   1    failure: I/O error, a hook blocked the prompt, a tool loop error,
+        --max-turns reached, the model refused, the answer hit its output limit
    2    usage: bad flag or argument, no prompt, confirmation needed but no terminal
    3    not found: unknown or ambiguous session, missing log file or file to import
    4    requires action: the session paused for approval

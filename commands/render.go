@@ -27,6 +27,7 @@ type renderer struct {
 	live     bool // -o text on a terminal: deltas go to stdout as they come
 	streamed bool // live text was written
 	lineOpen bool // the last live byte was not a newline
+	thinking bool // thinking text is being shown on stderr, its line open
 	spin     *spinner
 	sj       *streamJSON
 }
@@ -63,17 +64,17 @@ func (r *renderer) Event(e core.StepEvent) {
 		r.spin.Start("waiting for " + r.provider)
 	case core.EvTextDelta:
 		r.spin.Stop()
+		r.endThinking()
 		if r.live && e.Text != "" {
 			fmt.Fprint(r.o.IO.Out, e.Text)
 			r.streamed = true
 			r.lineOpen = !strings.HasSuffix(e.Text, "\n")
 		}
 	case core.EvThinkingDelta:
-		if r.spin.Running() && r.spin.label != "thinking" {
-			r.spin.Start("thinking")
-		}
+		r.showThinking(e.Text)
 	case core.EvWarning:
 		r.spin.Stop()
+		r.endThinking()
 		fmt.Fprintf(r.o.IO.ErrOut, "trail: warning: %s\n", e.Text)
 	case core.EvRetry:
 		// Said whether or not stderr is a terminal: a CI job waiting on
@@ -87,6 +88,7 @@ func (r *renderer) Event(e core.StepEvent) {
 		r.toolEvent(e)
 	case core.EvAssistantMessage:
 		r.spin.Stop()
+		r.endThinking()
 		// A streamed answer that goes on with tool calls ends its line
 		// before the tool activity.
 		r.endLine()
@@ -107,6 +109,33 @@ func retryLine(e core.StepEvent) string {
 	return fmt.Sprintf("trail: %s, retrying in %.1f s (%d%s)", oneLine(e.Brief), e.Wait.Seconds(), e.Attempt, of)
 }
 
+// showThinking shows the model's thinking as it streams: dimmed on the
+// terminal's stderr, never on stdout (the answer's place) and not when
+// stderr is piped, where a spinner label says the model is thinking.
+func (r *renderer) showThinking(text string) {
+	if !r.progress || (r.o.Output == outStreamJSON && r.o.IO.IsStdoutTTY()) {
+		if r.spin.Running() && r.spin.label != "thinking" {
+			r.spin.Start("thinking")
+		}
+		return
+	}
+	if text == "" {
+		return
+	}
+	r.spin.Stop()
+	r.endLine()
+	r.thinking = !strings.HasSuffix(text, "\n")
+	fmt.Fprint(r.o.IO.ErrOut, r.dim(text))
+}
+
+// endThinking ends the thinking's last line before anything else shows.
+func (r *renderer) endThinking() {
+	if r.thinking {
+		fmt.Fprintln(r.o.IO.ErrOut)
+		r.thinking = false
+	}
+}
+
 // endLine finishes a live answer's last line.
 func (r *renderer) endLine() {
 	if r.lineOpen {
@@ -119,6 +148,7 @@ func (r *renderer) endLine() {
 func (r *renderer) finish(res *core.Result, err error) error {
 	io := r.o.IO
 	r.spin.Stop()
+	r.endThinking()
 	r.endLine()
 	if res != nil {
 		switch r.o.Output {
@@ -130,7 +160,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		case outStreamJSON:
 			r.sj.finish(res, err)
 		default:
-			if err == nil && res.Text != "" && !r.streamed {
+			if err == nil && res.Text != "" && !r.streamed && res.Subtype != core.SubtypeRefusal {
 				text := res.Text
 				if !strings.HasSuffix(text, "\n") {
 					text += "\n"
@@ -144,8 +174,18 @@ func (r *renderer) finish(res *core.Result, err error) error {
 	} else if r.sj != nil && r.session != "" {
 		r.sj.finish(nil, err)
 	}
-	if err == nil && res != nil && res.Subtype == core.SubtypeMaxTurns {
-		return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
+	if err == nil && res != nil {
+		switch res.Subtype {
+		case core.SubtypeMaxTurns:
+			return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
+		case core.SubtypeMaxTokens:
+			return &stoppedError{
+				msg: fmt.Sprintf("the answer hit its output limit of %d tokens and is cut short (stop reason %s)", res.MaxTokens, res.ModelStopReason),
+				fix: fmt.Sprintf("raise --max-tokens and ask again, or ask the model to go on: trail resume %s \"continue\"", res.SessionID),
+			}
+		case core.SubtypeRefusal:
+			return &stoppedError{msg: refusalLine(res)}
+		}
 	}
 	if errors.Is(err, errs.ErrInterrupted) && res != nil {
 		return &exitError{code: ExitInterrupted, msg: "interrupted; the partial answer is saved in session " + res.SessionID}
@@ -180,18 +220,37 @@ func resultObject(res *core.Result, err error) logfmt.Object {
 		logfmt.F("num_turns", res.NumTurns),
 		logfmt.F("duration_ms", res.DurationMS),
 		logfmt.F("duration_api_ms", res.DurationAPIMS),
-		logfmt.F("usage", logfmt.Object{
-			logfmt.F("input_tokens", res.Usage.InputTokens),
-			logfmt.F("output_tokens", res.Usage.OutputTokens),
-		}),
+		logfmt.F("usage", usageObject(res.Usage)),
 		logfmt.F("permission_denials", denials),
 		logfmt.F("pending_tool_calls", pending),
 		logfmt.F("provider", res.Provider),
 		logfmt.F("model", res.Model),
 		logfmt.F("stop_reason", res.StopReason),
+		logfmt.F("model_stop_reason", nullIfEmpty(res.ModelStopReason)),
+		logfmt.F("total_cost_usd", costValue(res.CostUSD)),
+		logfmt.F("modelUsage", modelUsageObject(res.ModelUsage)),
+	}
+	if res.Refusal != "" {
+		o = append(o, logfmt.F("refusal", res.Refusal))
 	}
 	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		o = append(o, logfmt.F("error", oneLine(err.Error())))
 	}
 	return o
+}
+
+// stoppedError is a step the model ended without an answer to use: a
+// refusal, or an answer cut at the output limit (exit 1, SPEC 1.1's
+// "unclassified failure"). The session is saved and usable.
+type stoppedError struct{ msg, fix string }
+
+func (e *stoppedError) Error() string { return e.msg }
+func (e *stoppedError) Hint() string  { return e.fix }
+
+// refusalLine says the model refused, in its words when it gave any.
+func refusalLine(res *core.Result) string {
+	if res.Refusal != "" {
+		return "the model refused to answer: " + res.Refusal
+	}
+	return "the model refused to answer (stop_reason " + res.ModelStopReason + ")"
 }

@@ -37,7 +37,7 @@ const (
 )
 
 func stepFlags() []cli.Flag {
-	return []cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the prompt `TEXT` (else the arguments, else stdin)"},
 		&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo or script (env TRAIL_PROVIDER)"},
 		&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (env TRAIL_MODEL)"},
@@ -59,6 +59,7 @@ func stepFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS` (overrides the known models table)"},
 		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
+	return append(flags, outputFlags()...)
 }
 
 func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Command {
@@ -197,6 +198,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	}
 	permissionOptions(c, &opts.Step)
 	if err := contextOptions(c, &opts.Step); err != nil {
+		return nil, err
+	}
+	if err := outputOptions(c, &opts.Step); err != nil {
 		return nil, err
 	}
 	return opts, nil

@@ -135,10 +135,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if summary == "" {
 		return "", &errs.ProviderError{Provider: s.pcfg.Name, Message: "the compaction summary came back empty; the conversation was left as it was"}
 	}
-	if resp.HasUsage {
-		s.usage.InputTokens += resp.Usage.InputTokens
-		s.usage.OutputTokens += resp.Usage.OutputTokens
-	}
+	s.account(resp.Model, resp.Usage, resp.HasUsage)
 	note, err := s.newMessage(chat.RoleAssistant, SummaryPrefix+summary)
 	if err != nil {
 		return "", err

@@ -46,7 +46,12 @@ type StepOptions struct {
 	MaxTurns   int           // 0: the settings' maxTurns, else no cap
 	Timeout    time.Duration // provider idle timeout; 0: the settings', else provider.DefaultTimeout
 	MaxRetries int
-	MaxTokens  int
+	// MaxTokens caps each answer; 0: the settings' maxTokens, else the
+	// model table's limit (output_limits.go).
+	MaxTokens int
+	// Thinking is --thinking: "" (not given: the settings decide), "on"
+	// (no budget), "off", or a budget in tokens.
+	Thinking string
 
 	// Tools and permissions (SPEC 5.2).
 	PermissionMode string   // --permission-mode; "" = the session's, else settings, else default

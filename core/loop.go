@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"trail/core/chat"
@@ -13,7 +14,6 @@ import (
 	"trail/core/hooks"
 	"trail/core/provider"
 	"trail/logfmt"
-	"trail/store"
 )
 
 // titleLen caps the record's title (the first user prompt).
@@ -57,7 +57,26 @@ func (s *session) loop(ctx context.Context) (string, error) {
 			}
 			return StopError, err
 		}
+		switch resp.Stop {
+		case provider.StopMaxTokens, provider.StopContextFull, provider.StopRefusal:
+			// The turn is cut or refused: its calls do not run, and are
+			// not kept (a call without its result would break the record).
+			resp.ToolCalls = nil
+		}
 		msg := s.commitAssistant(round, resp, chat.StateComplete)
+		switch resp.Stop {
+		case provider.StopMaxTokens, provider.StopContextFull:
+			return StopMaxTokens, nil
+		case provider.StopRefusal:
+			return StopRefusal, nil
+		case provider.StopPauseTurn:
+			if len(msg.ToolCalls) == 0 {
+				// A server tool paused the turn: sent back as it is, the
+				// answer goes on in the next round.
+				s.paused = s.final
+				continue
+			}
+		}
 		if len(msg.ToolCalls) == 0 {
 			return StopEndTurn, nil
 		}
@@ -93,7 +112,9 @@ func (s *session) roundDone(ctx context.Context) (string, error) {
 	return "", nil
 }
 
-// commitAssistant appends the answer of a round with its usage metadata.
+// commitAssistant appends the answer of a round with its usage metadata
+// and, when the answer is whole, what its provider needs back later
+// (providerData).
 func (s *session) commitAssistant(round int, resp *provider.Response, state string) chat.Message {
 	md := logfmt.Object{logfmt.F("round", round)}
 	if resp.HasUsage {
@@ -106,8 +127,19 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 				logfmt.F("inputTokens", u.InputTokens),
 				logfmt.F("outputTokens", u.OutputTokens),
 			}))
-		s.usage.InputTokens += u.InputTokens
-		s.usage.OutputTokens += u.OutputTokens
+		if u.CacheReadTokens != 0 {
+			md = append(md, logfmt.F("cacheReadInputTokens", u.CacheReadTokens))
+		}
+		if u.CacheCreationTokens != 0 {
+			md = append(md, logfmt.F("cacheCreationInputTokens", u.CacheCreationTokens))
+		}
+	}
+	s.account(resp.Model, resp.Usage, resp.HasUsage)
+	if resp.Stop != "" {
+		md = append(md, logfmt.F("stopReason", resp.StopReason))
+	}
+	if resp.Refusal != "" {
+		md = append(md, logfmt.F("refusal", resp.Refusal))
 	}
 	mdRaw, _ := logfmt.Marshal(md)
 	m, err := s.newMessage(chat.RoleAssistant, resp.Text)
@@ -115,6 +147,10 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 		m = chat.Message{Role: chat.RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
 	}
 	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
+	if state == chat.StateComplete {
+		m.ProviderData = resp.ProviderData
+	}
+	s.modelStop, s.refusal = resp.StopReason, resp.Refusal
 	s.logEvent("assistant_message_committed", roundFields(s.execID, round,
 		logfmt.F("message", m))...)
 	if len(m.ToolCalls) > 0 {
@@ -123,6 +159,11 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 		s.appendMessage(m, round, "")
 	}
 	s.final = resp.Text
+	if s.paused != "" && state == chat.StateComplete {
+		// the answer a server tool paused goes on here
+		s.final = joinParagraphs(s.paused, resp.Text)
+		s.paused = ""
+	}
 	s.obs.Event(StepEvent{Kind: EvAssistantMessage, Round: round, Message: &m, Usage: resp.Usage})
 	return m
 }
@@ -135,7 +176,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	var saveErr error
 	saved := false
 	switch stop {
-	case StopEndTurn, StopMaxTurns:
+	case StopEndTurn, StopMaxTurns, StopMaxTokens, StopRefusal:
 		// The record is written while the answer's outline is logged: both
 		// walk the whole conversation, and nothing runs between them.
 		s.addUsageTotals()
@@ -185,17 +226,6 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		return res, saveErr
 	}
 	return res, stepErr
-}
-
-func (s *session) addUsageTotals() {
-	if s.usage.InputTokens == 0 && s.usage.OutputTokens == 0 {
-		return
-	}
-	if s.rec.Usage == nil {
-		s.rec.Usage = &store.Usage{}
-	}
-	s.rec.Usage.InputTokens += s.usage.InputTokens
-	s.rec.Usage.OutputTokens += s.usage.OutputTokens
 }
 
 func (s *session) logAssistantSummary() {
@@ -272,12 +302,23 @@ func (s *session) result(stop string, stepErr error) *Result {
 		Provider:          s.pcfg.Name,
 		Model:             s.pcfg.Model,
 		StopReason:        stop,
+		ModelStopReason:   s.modelStop,
+		Refusal:           s.refusal,
+		ModelUsage:        s.modelUsage,
+		MaxTokens:         s.maxTokens,
+	}
+	if cost, ok := s.stepCost(); ok {
+		r.CostUSD = &cost
 	}
 	switch stop {
 	case StopEndTurn:
 		r.Subtype = SubtypeSuccess
 	case StopMaxTurns:
 		r.Subtype, r.IsError = SubtypeMaxTurns, true
+	case StopMaxTokens:
+		r.Subtype, r.IsError = SubtypeMaxTokens, true
+	case StopRefusal:
+		r.Subtype, r.IsError = SubtypeRefusal, true
 	case StopInterrupted:
 		r.Subtype, r.IsError = SubtypeInterrupted, true
 	case StopRequiresAction:
@@ -289,4 +330,15 @@ func (s *session) result(stop string, stepErr error) *Result {
 		r.ErrorMessage = stepErr.Error()
 	}
 	return r
+}
+
+// joinParagraphs joins two parts of one answer with a blank line.
+func joinParagraphs(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return strings.TrimRight(a, "\n") + "\n\n" + strings.TrimLeft(b, "\n")
 }

@@ -23,9 +23,6 @@ import (
 	"trail/store"
 )
 
-// defaultMaxTokens caps one answer when the caller names no limit.
-const defaultMaxTokens = 8192
-
 // DefaultAutoCompact is the share of the context window at which a prompt
 // compacts first (Robota's default).
 const DefaultAutoCompact = 0.835
@@ -83,7 +80,7 @@ func (o *StepOptions) resolve(available []tools.Tool) ([]tools.Tool, error) {
 	}
 	o.Timeout = cmp.Or(max(o.Timeout, 0), s.Timeout, provider.DefaultTimeout)
 	if o.MaxTokens <= 0 {
-		o.MaxTokens = defaultMaxTokens
+		o.MaxTokens = s.MaxTokens // 0: the model's limit, once the model is known
 	}
 	switch {
 	case o.AutoCompactOff, o.AutoCompact > 0:

@@ -31,7 +31,7 @@ type effective struct {
 func with(w effective, f func(*effective)) effective { f(&w); return w }
 
 func TestResolveGivesEachOptionItsEffectiveValue(t *testing.T) {
-	defaults := effective{maxTurns: 0, timeout: provider.DefaultTimeout, maxTokens: defaultMaxTokens, autoCompact: DefaultAutoCompact, onAsk: OnAskDeny}
+	defaults := effective{maxTurns: 0, timeout: provider.DefaultTimeout, maxTokens: 0, autoCompact: DefaultAutoCompact, onAsk: OnAskDeny}
 	tests := []struct {
 		name     string
 		opts     StepOptions
@@ -49,6 +49,10 @@ func TestResolveGivesEachOptionItsEffectiveValue(t *testing.T) {
 			StepOptions{Timeout: time.Second}, &settings.Settings{Timeout: 250 * time.Millisecond}, with(defaults, func(w *effective) { w.timeout = time.Second })},
 		{"a caller's answer cap is kept",
 			StepOptions{MaxTokens: 100}, nil, with(defaults, func(w *effective) { w.maxTokens = 100 })},
+		{"the settings' maxTokens applies when the flag is not given (0: the model's limit, once known)",
+			StepOptions{}, &settings.Settings{MaxTokens: 2000}, with(defaults, func(w *effective) { w.maxTokens = 2000 })},
+		{"--max-tokens wins over the settings",
+			StepOptions{MaxTokens: 100}, &settings.Settings{MaxTokens: 2000}, with(defaults, func(w *effective) { w.maxTokens = 100 })},
 		{"the settings' threshold applies when the flag is not given",
 			StepOptions{}, &settings.Settings{AutoCompactThreshold: ptr(0.5)}, with(defaults, func(w *effective) { w.autoCompact = 0.5 })},
 		{"the settings' false turns auto-compaction off",

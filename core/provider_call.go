@@ -40,11 +40,17 @@ func (s *session) callProvider(ctx context.Context, round int) (*provider.Respon
 func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response, string, error) {
 	round := pc.round
 	req := &provider.Request{
-		Model:     s.pcfg.Model,
-		Messages:  pc.messages,
-		Tools:     pc.tools,
-		MaxTokens: s.opts.MaxTokens,
-		CallIndex: s.providerCalls,
+		Model:           s.pcfg.Model,
+		Messages:        pc.messages,
+		Tools:           pc.tools,
+		MaxTokens:       s.maxTokens,
+		MaxTokensSet:    s.maxTokensSet,
+		NoStreamOptions: s.streamOptionsOff(),
+		NoCache:         s.opts.Settings.PromptCachingOff,
+		CallIndex:       s.providerCalls,
+	}
+	if !pc.quiet { // a summary needs no thinking
+		req.Thinking = s.thinking
 	}
 	msgs := make([]json.RawMessage, len(req.Messages))
 	for i := range req.Messages {
@@ -100,6 +106,9 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 	}
 	sink.flush()
 	s.logResponse(sink, resp, "")
+	if resp.StreamOptionsRejected {
+		s.rememberNoStreamOptions()
+	}
 	return resp, "", nil
 }
 

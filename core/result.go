@@ -13,6 +13,11 @@ const (
 	SubtypeError          = "error_during_execution"
 	SubtypeRequiresAction = "requires_action"
 	SubtypeInterrupted    = "interrupted"
+	// SubtypeMaxTokens: the answer hit the output cap (max_tokens, or
+	// length) and is cut short.
+	SubtypeMaxTokens = "error_max_tokens"
+	// SubtypeRefusal: the model declined to answer.
+	SubtypeRefusal = "error_refusal"
 )
 
 // Stop reasons stored in the record.
@@ -22,6 +27,8 @@ const (
 	StopRequiresAction = "requires_action"
 	StopError          = "error"
 	StopInterrupted    = "interrupted"
+	StopMaxTokens      = "max_tokens" // the answer hit the output cap
+	StopRefusal        = "refusal"    // the model refused
 )
 
 // Statuses stored in the record.
@@ -47,7 +54,14 @@ type Result struct {
 	Provider          string
 	Model             string
 	StopReason        string
-	ErrorMessage      string
+	// ModelStopReason is the last answer's stop reason as its provider
+	// said it ("end_turn", "stop", "length", "max_tokens", "refusal"...).
+	ModelStopReason string
+	Refusal         string // why the model refused, when it did
+	MaxTokens       int    // the cap each answer had
+	ModelUsage      []ModelUsage
+	CostUSD         *float64 // nil: a model's price is unknown
+	ErrorMessage    string
 }
 
 // PermissionDenial is a tool call the user or a rule did not allow.

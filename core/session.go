@@ -48,13 +48,24 @@ type session struct {
 	execID        string
 	providerCalls int
 
+	// what each request asks for (output_limits.go, provider_call.go)
+	maxTokens        int
+	maxTokensSet     bool // the user chose maxTokens
+	thinking         *provider.Thinking
+	noStreamOptions  bool // the server refuses stream_options (providerOptions in the record)
+	streamOptsLoaded bool
+
 	// this step's accounting, for the result
-	turns   int
-	usage   chat.Usage
-	apiTime time.Duration
-	denials []PermissionDenial
-	final   string
-	round   int // the last provider round of this step; rounds are unique per execution
+	turns      int
+	usage      chat.Usage
+	modelUsage []ModelUsage // by model, in the order they answered (usage_cost.go)
+	apiTime    time.Duration
+	denials    []PermissionDenial
+	final      string
+	paused     string // the text of an answer a server tool paused (pause_turn), until it goes on
+	modelStop  string // the last answer's stop reason, as its provider said it
+	refusal    string // why the model refused, when it did
+	round      int    // the last provider round of this step; rounds are unique per execution
 
 	// tools, permissions and hooks (step_setup.go)
 	tools          []tools.Tool

@@ -219,7 +219,7 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 		return err
 	}
 	s.pcfg, s.provider = cfg, p
-	return nil
+	return s.resolveOutput()
 }
 
 // openLog opens the session's log and writes session_init.

@@ -210,7 +210,12 @@ func (h *Head) set(key string, v gjson.Result) uint {
 		}
 	case "usage":
 		if v.IsObject() {
-			h.Usage = &Usage{InputTokens: v.Get("inputTokens").Int(), OutputTokens: v.Get("outputTokens").Int()}
+			h.Usage = &Usage{InputTokens: v.Get("inputTokens").Int(), OutputTokens: v.Get("outputTokens").Int(),
+				CacheReadInputTokens: v.Get("cacheReadInputTokens").Int(), CacheCreationInputTokens: v.Get("cacheCreationInputTokens").Int()}
+			if c := v.Get("costUSD"); c.Type == gjson.Number {
+				cost := c.Float()
+				h.Usage.CostUSD = &cost
+			}
 		}
 	}
 	return 0

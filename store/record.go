@@ -46,10 +46,16 @@ type ProviderRef struct {
 	Script  string `json:"script,omitempty"`
 }
 
-// Usage is the session's token totals.
+// Usage is the session's token totals. InputTokens counts every prompt
+// token, the cached ones included; the cache counts and the cost are
+// written only when known (CostUSD nil: unknown, some call's model had no
+// price).
 type Usage struct {
-	InputTokens  int64 `json:"inputTokens"`
-	OutputTokens int64 `json:"outputTokens"`
+	InputTokens              int64    `json:"inputTokens"`
+	OutputTokens             int64    `json:"outputTokens"`
+	CacheReadInputTokens     int64    `json:"cacheReadInputTokens,omitempty"`
+	CacheCreationInputTokens int64    `json:"cacheCreationInputTokens,omitempty"`
+	CostUSD                  *float64 `json:"costUSD,omitempty"`
 }
 
 // Field is one top-level member trail does not type, with its raw value.

@@ -278,8 +278,11 @@ func decodeProvider(v gjson.Result) *ProviderRef {
 	return p
 }
 
-// decodeUsage types a usage object holding exactly inputTokens and
-// outputTokens as integers; anything else stays raw.
+// decodeUsage types a usage object holding inputTokens and outputTokens
+// as integers, and optionally cacheReadInputTokens and
+// cacheCreationInputTokens (non-zero integers) and costUSD (a finite
+// number), each once: what Encode writes back the same. Anything else
+// stays raw.
 func decodeUsage(v gjson.Result) *Usage {
 	if !v.IsObject() {
 		return nil
@@ -295,21 +298,36 @@ func decodeUsage(v gjson.Result) *Usage {
 			dst, bit = &u.InputTokens, 1
 		case "outputTokens":
 			dst, bit = &u.OutputTokens, 2
+		case "cacheReadInputTokens":
+			dst, bit = &u.CacheReadInputTokens, 4
+		case "cacheCreationInputTokens":
+			dst, bit = &u.CacheCreationInputTokens, 8
+		case "costUSD":
+			bit = 16
 		}
-		if dst == nil || seen&bit != 0 || f.Type != gjson.Number {
-			ok = false
-			return false
-		}
-		n, err := strconv.ParseInt(f.Raw, 10, 64)
-		if err != nil {
+		if bit == 0 || seen&bit != 0 || f.Type != gjson.Number {
 			ok = false
 			return false
 		}
 		seen |= bit
+		if dst == nil {
+			c, err := strconv.ParseFloat(f.Raw, 64)
+			if err != nil || strconv.FormatFloat(c, 'f', -1, 64) != f.Raw {
+				ok = false // written back, it would change
+				return false
+			}
+			u.CostUSD = &c
+			return true
+		}
+		n, err := strconv.ParseInt(f.Raw, 10, 64)
+		if err != nil || (bit > 2 && n == 0) {
+			ok = false
+			return false
+		}
 		*dst = n
 		return true
 	})
-	if !ok || seen != 3 {
+	if !ok || seen&3 != 3 {
 		return nil
 	}
 	return u

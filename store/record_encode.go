@@ -97,7 +97,7 @@ func (r *Record) encodeHeader(e *encoder, key string) error {
 		}
 	case "usage":
 		if u := r.Usage; u != nil {
-			return e.raw(key, fmt.Appendf(nil, `{"inputTokens":%d,"outputTokens":%d}`, u.InputTokens, u.OutputTokens))
+			return e.raw(key, encodeUsage(u))
 		}
 	}
 	if s != "" {
@@ -225,4 +225,20 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// encodeUsage writes usage with its optional members only when set.
+func encodeUsage(u *Usage) []byte {
+	b := fmt.Appendf(nil, `{"inputTokens":%d,"outputTokens":%d`, u.InputTokens, u.OutputTokens)
+	if u.CacheReadInputTokens != 0 {
+		b = fmt.Appendf(b, `,"cacheReadInputTokens":%d`, u.CacheReadInputTokens)
+	}
+	if u.CacheCreationInputTokens != 0 {
+		b = fmt.Appendf(b, `,"cacheCreationInputTokens":%d`, u.CacheCreationInputTokens)
+	}
+	if u.CostUSD != nil {
+		b = append(b, `,"costUSD":`...)
+		b = strconv.AppendFloat(b, *u.CostUSD, 'f', -1, 64)
+	}
+	return append(b, '}')
 }

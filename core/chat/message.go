@@ -71,7 +71,13 @@ type Message struct {
 	ToolCallID  string
 	Name        string
 	Metadata    json.RawMessage // object or nil
-	Extra       logfmt.Object   // unknown keys, values as json.RawMessage
+	// ProviderData is what the provider that wrote the message needs back
+	// on later requests and trail cannot express otherwise (thinking blocks
+	// and their signatures, reasoning_content, thought signatures): an
+	// object naming its provider, opaque to everything but that provider
+	// (provider_data.go).
+	ProviderData json.RawMessage
+	Extra        logfmt.Object // unknown keys, values as json.RawMessage
 
 	raw      json.RawMessage // the bytes it was loaded from, as the record had them
 	compact  json.RawMessage // cached compact encoding, for the log and the estimator
@@ -204,6 +210,12 @@ func decodeValidMessage(raw json.RawMessage) (Message, error) {
 			} else {
 				m.Extra = append(m.Extra, logfmt.F("metadata", json.RawMessage(v.Raw)))
 			}
+		case providerDataKey:
+			if v.IsObject() {
+				m.ProviderData = json.RawMessage(v.Raw)
+			} else {
+				m.Extra = append(m.Extra, logfmt.F(providerDataKey, json.RawMessage(v.Raw)))
+			}
 		default:
 			m.Extra = append(m.Extra, logfmt.F(k.String(), json.RawMessage(v.Raw)))
 		}
@@ -214,7 +226,7 @@ func decodeValidMessage(raw json.RawMessage) (Message, error) {
 
 // MarshalJSON writes the message compact, with Robota's key order: id,
 // role, content, state, timestamp, toolCalls, toolCallId, name, metadata,
-// then unknown keys. A loaded, unchanged message keeps its exact values.
+// then trail's providerData, then unknown keys. A loaded, unchanged message keeps its exact values.
 func (m Message) MarshalJSON() ([]byte, error) {
 	return m.CompactJSON()
 }
@@ -249,7 +261,7 @@ func (m *Message) Scrubbed(scrub func(json.RawMessage) (json.RawMessage, error))
 }
 
 func (m Message) object() logfmt.Object {
-	o := make(logfmt.Object, 0, 9+len(m.Extra))
+	o := make(logfmt.Object, 0, 10+len(m.Extra))
 	o = append(o, logfmt.F("id", m.ID), logfmt.F("role", m.Role))
 	if m.ContentNull {
 		o = append(o, logfmt.F("content", nil))
@@ -268,6 +280,9 @@ func (m Message) object() logfmt.Object {
 	}
 	if len(m.Metadata) > 0 {
 		o = append(o, logfmt.F("metadata", m.Metadata))
+	}
+	if len(m.ProviderData) > 0 {
+		o = append(o, logfmt.F(providerDataKey, m.ProviderData))
 	}
 	return append(o, m.Extra...)
 }

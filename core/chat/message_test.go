@@ -149,3 +149,26 @@ func TestDecodeMessagesKeepsOrderAndNamesTheBadOne(t *testing.T) {
 		}
 	}
 }
+
+// providerData is kept in place through decode and encode, and read only
+// by the provider that wrote it.
+func TestProviderDataIsKeptAndReadByItsProviderOnly(t *testing.T) {
+	raw := `{"id":"a1","role":"assistant","content":"x","state":"complete","timestamp":"t","metadata":{"round":1},"providerData":{"provider":"openai","reasoning_content":"r"},"other":1}`
+	m, err := DecodeMessage(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.DataFor("openai").Get("reasoning_content").String() != "r" || m.DataFor("anthropic").Exists() {
+		t.Errorf("DataFor: openai %s, anthropic %s", m.DataFor("openai").Raw, m.DataFor("anthropic").Raw)
+	}
+	m.Content = "y"
+	m.Touch()
+	out, _ := m.MarshalJSON()
+	if want := strings.Replace(raw, `"x"`, `"y"`, 1); string(out) != want {
+		t.Errorf("re-encoded\n got %s\nwant %s", out, want)
+	}
+	notObject, _ := DecodeMessage(json.RawMessage(`{"id":"a","role":"assistant","providerData":"junk"}`))
+	if notObject.ProviderData != nil || notObject.DataFor("openai").Exists() || len(notObject.Extra) != 1 {
+		t.Errorf("a providerData that is not an object must stay an unknown key: %+v", notObject)
+	}
+}

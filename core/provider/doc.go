@@ -14,5 +14,12 @@
 //   - SecretsInUse lists every value the log and the record must never
 //     hold: the API keys, secret-named environment variables and the
 //     settings' env values that are not plainly harmless.
+//   - The model table (models.go) is the one place that knows models:
+//     their output limit (the default max_tokens), their price (Cost: null,
+//     never a guess, for a model it does not know) and their form of
+//     extended thinking.
+//   - What a provider needs back on later requests rides on the message as
+//     its providerData, naming the provider (chat.Message.DataFor); only
+//     that provider reads it.
 //   - Implementations import this package and core/chat, never the engine.
 package provider

@@ -27,10 +27,40 @@ type Request struct {
 	Messages  []chat.Message // system message(s) included, interrupted notes applied
 	Tools     []chat.ToolSchema
 	MaxTokens int
+	// MaxTokensSet says the user chose MaxTokens (--max-tokens or the
+	// settings): the openai provider sends a cap only then, since the
+	// servers it speaks to know their models' limits better than trail.
+	MaxTokensSet bool
+	// Thinking turns on Anthropic's extended thinking; nil leaves it off.
+	Thinking *Thinking
+	// NoStreamOptions: the server rejects stream_options (remembered for
+	// the session, or turned off in the settings).
+	NoStreamOptions bool
+	// NoCache turns prompt caching off (Anthropic's cache_control breakpoints).
+	NoCache bool
 	// CallIndex is the session's providerCalls before this call (0-based); the
 	// script provider answers with its CallIndex-th response.
 	CallIndex int
 }
+
+// Thinking is how a model is asked to think before it answers: Adaptive
+// lets the model decide how much ({"type": "adaptive"}, newer Claude
+// models); else Budget tokens ({"type": "enabled", "budget_tokens"}).
+type Thinking struct {
+	Adaptive bool
+	Budget   int
+}
+
+// Stop reasons the engine acts on, as the providers normalize them
+// (Response.Stop).
+const (
+	StopMaxTokens = "max_tokens" // the answer hit the output cap: Anthropic max_tokens, OpenAI length
+	StopRefusal   = "refusal"    // the model declined: Anthropic refusal, OpenAI refusal text or content_filter
+	StopPauseTurn = "pause_turn" // a server-tool loop paused: send the turn back to let it go on
+	// StopContextFull: the answer filled the model's context window
+	// (Anthropic's model_context_window_exceeded); it is cut like max_tokens.
+	StopContextFull = "model_context_window_exceeded"
+)
 
 // Response is the normalized answer of one call.
 type Response struct {
@@ -39,8 +69,20 @@ type Response struct {
 	ToolCalls  []chat.ToolCall
 	Usage      chat.Usage
 	HasUsage   bool
-	StopReason string // provider's own stop reason ("end_turn", "tool_use", "stop", ...)
-	Model      string
+	StopReason string // provider's own stop reason ("end_turn", "tool_use", "stop", "length", ...)
+	// Stop is StopReason in trail's terms when it is one the engine acts
+	// on (StopMaxTokens, StopRefusal, StopPauseTurn, StopContextFull), else "".
+	Stop string
+	// Refusal says why the model refused, in its words when it gave any
+	// (OpenAI's refusal text, Anthropic's stop_details explanation).
+	Refusal string
+	Model   string
+	// ProviderData is what this provider needs back on later requests
+	// (chat.Message.ProviderData), nil when nothing.
+	ProviderData []byte
+	// StreamOptionsRejected: the server refused stream_options and the
+	// call was sent again without it; later calls should leave it out.
+	StreamOptionsRejected bool
 }
 
 // Sink receives a call's stream as it arrives. Implementations must be cheap:

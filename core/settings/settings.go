@@ -30,6 +30,17 @@ type Settings struct {
 	MaxTurns             *int
 	Timeout              time.Duration
 	Env                  map[string]string
+	// MaxTokens caps each answer (0: the model table's limit).
+	MaxTokens int
+	// Thinking is "on", "off", a budget in tokens ("8000"), or "" when no
+	// file says: the settings' thinking (true, false or a number), else
+	// Claude Code's alwaysThinkingEnabled.
+	Thinking string
+	// StreamOptionsOff: streamOptions false (servers that refuse
+	// stream_options.include_usage).
+	StreamOptionsOff bool
+	// PromptCachingOff: promptCaching false (no cache_control breakpoints).
+	PromptCachingOff bool
 	// Files lists the settings files that were read, in merge order.
 	Files []string
 }
@@ -119,6 +130,11 @@ type settingsFile struct {
 	MaxTurns             *int                     `json:"maxTurns"`
 	Timeout              json.RawMessage          `json:"timeout"`
 	Env                  map[string]string        `json:"env"`
+	MaxTokens            *int                     `json:"maxTokens"`
+	Thinking             json.RawMessage          `json:"thinking"`
+	AlwaysThinking       *bool                    `json:"alwaysThinkingEnabled"`
+	StreamOptions        *bool                    `json:"streamOptions"`
+	PromptCaching        *bool                    `json:"promptCaching"`
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
@@ -199,11 +215,52 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		}
 		s.Timeout = d
 	}
+	if f.MaxTokens != nil {
+		if *f.MaxTokens < 1 {
+			return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("maxTokens must be 1 or more, got %d", *f.MaxTokens)}
+		}
+		s.MaxTokens = *f.MaxTokens
+	}
+	if err := s.mergeThinking(f, path); err != nil {
+		return err
+	}
+	if f.StreamOptions != nil {
+		s.StreamOptionsOff = !*f.StreamOptions
+	}
+	if f.PromptCaching != nil {
+		s.PromptCachingOff = !*f.PromptCaching
+	}
 	for k, v := range f.Env {
 		if s.Env == nil {
 			s.Env = map[string]string{}
 		}
 		s.Env[k] = v
+	}
+	return nil
+}
+
+// mergeThinking reads thinking (true, false, or a budget in tokens) and
+// Claude Code's alwaysThinkingEnabled; thinking wins when a file has both.
+func (s *Settings) mergeThinking(f settingsFile, path string) error {
+	if f.AlwaysThinking != nil {
+		s.Thinking = "off"
+		if *f.AlwaysThinking {
+			s.Thinking = "on"
+		}
+	}
+	raw := string(bytes.TrimSpace(f.Thinking))
+	switch raw {
+	case "", "null":
+	case "true":
+		s.Thinking = "on"
+	case "false":
+		s.Thinking = "off"
+	default:
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 {
+			return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("thinking must be true, false or a budget in tokens, got %s", raw)}
+		}
+		s.Thinking = raw
 	}
 	return nil
 }

@@ -101,3 +101,49 @@ func TestSettingsTimeoutOutOfRangeIsRefused(t *testing.T) {
 		t.Errorf("the longest timeout: %v, %v", s, err)
 	}
 }
+
+// The provider keys: maxTokens, thinking (or Claude Code's
+// alwaysThinkingEnabled), streamOptions and promptCaching.
+func TestProviderKeys(t *testing.T) {
+	tests := []struct {
+		files             []string
+		maxTokens         int
+		thinking          string
+		noStream, noCache bool
+		wantErr           string
+	}{
+		{files: []string{`{"maxTokens": 16000}`}, maxTokens: 16000},
+		{files: []string{`{"alwaysThinkingEnabled": true}`}, thinking: "on"},
+		{files: []string{`{"alwaysThinkingEnabled": true}`, `{"thinking": false}`}, thinking: "off"},
+		{files: []string{`{"thinking": 8000, "alwaysThinkingEnabled": false}`}, thinking: "8000"},
+		{files: []string{`{"thinking": true}`, `{}`}, thinking: "on"},
+		{files: []string{`{"streamOptions": false, "promptCaching": false}`}, noStream: true, noCache: true},
+		{files: []string{`{"streamOptions": false}`, `{"streamOptions": true}`}},
+		{files: []string{`{"maxTokens": 0}`}, wantErr: "maxTokens must be 1 or more"},
+		{files: []string{`{"thinking": "lots"}`}, wantErr: "thinking must be true, false or a budget"},
+		{files: []string{`{"thinking": -5}`}, wantErr: "thinking must be true, false or a budget"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.files, " then "), func(t *testing.T) {
+			dir := t.TempDir()
+			var paths []string
+			for i, f := range tt.files {
+				paths = append(paths, writeSettings(t, dir, string(rune('a'+i))+".json", f))
+			}
+			s, err := Load(paths, "")
+			if tt.wantErr != "" {
+				var bad *errs.InvalidDataError
+				if !errors.As(err, &bad) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want an invalid-data error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.MaxTokens != tt.maxTokens || s.Thinking != tt.thinking || s.StreamOptionsOff != tt.noStream || s.PromptCachingOff != tt.noCache {
+				t.Errorf("got maxTokens %d thinking %q streamOptionsOff %v promptCachingOff %v", s.MaxTokens, s.Thinking, s.StreamOptionsOff, s.PromptCachingOff)
+			}
+		})
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"trail/core/errs"
 	"trail/core/provider"
@@ -35,6 +38,7 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 		return nil, err
 	}
 	c.Hint = hint
+	c.Final = final
 	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
 }
 
@@ -66,10 +70,35 @@ func hint(status int) string {
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only"
+	case http.StatusPaymentRequired:
+		return "a billing problem on your account: see Billing in the Claude Console"
 	case http.StatusNotFound:
 		return "check --model and --base-url (the base is the server root, without /v1)"
 	case http.StatusTooManyRequests, 529:
 		return "the API is busy: wait and resume the session, or raise --max-retries"
 	}
 	return ""
+}
+
+// final tells apart the errors no wait will cure (the errors page and the
+// bodies users reported; README "Retries"): the usage tier's monthly spend
+// cap is a 429 like a rate limit but with error.details.error_code
+// enforced_spend_limit_reached and no retry-after; long context without
+// extra usage is a 429 too. A spend limit you set and an empty credit
+// balance are 400s, never retried, but their hint names the cause.
+func final(status int, body []byte) (bool, string) {
+	e := gjson.GetBytes(body, "error")
+	msg := e.Get("message").String()
+	switch {
+	case status == http.StatusTooManyRequests && e.Get("details.error_code").String() == "enforced_spend_limit_reached":
+		return true, "your organization reached its usage tier's monthly spend cap: waiting minutes will not help; " +
+			"usage resumes on the 1st of next month (00:00 UTC), or sooner at a higher tier (Claude Console, Limits)"
+	case status == http.StatusTooManyRequests && strings.Contains(msg, "Extra usage is required"):
+		return true, "long-context requests need extra usage enabled for your organization (Claude Console), or a shorter conversation: trail compact"
+	case status == http.StatusBadRequest && strings.Contains(msg, "specified API usage limits"):
+		return true, "your organization reached the spend limit it set: raise it in the Claude Console (Limits), or wait for the date in the message"
+	case status == http.StatusBadRequest && strings.Contains(msg, "credit balance is too low"):
+		return true, "your Anthropic credit balance is used up: buy credits in the Claude Console (Plans & Billing)"
+	}
+	return false, ""
 }

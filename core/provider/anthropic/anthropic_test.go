@@ -66,7 +66,9 @@ func TestPlainTextStreams(t *testing.T) {
 		t.Errorf("headers %v", h)
 	}
 	body := srv.Body(0)
-	if wiretest.Compact(t, body) != `{"model":"claude-opus-4-6","max_tokens":256,"system":"be brief","messages":[{"role":"user","content":"Hello"}],"stream":true}` {
+	// cache breakpoints on the system prompt and the last user turn
+	if wiretest.Compact(t, body) != `{"model":"claude-opus-4-6","max_tokens":256,"system":[{"type":"text","text":"be brief","cache_control":{"type":"ephemeral"}}],`+
+		`"messages":[{"role":"user","content":[{"type":"text","text":"Hello","cache_control":{"type":"ephemeral"}}]}],"stream":true}` {
 		t.Errorf("request body = %s", body)
 	}
 	if raw := sink.RawJSON(t); raw[0] != string(body) {
@@ -116,7 +118,7 @@ func TestTextThenToolCallWithStreamedArguments(t *testing.T) {
 	if resp.StopReason != "tool_use" || resp.Usage != (chat.Usage{InputTokens: 472, OutputTokens: 89}) {
 		t.Errorf("stop %q usage %+v", resp.StopReason, resp.Usage)
 	}
-	if got := gjson.GetBytes(srv.Body(0), "tools").Raw; got != `[{"name":"get_weather","description":"Get the current weather in a given location","input_schema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}]` {
+	if got := gjson.GetBytes(srv.Body(0), "tools").Raw; got != `[{"name":"get_weather","description":"Get the current weather in a given location","input_schema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]},"cache_control":{"type":"ephemeral"}}]` {
 		t.Errorf("tools sent = %s", got)
 	}
 }
@@ -154,7 +156,7 @@ func TestConversationGoesBackInTheMessagesShape(t *testing.T) {
 	tool2 := msg("tool", "")
 	tool2.ToolCallID = "toolu_02"
 	interrupted := msg("assistant", "Half an ans"+chat.InterruptedNote)
-	req := &provider.Request{Model: "claude-opus-4-6", MaxTokens: 1024, Messages: []chat.Message{
+	req := &provider.Request{Model: "claude-opus-4-6", MaxTokens: 1024, NoCache: true, Messages: []chat.Message{
 		msg("system", "sys one"),
 		msg("user", "What is the weather like in San Francisco?"),
 		asst, tool1, tool2,
@@ -352,7 +354,7 @@ func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
 	asst.ToolCalls = []chat.ToolCall{{ID: "toolu_1", Type: "function", Name: "Write", Arguments: `{"filePath":"a"}`}}
 	denied := msg("tool", `{"success":false,"output":"","error":"denied"}`)
 	denied.ToolCallID = "toolu_1"
-	req := &provider.Request{Model: "m", MaxTokens: 10, Messages: []chat.Message{
+	req := &provider.Request{Model: "m", MaxTokens: 10, NoCache: true, Messages: []chat.Message{
 		msg("system", "sys"),
 		msg("user", "write a"),
 		asst, denied,

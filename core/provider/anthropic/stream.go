@@ -14,20 +14,41 @@ import (
 
 // Stream events (SPEC 4.2): message_start, then for each content block a
 // content_block_start, its deltas (text_delta, input_json_delta,
-// thinking_delta, signature_delta) and a content_block_stop, then
-// message_delta (stop reason, cumulative usage) and message_stop. ping
-// may come at any time; error ends the stream with the provider's message.
-// Unknown events and delta types are skipped, as the API's versioning
-// policy asks.
+// thinking_delta, signature_delta, citations_delta) and a
+// content_block_stop, then message_delta (stop reason, stop_details,
+// cumulative usage) and message_stop. ping may come at any time; error
+// ends the stream with the provider's message. Unknown events and delta
+// types are skipped, as the API's versioning policy asks.
+//
+// Text: separate text blocks are joined as the API's clients show them. A
+// text block that follows another block (a server tool's result, a
+// thinking block) starts a new paragraph, so a blank line goes between
+// them; text blocks that follow one another directly are pieces of one
+// paragraph (a web search answer splits its sentences around citations)
+// and are joined as they are.
+//
+// What trail's message cannot hold (thinking and its signature, redacted
+// thinking, server tool blocks, citations) is kept whole: every block of
+// the answer, rebuilt from its start and deltas, goes into the response's
+// ProviderData so the next request sends it back (request.go).
+//
+// A tool_use block the stream never closed (max_tokens cut its input) is
+// not a call: its input is partial JSON and must never run.
 
 // contentBlock is one block being assembled, by its index in the message.
 type contentBlock struct {
-	kind  string // text, tool_use, thinking, ...
-	id    string
-	name  string
-	input string // a tool_use block's input as it started ({} when streamed)
-	json  strings.Builder
-	call  int // index among the message's tool calls
+	kind      string
+	start     string // the content_block of content_block_start, as sent
+	id        string
+	name      string
+	input     string // a tool_use block's input as it started ({} when streamed)
+	json      strings.Builder
+	text      strings.Builder
+	thinking  strings.Builder
+	signature strings.Builder
+	citations []string
+	stopped   bool
+	call      int // index among the message's tool calls, -1 when not a call
 }
 
 type assembler struct {
@@ -37,7 +58,10 @@ type assembler struct {
 	text     strings.Builder
 	thinking strings.Builder
 	blocks   map[int64]*contentBlock
+	order    []*contentBlock
 	calls    []*contentBlock
+	last     string // the kind of the last block started
+	details  gjson.Result
 	done     bool
 }
 
@@ -84,12 +108,17 @@ func (a *assembler) handle(name string, d gjson.Result) error {
 		a.start(d.Get("index").Int(), d.Get("content_block"))
 	case "content_block_delta":
 		a.delta(d.Get("index").Int(), d.Get("delta"))
-	case "content_block_stop", "ping":
-		// a tool call's input is complete only now, but nothing reads it
-		// before the message ends
+	case "content_block_stop":
+		if b, ok := a.blocks[d.Get("index").Int()]; ok {
+			b.stopped = true
+		}
+	case "ping":
 	case "message_delta":
 		if v := d.Get("delta.stop_reason").String(); v != "" {
 			a.resp.StopReason = v
+		}
+		if sd := d.Get("delta.stop_details"); sd.IsObject() {
+			a.details = sd
 		}
 		a.usage(d.Get("usage"))
 	case "message_stop":
@@ -102,8 +131,8 @@ func (a *assembler) handle(name string, d gjson.Result) error {
 
 // usage reads the usage object of message_start and message_delta. The
 // counts of message_delta are cumulative, so later values replace earlier
-// ones. Cached prompt tokens count as input: they fill the context window
-// all the same.
+// ones. Cached prompt tokens count as input (chat.Usage) and are also
+// counted apart, for their price.
 func (a *assembler) usage(u gjson.Result) {
 	if !u.IsObject() {
 		return
@@ -112,6 +141,8 @@ func (a *assembler) usage(u gjson.Result) {
 	cw, cr := u.Get("cache_creation_input_tokens"), u.Get("cache_read_input_tokens")
 	if in.Exists() || cw.Exists() || cr.Exists() {
 		a.resp.Usage.InputTokens = in.Int() + cw.Int() + cr.Int()
+		a.resp.Usage.CacheCreationTokens = cw.Int()
+		a.resp.Usage.CacheReadTokens = cr.Int()
 		a.resp.HasUsage = true
 	}
 	if out := u.Get("output_tokens"); out.Exists() {
@@ -123,19 +154,31 @@ func (a *assembler) usage(u gjson.Result) {
 func (a *assembler) block(index int64, kind string) *contentBlock {
 	b, ok := a.blocks[index]
 	if !ok {
-		b = &contentBlock{kind: kind}
+		b = &contentBlock{kind: kind, call: -1}
 		a.blocks[index] = b
+		a.order = append(a.order, b)
 	}
 	return b
 }
 
 func (a *assembler) start(index int64, cb gjson.Result) {
-	b := a.block(index, cb.Get("type").String())
+	kind := cb.Get("type").String()
+	if _, seen := a.blocks[index]; !seen && kind == "text" && a.last != "" && a.last != "text" && a.text.Len() > 0 && !strings.HasSuffix(a.text.String(), "\n\n") {
+		a.textDelta("\n\n")
+	}
+	a.last = kind
+	b := a.block(index, kind)
+	b.start = cb.Raw
 	switch b.kind {
 	case "text":
-		a.textDelta(cb.Get("text").String())
+		t := cb.Get("text").String()
+		b.text.WriteString(t)
+		a.textDelta(t)
 	case "thinking":
-		a.thinkingDelta(cb.Get("thinking").String())
+		t := cb.Get("thinking").String()
+		b.thinking.WriteString(t)
+		b.signature.WriteString(cb.Get("signature").String())
+		a.thinkingDelta(t)
 	case "tool_use":
 		b.id, b.name, b.input = cb.Get("id").String(), cb.Get("name").String(), cb.Get("input").Raw
 		b.call = len(a.calls)
@@ -147,11 +190,22 @@ func (a *assembler) start(index int64, cb gjson.Result) {
 func (a *assembler) delta(index int64, d gjson.Result) {
 	switch d.Get("type").String() {
 	case "text_delta":
-		a.block(index, "text")
-		a.textDelta(d.Get("text").String())
+		b := a.block(index, "text")
+		t := d.Get("text").String()
+		b.text.WriteString(t)
+		a.textDelta(t)
 	case "thinking_delta":
-		a.block(index, "thinking")
-		a.thinkingDelta(d.Get("thinking").String())
+		b := a.block(index, "thinking")
+		t := d.Get("thinking").String()
+		b.thinking.WriteString(t)
+		a.thinkingDelta(t)
+	case "signature_delta":
+		a.block(index, "thinking").signature.WriteString(d.Get("signature").String())
+	case "citations_delta":
+		if c := d.Get("citation"); c.Exists() {
+			b := a.block(index, "text")
+			b.citations = append(b.citations, c.Raw)
+		}
 	case "input_json_delta":
 		b := a.block(index, "tool_use")
 		piece := d.Get("partial_json").String()
@@ -182,15 +236,57 @@ func (a *assembler) finish() *provider.Response {
 	a.resp.Text = a.text.String()
 	a.resp.Thinking = a.thinking.String()
 	for _, b := range a.calls {
-		args := strings.TrimSpace(b.json.String())
-		if args == "" {
-			// Gateways that do not stream tool input send it whole at the start.
-			args = b.input
+		if !b.stopped {
+			b.call = -1 // cut short: never a call
+			continue
 		}
-		if args == "" {
-			args = "{}"
-		}
-		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: args})
+		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: b.id, Type: "function", Name: b.name, Arguments: b.arguments()})
 	}
+	a.resp.Stop = stopOf(a.resp.StopReason)
+	if a.resp.Stop == provider.StopRefusal {
+		a.resp.Refusal = refusalText(a.details)
+	}
+	a.resp.ProviderData = nativeContent(a.order)
 	return &a.resp
+}
+
+// arguments is a tool_use block's input as a JSON string.
+func (b *contentBlock) arguments() string {
+	args := strings.TrimSpace(b.json.String())
+	if args == "" {
+		// Gateways that do not stream tool input send it whole at the start.
+		args = b.input
+	}
+	if args == "" {
+		args = "{}"
+	}
+	return args
+}
+
+// stopOf maps the API's stop reasons to the ones the engine acts on.
+func stopOf(reason string) string {
+	switch reason {
+	case "max_tokens":
+		return provider.StopMaxTokens
+	case "model_context_window_exceeded":
+		return provider.StopContextFull
+	case "refusal":
+		return provider.StopRefusal
+	case "pause_turn":
+		return provider.StopPauseTurn
+	}
+	return ""
+}
+
+// refusalText is what stop_details says of a refusal: its explanation and
+// category, when the API gave them.
+func refusalText(d gjson.Result) string {
+	text := d.Get("explanation").String()
+	if c := d.Get("category").String(); c != "" {
+		if text == "" {
+			return "category " + c
+		}
+		text += " (category " + c + ")"
+	}
+	return text
 }

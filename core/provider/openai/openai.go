@@ -8,7 +8,11 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"trail/core/errs"
 	"trail/core/provider"
@@ -21,9 +25,10 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 
 // Provider calls Chat Completions.
 type Provider struct {
-	url    string
-	key    string
-	client *wire.Client
+	url      string
+	key      string
+	official bool // the base URL is OpenAI's own
+	client   *wire.Client
 }
 
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
@@ -35,39 +40,92 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 		return nil, err
 	}
 	c.Hint = hint
-	return &Provider{url: url, key: cfg.APIKey, client: c}, nil
+	c.Final = final
+	official := cfg.BaseURL == "" || strings.HasPrefix(url, DefaultBaseURL+"/")
+	return &Provider{url: url, key: cfg.APIKey, official: official, client: c}, nil
 }
 
 func (*Provider) Name() string       { return provider.OpenAI }
 func (*Provider) APISurface() string { return "chat-completions" }
 
-// Call sends one streaming request and assembles the answer.
+// Call sends one streaming request and assembles the answer. A server
+// that refuses stream_options (vLLM before 0.5, Fireworks, Azure AI
+// Foundry's serverless models, Mistral: a 400 or 422 naming it) is asked
+// once more without it, and the answer says so, for the session to
+// remember.
 func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provider.Sink) (*provider.Response, error) {
-	body, err := encodeRequest(req)
-	if err != nil {
-		return nil, &errs.ProviderError{Provider: provider.OpenAI, Message: "encode request: " + err.Error(), Err: err}
-	}
-	sink.RawPayload("request", json.RawMessage(body))
 	h := http.Header{}
 	if p.key != "" {
 		h.Set("Authorization", "Bearer "+p.key)
 	}
-	st, err := p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
+	opts := options{streamOptions: !req.NoStreamOptions, officialAPI: p.official}
+	st, err := p.open(ctx, req, opts, h, sink)
+	rejected := false
+	if err != nil && opts.streamOptions && rejectsStreamOptions(err) {
+		opts.streamOptions, rejected = false, true
+		st, err = p.open(ctx, req, opts, h, sink)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	return readStream(st, sink, req.Model)
+	resp, err := readStream(st, sink, req.Model, req.CallIndex)
+	if resp != nil {
+		resp.StreamOptionsRejected = rejected
+	}
+	return resp, err
+}
+
+func (p *Provider) open(ctx context.Context, req *provider.Request, opts options, h http.Header, sink provider.Sink) (*wire.Stream, error) {
+	body, err := encodeRequest(req, opts)
+	if err != nil {
+		return nil, &errs.ProviderError{Provider: provider.OpenAI, Message: "encode request: " + err.Error(), Err: err}
+	}
+	sink.RawPayload("request", json.RawMessage(body))
+	return p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
+}
+
+// rejectsStreamOptions reports whether err is a server refusing the
+// stream_options field (400 or 422 with the field's name in its message).
+func rejectsStreamOptions(err error) bool {
+	var pe *errs.ProviderError
+	return errors.As(err, &pe) && (pe.Status == http.StatusBadRequest || pe.Status == http.StatusUnprocessableEntity) &&
+		strings.Contains(pe.Message, "stream_options")
 }
 
 func hint(status int) string {
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return "check OPENAI_API_KEY; keys are read from the environment only"
+	case http.StatusPaymentRequired:
+		return "the server wants payment: the account is out of credits"
 	case http.StatusNotFound:
 		return "check --model and --base-url (OpenAI-compatible servers usually end in /v1)"
 	case http.StatusTooManyRequests:
 		return "rate limited: wait and resume the session, or raise --max-retries"
 	}
 	return ""
+}
+
+// quotaCodes are the 429s no wait will cure: the organization's or
+// project's quota or spending limit is used up (OpenAI's error codes
+// page and spend-limits guide). They are told apart by code or type, not
+// by words: another server's "INSUFFICIENT QUOTA" may be a per-minute limit.
+var quotaCodes = map[string]bool{
+	"insufficient_quota":                true,
+	"credit_balance_exhausted":          true,
+	"organization_usage_limit_exceeded": true,
+	"organization_spend_limit_exceeded": true,
+	"project_spend_limit_exceeded":      true,
+}
+
+func final(status int, body []byte) (bool, string) {
+	if status != http.StatusTooManyRequests {
+		return false, ""
+	}
+	e := gjson.GetBytes(body, "error")
+	if quotaCodes[e.Get("code").String()] || quotaCodes[e.Get("type").String()] {
+		return true, "your organization's usage limit or quota is used up: waiting will not help; check the plan, billing and limits of the organization or project"
+	}
+	return false, ""
 }

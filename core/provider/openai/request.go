@@ -17,16 +17,29 @@ import (
 // a "tool" message naming its tool_call_id. An assistant message that only
 // calls tools has content null.
 //
-// No output cap is sent: max_tokens is refused by OpenAI's newer models,
-// max_completion_tokens is unknown to many compatible servers, and either
-// can exceed an older model's limit; the server's default is the model's.
+// What a server needs back goes back exactly, from the message's
+// providerData (stream.go keeps it): reasoning_content on the assistant
+// message (DeepSeek's and Kimi's thinking mode refuse a tool-call turn
+// without it), Gemini's extra_content on each tool call (its thought
+// signature) and on the message, and OpenAI's refusal text. In a request
+// where any assistant message carries reasoning_content, an assistant
+// message with tool calls and none gets "" (thinking mode wants the field
+// on every such turn); a request with none never gets the field, as older
+// reasoners (deepseek-reasoner R1) refused it.
+//
+// The output cap is sent only when the user set one (--max-tokens or the
+// settings): servers know their models' limits, and OpenAI's newer models
+// refuse max_tokens, which older compatible servers need. OpenAI itself
+// (the default base URL) gets max_completion_tokens, others max_tokens.
 
 type request struct {
-	Model         string        `json:"model"`
-	Messages      []message     `json:"messages"`
-	Tools         []tool        `json:"tools,omitempty"`
-	Stream        bool          `json:"stream"`
-	StreamOptions streamOptions `json:"stream_options"`
+	Model               string         `json:"model"`
+	Messages            []message      `json:"messages"`
+	Tools               []tool         `json:"tools,omitempty"`
+	MaxTokens           int            `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
+	Stream              bool           `json:"stream"`
+	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
 }
 
 type streamOptions struct {
@@ -34,16 +47,20 @@ type streamOptions struct {
 }
 
 type message struct {
-	Role       string     `json:"role"`
-	Content    *string    `json:"content"`
-	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role             string          `json:"role"`
+	Content          *string         `json:"content"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Refusal          *string         `json:"refusal,omitempty"`
+	ToolCalls        []toolCall      `json:"tool_calls,omitempty"`
+	ToolCallID       string          `json:"tool_call_id,omitempty"`
+	ExtraContent     json.RawMessage `json:"extra_content,omitempty"`
 }
 
 type toolCall struct {
-	ID       string   `json:"id"`
-	Type     string   `json:"type"`
-	Function function `json:"function"`
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Function     function        `json:"function"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 type function struct {
@@ -62,25 +79,68 @@ type toolFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
+// options are the request's choices that do not come from req.
+type options struct {
+	streamOptions bool // send stream_options.include_usage
+	officialAPI   bool // the base URL is OpenAI's own
+}
+
 // encodeRequest builds the request body for req. Interrupted assistant
 // messages already carry their note: core adds it to what it sends.
-func encodeRequest(req *provider.Request) ([]byte, error) {
-	r := request{Model: req.Model, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}, Messages: make([]message, 0, len(req.Messages))}
+func encodeRequest(req *provider.Request, o options) ([]byte, error) {
+	r := request{Model: req.Model, Stream: true, Messages: make([]message, 0, len(req.Messages))}
+	if o.streamOptions {
+		r.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	if req.MaxTokensSet && req.MaxTokens > 0 {
+		if o.officialAPI {
+			r.MaxCompletionTokens = req.MaxTokens
+		} else {
+			r.MaxTokens = req.MaxTokens
+		}
+	}
+	thinkingMode := false
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		if m.Role == chat.RoleAssistant && m.DataFor(provider.OpenAI).Get("reasoning_content").Exists() {
+			thinkingMode = true
+			break
+		}
+	}
 	for i := range req.Messages {
 		m := &req.Messages[i]
 		content := m.Content
 		out := message{Role: m.Role, Content: &content}
 		switch m.Role {
 		case chat.RoleAssistant:
+			data := m.DataFor(provider.OpenAI)
 			for _, tc := range m.ToolCalls {
 				args := tc.Arguments
 				if args == "" {
 					args = "{}"
 				}
-				out.ToolCalls = append(out.ToolCalls, toolCall{ID: tc.ID, Type: "function", Function: function{Name: tc.Name, Arguments: args}})
+				call := toolCall{ID: tc.ID, Type: "function", Function: function{Name: tc.Name, Arguments: args}}
+				if ec := data.Get("toolCalls").Get(gjson.Escape(tc.ID)).Get("extra_content"); ec.Exists() {
+					call.ExtraContent = compact(ec)
+				}
+				out.ToolCalls = append(out.ToolCalls, call)
 			}
 			if content == "" && len(out.ToolCalls) > 0 {
 				out.Content = nil
+			}
+			if rc := data.Get("reasoning_content"); rc.Exists() {
+				s := rc.String()
+				out.ReasoningContent = &s
+			} else if thinkingMode && len(out.ToolCalls) > 0 {
+				empty := ""
+				out.ReasoningContent = &empty
+			}
+			if rf := data.Get("refusal"); rf.Type == gjson.String {
+				s := rf.String()
+				out.Refusal = &s
+			}
+			if ec := data.Get("extra_content"); ec.Exists() {
+				out.ExtraContent = compact(ec)
 			}
 		case chat.RoleTool:
 			out.ToolCallID = m.ToolCallID
@@ -98,4 +158,9 @@ func encodeRequest(req *provider.Request) ([]byte, error) {
 		r.Tools = append(r.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
 	return wire.Marshal(r)
+}
+
+// compact is a stored value as it is sent: compact (a record keeps it indented).
+func compact(v gjson.Result) json.RawMessage {
+	return chat.CompactBytes([]byte(v.Raw))
 }

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,32 +16,64 @@ import (
 
 // Each event's data is a chat.completion.chunk; the stream ends with
 // "data: [DONE]". With stream_options.include_usage the last chunk before
-// [DONE] has empty choices and the usage. Tool calls arrive as
-// delta.tool_calls fragments keyed by index: the first names the id and the
-// function, later ones append to the arguments. Reasoning servers (vLLM,
-// Ollama, DeepSeek) stream delta.reasoning_content or delta.reasoning.
-// A server that closes the stream without [DONE] after a finish_reason has
-// finished; one that closes before any finish_reason was cut.
+// [DONE] has empty choices and the usage (OpenRouter sends it after the
+// finish chunk, with a choices entry). Reasoning servers stream
+// delta.reasoning_content (DeepSeek, llama.cpp, older vLLM and LM Studio)
+// or delta.reasoning (newer vLLM and LM Studio, Ollama, OpenRouter). A
+// refusal streams as delta.refusal with content null and ends with
+// finish_reason "stop". A server that closes the stream without [DONE]
+// after a finish_reason has finished; one that closes before any
+// finish_reason was cut. A failure mid-stream is a chunk with an "error"
+// object (OpenAI, OpenRouter, newer llama.cpp), an {"object":"error"}
+// chunk (vLLM), or an "error:" line (older llama.cpp, read by wire as an
+// event named "error").
+//
+// Tool calls arrive as delta.tool_calls fragments: the first names the
+// id and the function, later ones append to the arguments, each keyed by
+// index. Servers bend this: gateways (LiteLLM, OneAPI, Ollama, Responses
+// translators) send a second call at an index already used, with its own
+// id; vLLM repeats the id on every fragment and LM Studio sends name ""
+// on them; Gemini's endpoint may leave out the index and send id "".
+// So a fragment goes on with the call at its index (the last call when it
+// has none) unless it plainly starts another: it has an id, the call has
+// a different one (or none, and is already whole); or it has no id but a
+// name, and the call is already whole (its arguments are complete JSON).
+// A call without an id gets one that is unique in the session
+// (trail_call_<provider call>_<position>), used in the record, the tool
+// result and every later request alike.
 
 type call struct {
 	id, name string
-	pos      int // index among the answer's calls
+	serverID string // the id the server gave, "" when none
+	pos      int    // index among the answer's calls
 	args     strings.Builder
+	extra    string // the call's extra_content (Gemini's thought signature), raw
+}
+
+// whole reports whether the call's arguments so far are a complete JSON
+// value: a fragment with a new name then starts another call.
+func (c *call) whole() bool {
+	a := strings.TrimSpace(c.args.String())
+	return c.name != "" && a != "" && gjson.Valid(a)
 }
 
 type assembler struct {
-	sink     provider.Sink
-	st       *wire.Stream
-	resp     provider.Response
-	text     strings.Builder
-	thinking strings.Builder
-	calls    map[int64]*call
-	order    []int64
-	finished bool
+	sink      provider.Sink
+	st        *wire.Stream
+	callIndex int
+	resp      provider.Response
+	text      strings.Builder
+	thinking  strings.Builder
+	refusal   strings.Builder
+	reasoning *strings.Builder // reasoning_content, when the server sent it (a string, even "")
+	extra     string           // delta.extra_content, raw
+	calls     []*call
+	at        map[int64]*call // the open call at each index
+	finished  bool
 }
 
-func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Response, error) {
-	a := &assembler{sink: sink, st: st, calls: map[int64]*call{}}
+func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int) (*provider.Response, error) {
+	a := &assembler{sink: sink, st: st, callIndex: callIndex, at: map[int64]*call{}}
 	a.resp.Model = model
 	for events := 0; ; events++ {
 		ev, err := st.Next()
@@ -61,6 +94,9 @@ func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Re
 			return a.finish(), nil
 		}
 		sink.RawPayload("stream_event", wire.Payload(ev.Data))
+		if ev.Name == "error" {
+			return nil, st.Reported(ev.Data)
+		}
 		if !gjson.ValidBytes(ev.Data) {
 			return nil, st.Malformed("not JSON", ev.Data)
 		}
@@ -71,15 +107,14 @@ func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Re
 }
 
 func (a *assembler) chunk(c gjson.Result) error {
-	if c.Get("error").Exists() {
+	if c.Get("error").Exists() || c.Get("object").String() == "error" {
 		return a.st.Reported([]byte(c.Raw))
 	}
 	if v := c.Get("model").String(); v != "" {
 		a.resp.Model = v
 	}
 	if u := c.Get("usage"); u.IsObject() {
-		a.resp.Usage = chat.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
-		a.resp.HasUsage = true
+		a.usage(u)
 	}
 	for _, ch := range c.Get("choices").Array() {
 		if idx := ch.Get("index"); idx.Exists() && idx.Int() != 0 {
@@ -87,6 +122,10 @@ func (a *assembler) chunk(c gjson.Result) error {
 		}
 		d := ch.Get("delta")
 		if r := d.Get("reasoning_content"); r.Type == gjson.String {
+			if a.reasoning == nil {
+				a.reasoning = &strings.Builder{}
+			}
+			a.reasoning.WriteString(r.String())
 			a.thinkingDelta(r.String())
 		} else if r := d.Get("reasoning"); r.Type == gjson.String {
 			a.thinkingDelta(r.String())
@@ -94,6 +133,12 @@ func (a *assembler) chunk(c gjson.Result) error {
 		if t := d.Get("content"); t.Type == gjson.String && t.String() != "" {
 			a.text.WriteString(t.String())
 			a.sink.TextDelta(t.String())
+		}
+		if r := d.Get("refusal"); r.Type == gjson.String {
+			a.refusal.WriteString(r.String())
+		}
+		if ec := d.Get("extra_content"); ec.IsObject() {
+			a.extra = ec.Raw
 		}
 		for _, tc := range d.Get("tool_calls").Array() {
 			a.toolCall(tc)
@@ -106,36 +151,47 @@ func (a *assembler) chunk(c gjson.Result) error {
 	return nil
 }
 
-// toolCall merges one fragment into its call, which the fragment names by
-// index. Servers that leave the index out (Gemini's OpenAI endpoint, some
-// proxies) start each call with a fragment carrying a new id and may send
-// its arguments in later fragments without one: there a new id starts a
-// call, and anything else goes on with the last call.
+// usage reads a usage object. prompt_tokens includes the cached tokens
+// (prompt_tokens_details.cached_tokens; DeepSeek's prompt_cache_hit_tokens).
+func (a *assembler) usage(u gjson.Result) {
+	a.resp.Usage = chat.Usage{InputTokens: u.Get("prompt_tokens").Int(), OutputTokens: u.Get("completion_tokens").Int()}
+	cached := u.Get("prompt_tokens_details.cached_tokens")
+	if !cached.Exists() {
+		cached = u.Get("prompt_cache_hit_tokens")
+	}
+	a.resp.Usage.CacheReadTokens = min(cached.Int(), a.resp.Usage.InputTokens)
+	a.resp.HasUsage = true
+}
+
+// toolCall merges one fragment into its call, or starts a new one (the
+// file comment says when).
 func (a *assembler) toolCall(tc gjson.Result) {
 	id := tc.Get("id").String()
-	var idx int64
+	name := tc.Get("function.name").String()
+	var c *call
+	idx, indexed := int64(0), false
 	if v := tc.Get("index"); v.Type == gjson.Number {
-		idx = v.Int()
-	} else {
-		idx = a.unindexed(id)
+		idx, indexed = v.Int(), true
+		c = a.at[idx]
+	} else if n := len(a.calls); n > 0 {
+		c = a.calls[n-1]
 	}
-	c, ok := a.calls[idx]
-	if !ok {
-		c = &call{pos: len(a.order)}
-		a.calls[idx] = c
-		a.order = append(a.order, idx)
-	}
-	if id != "" && c.id == "" {
-		c.id = id
-	}
-	if name := tc.Get("function.name").String(); name != "" && c.name == "" {
+	if c == nil || startsAnother(c, id, name) {
+		c = &call{pos: len(a.calls), serverID: id, id: id}
+		if c.id == "" {
+			c.id = fmt.Sprintf("trail_call_%d_%d", a.callIndex, c.pos)
+		}
+		a.calls = append(a.calls, c)
+		if indexed {
+			a.at[idx] = c
+		}
+		c.name = name
+		a.sink.ToolCallStarted(c.pos, c.id, c.name)
+	} else if c.name == "" && name != "" {
 		c.name = name
 	}
-	if !ok {
-		if c.id == "" {
-			c.id = fmt.Sprintf("call_%d", idx)
-		}
-		a.sink.ToolCallStarted(len(a.order)-1, c.id, c.name)
+	if ec := tc.Get("extra_content"); ec.IsObject() {
+		c.extra = ec.Raw
 	}
 	piece := tc.Get("function.arguments").String()
 	c.args.WriteString(piece)
@@ -144,19 +200,18 @@ func (a *assembler) toolCall(tc gjson.Result) {
 	}
 }
 
-// unindexed is the index of a fragment that has none.
-func (a *assembler) unindexed(id string) int64 {
-	if n := len(a.order); n > 0 {
-		last := a.order[n-1]
-		if id == "" || a.calls[last].id == id {
-			return last
-		}
+// startsAnother reports whether a fragment with id and name begins a new
+// call rather than going on with c.
+func startsAnother(c *call, id, name string) bool {
+	switch {
+	case id != "" && c.serverID != "":
+		return id != c.serverID
+	case id != "":
+		return c.whole()
+	case name != "":
+		return c.whole()
 	}
-	idx := int64(len(a.order))
-	for a.calls[idx] != nil {
-		idx++
-	}
-	return idx
+	return false
 }
 
 func (a *assembler) thinkingDelta(s string) {
@@ -170,13 +225,45 @@ func (a *assembler) thinkingDelta(s string) {
 func (a *assembler) finish() *provider.Response {
 	a.resp.Text = a.text.String()
 	a.resp.Thinking = a.thinking.String()
-	for _, idx := range a.order {
-		c := a.calls[idx]
+	for _, c := range a.calls {
 		args := strings.TrimSpace(c.args.String())
 		if args == "" {
 			args = "{}"
 		}
 		a.resp.ToolCalls = append(a.resp.ToolCalls, chat.ToolCall{ID: c.id, Type: "function", Name: c.name, Arguments: args})
 	}
+	switch {
+	case a.refusal.Len() > 0:
+		a.resp.Stop, a.resp.Refusal = provider.StopRefusal, a.refusal.String()
+	case a.resp.StopReason == "content_filter":
+		a.resp.Stop, a.resp.Refusal = provider.StopRefusal, "the server's content filter stopped the answer"
+	case a.resp.StopReason == "length":
+		a.resp.Stop = provider.StopMaxTokens
+	}
+	a.resp.ProviderData = a.providerData()
 	return &a.resp
+}
+
+// providerData keeps what the server needs back (request.go).
+func (a *assembler) providerData() json.RawMessage {
+	var f wire.Fields
+	if a.reasoning != nil {
+		f = append(f, wire.Field{Key: "reasoning_content", Value: a.reasoning.String()})
+	}
+	if a.refusal.Len() > 0 {
+		f = append(f, wire.Field{Key: "refusal", Value: a.refusal.String()})
+	}
+	if a.extra != "" {
+		f = append(f, wire.Field{Key: "extra_content", Value: json.RawMessage(a.extra)})
+	}
+	var calls wire.Fields
+	for _, c := range a.calls {
+		if c.extra != "" {
+			calls = append(calls, wire.Field{Key: c.id, Value: wire.Fields{{Key: "extra_content", Value: json.RawMessage(c.extra)}}})
+		}
+	}
+	if len(calls) > 0 {
+		f = append(f, wire.Field{Key: "toolCalls", Value: calls})
+	}
+	return wire.ProviderData(provider.OpenAI, f)
 }

@@ -20,14 +20,20 @@ import (
 	"trail/core/provider"
 )
 
-// Response is one scripted answer (SPEC 4.4).
+// Response is one scripted answer (SPEC 4.4). StopReason, Refusal and
+// Model stand for what a real API says: "max_tokens" (or "length") makes
+// a truncated answer, "refusal" (or a refusal text) a refusal; Model is
+// the model the answer names (priced with the model table).
 type Response struct {
-	Text      string     `json:"text"`
-	Thinking  string     `json:"thinking"`
-	ToolCalls []ToolCall `json:"toolCalls"`
-	Usage     *Usage     `json:"usage"`
-	DelayMS   int        `json:"delayMs"`
-	Error     *Error     `json:"error"`
+	Text       string     `json:"text"`
+	Thinking   string     `json:"thinking"`
+	ToolCalls  []ToolCall `json:"toolCalls"`
+	Usage      *Usage     `json:"usage"`
+	DelayMS    int        `json:"delayMs"`
+	Error      *Error     `json:"error"`
+	StopReason string     `json:"stopReason"`
+	Refusal    string     `json:"refusal"`
+	Model      string     `json:"model"`
 }
 
 // ToolCall is a scripted tool call; Arguments may be an object or a JSON string.
@@ -37,12 +43,17 @@ type ToolCall struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// Usage accepts Robota's and the Anthropic API's spellings.
+// Usage accepts Robota's and the Anthropic API's spellings. Input tokens
+// include the cached ones, as chat.Usage counts them.
 type Usage struct {
-	InputTokens   int64 `json:"inputTokens"`
-	OutputTokens  int64 `json:"outputTokens"`
-	InputTokens2  int64 `json:"input_tokens"`
-	OutputTokens2 int64 `json:"output_tokens"`
+	InputTokens    int64 `json:"inputTokens"`
+	OutputTokens   int64 `json:"outputTokens"`
+	InputTokens2   int64 `json:"input_tokens"`
+	OutputTokens2  int64 `json:"output_tokens"`
+	CacheRead      int64 `json:"cacheReadInputTokens"`
+	CacheCreation  int64 `json:"cacheCreationInputTokens"`
+	CacheRead2     int64 `json:"cache_read_input_tokens"`
+	CacheCreation2 int64 `json:"cache_creation_input_tokens"`
 }
 
 // Error makes the call fail like an HTTP error would.
@@ -125,6 +136,9 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		return nil, &errs.ProviderError{Provider: provider.Script, Status: r.Error.Status, Message: r.Error.Message}
 	}
 	resp := &provider.Response{Text: r.Text, Thinking: r.Thinking, StopReason: "end_turn", Model: req.Model}
+	if r.Model != "" {
+		resp.Model = r.Model
+	}
 	for i, tc := range r.ToolCalls {
 		id := tc.ID
 		if id == "" {
@@ -144,9 +158,24 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 	if len(resp.ToolCalls) > 0 {
 		resp.StopReason = "tool_use"
 	}
+	if r.StopReason != "" {
+		resp.StopReason = r.StopReason
+	}
+	switch {
+	case r.Refusal != "" || resp.StopReason == "refusal":
+		resp.Stop, resp.Refusal = provider.StopRefusal, r.Refusal
+		if r.StopReason == "" {
+			resp.StopReason = "refusal"
+		}
+	case resp.StopReason == "max_tokens" || resp.StopReason == "length":
+		resp.Stop = provider.StopMaxTokens
+	case resp.StopReason == "pause_turn":
+		resp.Stop = provider.StopPauseTurn
+	}
 	if u := r.Usage; u != nil {
 		resp.HasUsage = true
-		resp.Usage = chat.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2}
+		resp.Usage = chat.Usage{InputTokens: u.InputTokens + u.InputTokens2, OutputTokens: u.OutputTokens + u.OutputTokens2,
+			CacheReadTokens: u.CacheRead + u.CacheRead2, CacheCreationTokens: u.CacheCreation + u.CacheCreation2}
 	}
 	return resp, nil
 }

@@ -100,3 +100,24 @@ func TestScriptDelayStreamsWordsAndStopsOnCancel(t *testing.T) {
 		t.Fatalf("partial text = %q, want a proper prefix", got)
 	}
 }
+
+// A scripted answer says how it ended and what it cost, as an API would.
+func TestScriptedStopsAndUsage(t *testing.T) {
+	p := load(t, `[{"text":"{\"","stopReason":"length"},{"refusal":"no"},{"text":"wait","stopReason":"pause_turn"},
+		{"text":"x","model":"claude-sonnet-4-5","usage":{"inputTokens":10,"outputTokens":1,"cacheReadInputTokens":4,"cache_creation_input_tokens":2}}]`)
+	want := []struct{ stop, reason, refusal string }{
+		{provider.StopMaxTokens, "length", ""}, {provider.StopRefusal, "refusal", "no"}, {provider.StopPauseTurn, "pause_turn", ""}, {"", "end_turn", ""},
+	}
+	for k, w := range want {
+		resp, err := p.Call(context.Background(), &provider.Request{Model: "script", CallIndex: k}, &sink{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Stop != w.stop || resp.StopReason != w.reason || resp.Refusal != w.refusal {
+			t.Errorf("answer %d: stop %q reason %q refusal %q", k, resp.Stop, resp.StopReason, resp.Refusal)
+		}
+		if k == 3 && (resp.Model != "claude-sonnet-4-5" || resp.Usage.CacheReadTokens != 4 || resp.Usage.CacheCreationTokens != 2 || resp.Usage.InputTokens != 10) {
+			t.Errorf("answer 3: model %q usage %+v", resp.Model, resp.Usage)
+		}
+	}
+}

@@ -72,6 +72,10 @@ type Client struct {
 	Message func(body []byte) string
 	// Hint suggests the fix for a failed status ("" for none).
 	Hint func(status int) string
+	// Final reads an error response the status alone would retry and says
+	// whether waiting cannot help (a used-up quota, a spending cap), with
+	// the hint that names the cause. nil: the status decides.
+	Final func(status int, body []byte) (final bool, fix string)
 }
 
 // NewClient returns a client with opts' defaults filled in.
@@ -153,7 +157,7 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		pe := c.statusError(resp.StatusCode, body)
 		timer.Stop()
 		cancel(nil)
-		if RetryableStatus(resp.StatusCode) {
+		if c.shouldRetry(resp.StatusCode, resp.Header, body, pe) {
 			return nil, after, &retryable{pe}
 		}
 		return nil, 0, pe
@@ -184,6 +188,31 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	}
 	timer.Reset(idle)
 	return s, 0, nil
+}
+
+// shouldRetry decides whether a failed status is worth another attempt,
+// as the vendors' own SDKs do, with one exception: the provider's Final
+// (a quota or spending cap: waiting cannot help, whatever the headers
+// say) comes first; then the server's x-should-retry header ("true" or
+// "false"); then the status (RetryableStatus). Final's hint replaces the
+// status's.
+func (c *Client) shouldRetry(status int, h http.Header, body []byte, pe *errs.ProviderError) bool {
+	if c.Final != nil {
+		final, fix := c.Final(status, c.scrubBytes(body))
+		if fix != "" {
+			pe.Fix = fix
+		}
+		if final {
+			return false
+		}
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Get("X-Should-Retry"))) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return RetryableStatus(status)
 }
 
 // transportError classifies a failure before the response began: the

@@ -440,7 +440,15 @@ func TestErrorMessageShapes(t *testing.T) {
 		{`{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, "insufficient_quota: You exceeded your current quota"},
 		{`{"error":"model \"llama9\" not found, try pulling it first"}`, `model "llama9" not found, try pulling it first`},
 		{`<html>bad gateway</html>`, ""},
-		{`{"detail":"x"}`, ""},
+		{`[{"error":{"code":400,"message":"Function call is missing a thought_signature","status":"INVALID_ARGUMENT"}}]`, "INVALID_ARGUMENT: Function call is missing a thought_signature"},
+		{`{"object":"error","message":"[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options')}]","type":"BadRequestError","param":null,"code":400}`, "BadRequestError: [{'type': 'extra_forbidden', 'loc': ('body', 'stream_options')}]"},
+		{`{"object":"error","message":{"detail":[{"type":"extra_forbidden","loc":["body","stream_options","include_usage"],"msg":"Extra inputs are not permitted"}]},"type":"invalid_request_error","code":null}`, "invalid_request_error: Extra inputs are not permitted (body.stream_options.include_usage)"},
+		{`{"detail":"Extra parameters ['stream_options'] are not allowed"}`, "Extra parameters ['stream_options'] are not allowed"},
+		{`{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}`, "missing: Field required (body.model)"},
+		{`{"error":{"message":"Error from provider: Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"reasoning_content is missing\"}}"}}}`, "Error from provider: Provider returned error: reasoning_content is missing"},
+		{`{"error":{"code":500,"message":"boom","type":"server_error"}}`, "server_error: boom"},
+		{`[]`, ""},
+		{`"text"`, ""},
 	}
 	for _, tt := range tests {
 		if got := ErrorMessage([]byte(tt.body)); got != tt.want {

@@ -11,7 +11,13 @@
 //     response (HTTP 408, 409, 429, 500, 502, 503, 504, 529, or the
 //     connection failing); once a byte has streamed it never is, because
 //     the user has already seen output. An idle timeout is not retried: the
-//     user already waited --timeout.
+//     user already waited --timeout. The server's x-should-retry ("true" or
+//     "false") decides before the status, as the vendors' SDKs let it; an
+//     error the provider's Final calls final (a used-up quota, a spending
+//     cap) is never retried, whatever the header says.
+//   - An error body in any known shape (an object, Gemini's array, vLLM's
+//     object error, FastAPI's detail, OpenRouter's upstream error) is
+//     reduced to the API's own message (ErrorMessage).
 //   - Backoff starts at Options.BaseDelay (0.5 s; commands reads
 //     TRAIL_RETRY_BASE_MS so tests wait milliseconds), doubles, is capped at
 //     8 s and loses up to a quarter to jitter; a retry-after (or

@@ -35,27 +35,33 @@ func Snippet(body []byte) string {
 	return s
 }
 
-// ErrorMessage reads the error object both APIs use,
-// {"error": {"type", "code", "message"}} (Anthropic wraps it in
-// {"type": "error", ...}; some OpenAI-compatible servers send a plain
-// string), as "<type or code>: <message>". It returns "" when body holds no
-// such object.
+// Error bodies come in many shapes, and the user should see the API's own
+// message whichever it is (ErrorMessage, ErrorType):
+//
+//	{"type":"error","error":{"type","message"}}           Anthropic
+//	{"error":{"message","type","code"}}                    OpenAI and most compatible servers
+//	{"error":"text"}                                       Ollama, some proxies
+//	[{"error":{"code":400,"message","status"}}]            Gemini's OpenAI endpoint (an array)
+//	{"object":"error","message","type","code"}             vLLM (message may be an object)
+//	{"detail":"text"} / {"detail":[{"type","loc","msg"}]}  Azure AI Foundry, FastAPI 422s
+//	{"error":{"code":429,"message","metadata":{"raw"}}}    OpenRouter (the upstream's error in raw)
+//
+// The kind is the error's code when it is a string, else its type, else
+// Gemini's status ("INVALID_ARGUMENT"); a numeric code only repeats the
+// HTTP status and is left out.
+
+// maxErrorDepth bounds how deep an error is looked for (arrays, nested
+// messages, OpenRouter's raw upstream body).
+const maxErrorDepth = 4
+
+// ErrorMessage reads the error a body reports as "<kind>: <message>" (or
+// the message alone), cut to one line; "" when body holds no error in a
+// known shape.
 func ErrorMessage(body []byte) string {
 	if !gjson.ValidBytes(body) {
 		return ""
 	}
-	e := gjson.GetBytes(body, "error")
-	switch {
-	case e.Type == gjson.String:
-		return Snippet([]byte(e.String()))
-	case !e.IsObject():
-		return ""
-	}
-	msg := e.Get("message").String()
-	kind := e.Get("code").String()
-	if kind == "" {
-		kind = e.Get("type").String()
-	}
+	kind, msg := errorIn(gjson.ParseBytes(body), 0)
 	switch {
 	case kind != "" && msg != "":
 		return Snippet([]byte(kind + ": " + msg))
@@ -67,28 +73,120 @@ func ErrorMessage(body []byte) string {
 	return ""
 }
 
-// ErrorType reads the type of the error object ErrorMessage reads: its
-// code, else its type ("rate_limit_exceeded", "rate_limit_error"); "" when
-// body holds none, or one too long to be a type.
+// ErrorType reads the kind of the error ErrorMessage reads
+// ("rate_limit_error", "insufficient_quota"); "" when body holds none, or
+// one too long to be a kind.
 func ErrorType(body []byte) string {
 	if !gjson.ValidBytes(body) {
 		return ""
 	}
-	e := gjson.GetBytes(body, "error")
-	if !e.IsObject() {
-		return ""
-	}
-	kind := ""
-	if c := e.Get("code"); c.Type == gjson.String {
-		kind = c.String() // a number (429) would only repeat the status
-	}
-	if t := e.Get("type"); kind == "" && t.Type == gjson.String {
-		kind = t.String()
-	}
+	kind, _ := errorIn(gjson.ParseBytes(body), 0)
 	if len(kind) > 64 || strings.ContainsAny(kind, " \t\r\n") {
 		return ""
 	}
 	return kind
+}
+
+// errorIn finds the error v reports: its kind and message.
+func errorIn(v gjson.Result, depth int) (kind, msg string) {
+	if depth > maxErrorDepth {
+		return "", ""
+	}
+	if v.IsArray() {
+		for _, el := range v.Array() {
+			if k, m := errorIn(el, depth+1); k != "" || m != "" {
+				return k, m
+			}
+		}
+		return "", ""
+	}
+	if !v.IsObject() {
+		return "", ""
+	}
+	switch e := v.Get("error"); {
+	case e.Type == gjson.String:
+		return "", e.String()
+	case e.IsObject():
+		return errorObject(e, depth)
+	}
+	if v.Get("object").String() == "error" || v.Get("message").Exists() {
+		return errorObject(v, depth)
+	}
+	if d := v.Get("detail"); d.Exists() {
+		return detail(d)
+	}
+	return "", ""
+}
+
+// errorObject reads {"message", "code"|"type"|"status", "metadata":{"raw"}}.
+func errorObject(e gjson.Result, depth int) (kind, msg string) {
+	for _, k := range []string{"code", "type", "status"} {
+		if f := e.Get(k); f.Type == gjson.String && f.String() != "" {
+			kind = f.String()
+			break
+		}
+	}
+	switch m := e.Get("message"); {
+	case m.Type == gjson.String:
+		msg = m.String()
+	case m.IsObject() || m.IsArray():
+		// vLLM wraps FastAPI's validation error in its message
+		k, inner := errorIn(m, depth+1)
+		if inner == "" {
+			inner = m.Raw
+		}
+		msg = inner
+		if kind == "" {
+			kind = k
+		}
+	}
+	if d := e.Get("detail"); msg == "" && d.Exists() {
+		k, m := detail(d)
+		msg = m
+		if kind == "" {
+			kind = k
+		}
+	}
+	// OpenRouter: "Provider returned error" says nothing; the upstream's
+	// own error is in metadata.raw, as JSON or as text.
+	if raw := e.Get("metadata.raw"); raw.Type == gjson.String && raw.String() != "" {
+		up := raw.String()
+		if gjson.Valid(up) {
+			if _, m := errorIn(gjson.Parse(up), depth+1); m != "" {
+				up = m
+			}
+		}
+		if msg == "" {
+			msg = up
+		} else {
+			msg += ": " + up
+		}
+	}
+	return kind, msg
+}
+
+// detail reads FastAPI's "detail": a string, or a list of
+// {"type", "loc", "msg"} (the first one, with where it points).
+func detail(d gjson.Result) (kind, msg string) {
+	if d.Type == gjson.String {
+		return "", d.String()
+	}
+	first := d
+	if d.IsArray() {
+		first = d.Get("0")
+	}
+	if !first.IsObject() {
+		return "", ""
+	}
+	msg = first.Get("msg").String()
+	var loc []string
+	for _, p := range first.Get("loc").Array() {
+		loc = append(loc, p.String())
+	}
+	if len(loc) > 0 {
+		msg += " (" + strings.Join(loc, ".") + ")"
+	}
+	return first.Get("type").String(), msg
 }
 
 // maxPayloadDepth keeps a hostile, deeply nested event from being handed to

@@ -14,6 +14,12 @@ import (
 // data field. A stream that ends inside an event loses that event (the spec
 // says so) and is reported as ErrIncomplete so callers can tell a cut
 // stream from a clean end.
+//
+// One departure: older llama.cpp servers report a failure mid-stream with
+// a field the standard does not have, "error: {...}", which a strict
+// parser drops, making the failure look like a clean, empty end. An
+// "error" field is read as the data of an event named "error", so the
+// provider sees it as the failure it is.
 
 // ErrIncomplete is returned when the source ended cleanly inside an event:
 // the event is lost. It matches io.ErrUnexpectedEOF.
@@ -123,6 +129,10 @@ func (r *Reader) field(line []byte) {
 		r.name = append(r.name[:0], value...)
 		r.pending = true
 	case "data":
+		r.data = append(append(r.data, value...), '\n')
+		r.hasData, r.pending = true, true
+	case "error":
+		r.name = append(r.name[:0], "error"...)
 		r.data = append(append(r.data, value...), '\n')
 		r.hasData, r.pending = true, true
 	case "id":

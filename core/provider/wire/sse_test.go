@@ -177,3 +177,16 @@ func BenchmarkReader(b *testing.B) {
 		}
 	}
 }
+
+// Older llama.cpp servers report a failure with an "error:" line: it is
+// an event named "error", not a field to drop.
+func TestAnErrorFieldIsAnErrorEvent(t *testing.T) {
+	r := NewReader(strings.NewReader("error: {\"code\":400,\"message\":\"too long\"}\n\ndata: [DONE]\n\n"))
+	ev, err := r.Next()
+	if err != nil || ev.Name != "error" || string(ev.Data) != `{"code":400,"message":"too long"}` {
+		t.Fatalf("event %q %q, err %v", ev.Name, ev.Data, err)
+	}
+	if ev, err = r.Next(); err != nil || string(ev.Data) != "[DONE]" || ev.Name != "" {
+		t.Fatalf("next event %q %q, err %v", ev.Name, ev.Data, err)
+	}
+}

@@ -20,7 +20,8 @@ import (
 
 // Transcript reads testdata/providers/<name> (e.g. "anthropic/text.sse")
 // from the module root and splits it into events, each ending in a blank
-// line.
+// line. Some SDK fixture files end at their last event's data line, without
+// the blank line a server sends after it: that event gets its blank line.
 func Transcript(t testing.TB, name string) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(Root(), "testdata", "providers", name))
@@ -32,6 +33,9 @@ func Transcript(t testing.TB, name string) []string {
 		if strings.TrimSpace(ev) != "" {
 			out = append(out, ev)
 		}
+	}
+	if n := len(out); n > 0 && !strings.HasSuffix(out[n-1], "\n\n") {
+		out[n-1] = strings.TrimRight(out[n-1], "\n") + "\n\n"
 	}
 	return out
 }
