@@ -61,8 +61,8 @@ func TestRuleGlobMatching(t *testing.T) {
 		{"Bash(echo *)", "xecho hi", false}, // anchored at the start
 		{"Bash(*.sh)", "run.sh x", false},   // anchored at the end
 		{"Bash(git *)", "git commit -m 'a\nb'", true},
-		{"Bash(ls:*)", "lsof", false},                          // the legacy prefix form needs a word boundary too
-		{"Bash(npm run test:*)", "npm run testing", false},     // ...so a longer word is another command
+		{"Bash(ls:*)", "lsof", false},                      // the legacy prefix form needs a word boundary too
+		{"Bash(npm run test:*)", "npm run testing", false}, // ...so a longer word is another command
 		{"Bash(npm run test:*)", "npm run test -- --watch", true},
 		{"Bash(git -C * log:*)", "git -C repo log --oneline", true}, // * anywhere
 		{"Bash(git * main)", "git push origin main", true},

@@ -134,7 +134,7 @@ type settingsFile struct {
 		DefaultMode                  *string         `json:"defaultMode"`
 		DisableBypassPermissionsMode json.RawMessage `json:"disableBypassPermissionsMode"`
 	} `json:"permissions"`
-	DisableAllHooks *bool `json:"disableAllHooks"`
+	DisableAllHooks      *bool                    `json:"disableAllHooks"`
 	Hooks                map[string][]HookMatcher `json:"hooks"`
 	AutoCompactThreshold json.RawMessage          `json:"autoCompactThreshold"`
 	MaxTurns             *int                     `json:"maxTurns"`
