@@ -33,11 +33,11 @@ const (
 	// PostToolUseFailure runs instead of PostToolUse after a call that
 	// failed (a Bash command that exited non-zero included).
 	PostToolUseFailure = "PostToolUseFailure"
-	Stop             = "Stop"
-	StopFailure      = "StopFailure"
-	SessionEnd       = "SessionEnd"
-	PreCompact       = "PreCompact"
-	PostCompact      = "PostCompact"
+	Stop               = "Stop"
+	StopFailure        = "StopFailure"
+	SessionEnd         = "SessionEnd"
+	PreCompact         = "PreCompact"
+	PostCompact        = "PostCompact"
 )
 
 func targeted(target string, fields ...logfmt.Field) Input {
