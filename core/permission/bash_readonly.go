@@ -3,8 +3,8 @@ package permission
 // Read-only Bash commands run without a question in every mode, as Claude
 // Code runs them (its permissions documentation, "Read-only commands"):
 // ls, cat, echo, pwd, head, tail, grep, find, wc, which, diff, stat, du,
-// cd and read-only forms of git, plus a few that only print (true, false,
-// whoami, uname, basename...). trail is stricter in what it counts:
+// cd and read-only forms of git, and a few more that only read files (tree,
+// file, cmp, cut, sort...). trail is stricter in what it counts:
 //
 //   - every part of a compound command must qualify, and nothing may
 //     expand ($VAR, $(...), backquotes) or fail to parse;
@@ -26,10 +26,7 @@ import (
 const maxReadOnlyLen = 10000
 
 // printOnly commands read no file the rules could care about.
-var printOnly = map[string]bool{
-	"echo": true, "pwd": true, "true": true, "false": true, "whoami": true,
-	"uname": true, "id": true, "which": true, "basename": true, "dirname": true,
-}
+var printOnly = map[string]bool{"echo": true, "pwd": true, "which": true}
 
 // pathCommands read the files or folders their arguments name.
 var pathCommands = map[string]bool{
