@@ -35,8 +35,8 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 
 func newApp(d *Deps) *cli.App {
 	app := &cli.App{
-		Name:                  "trail",
-		Usage:                 "run AI-agent sessions from the shell",
+		Name:  "trail",
+		Usage: "run AI-agent sessions from the shell",
 		Description: "Claude Code habits work too: trail -c \"next\" (--continue) resumes the latest session\n" +
 			"of this folder, trail -r ID \"next\" (--resume ID) resumes that one.",
 		Version:               Version,
