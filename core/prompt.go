@@ -48,7 +48,10 @@ func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error)
 // the next prompt.
 func (s *session) sessionStart(ctx context.Context) {
 	source := "startup"
-	if s.resumed {
+	switch {
+	case s.opts.Fork:
+		source = "fork" // Claude Code's source for a forked session
+	case s.resumed:
 		source = "resume"
 	}
 	s.sessionStartHooks(ctx, source)
