@@ -255,3 +255,48 @@ func TestClaudeCompactReminderReachesTheNextStep(t *testing.T) {
 		t.Fatal("the context was kept after it was used")
 	}
 }
+
+// The transcript hooks read, line by line: Claude Code's entry shapes, a
+// parentUuid chain, tool calls in Claude's names with their structured
+// results, and no secret (it is redacted as the record is).
+func TestTranscriptHasClaudeCodesEntryFormat(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const key = "sk-ant-api03-transcriptsecret0123456789abcdef"
+	e.setenv("ANTHROPIC_API_KEY=" + key)
+	e.writeFile("a.txt", "hello\n")
+	e.withHooks(map[string][]map[string]any{"Stop": {{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}})
+	s := e.script(calls(call("Read", map[string]any{"filePath": "a.txt"})), answer("it says hello"))
+	e.must("", "run", "--provider", "script", "--script", s, "the key is "+key)
+	id := e.onlySession()
+	lines := e.transcript(id)
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want prompt, tool_use, tool_result, answer: %v", len(lines), lines)
+	}
+	parent := any(nil)
+	for i, l := range lines {
+		if l["parentUuid"] != parent || l["sessionId"] != id || l["cwd"] != e.cwd || l["uuid"] == "" || l["timestamp"] == "" || l["isSidechain"] != false {
+			t.Errorf("line %d = %v", i, l)
+		}
+		parent = l["uuid"]
+	}
+	msg := func(i int) map[string]any { return lines[i]["message"].(map[string]any) }
+	if lines[0]["type"] != "user" || msg(0)["content"] != "the key is [REDACTED]" {
+		t.Errorf("prompt line = %v", lines[0])
+	}
+	use := msg(1)["content"].([]any)[0].(map[string]any)
+	if lines[1]["type"] != "assistant" || use["type"] != "tool_use" || use["input"].(map[string]any)["file_path"] != filepath.Join(e.cwd, "a.txt") || msg(1)["stop_reason"] != "tool_use" {
+		t.Errorf("tool_use line = %v", lines[1])
+	}
+	res := msg(2)["content"].([]any)[0].(map[string]any)
+	out, _ := lines[2]["toolUseResult"].(map[string]any)
+	if res["type"] != "tool_result" || res["tool_use_id"] != "call_0_0" || res["is_error"] != false || out["type"] != "text" {
+		t.Errorf("tool_result line = %v", lines[2])
+	}
+	if text := msg(3)["content"].([]any)[0].(map[string]any)["text"]; text != "it says hello" || msg(3)["stop_reason"] != "end_turn" {
+		t.Errorf("answer line = %v", lines[3])
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.home, "transcripts", id+".jsonl")); strings.Contains(string(b), key) {
+		t.Error("the transcript holds the API key")
+	}
+}
