@@ -47,7 +47,10 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		r.result = tools.Result{Error: "Aborted before start"}
 		return
 	}
-	hook := s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(s.hookCall(r)))
+	var hook hooks.Outcome
+	if s.hooks.Has(hooks.PreToolUse) {
+		hook = s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(s.hookCall(r)))
+	}
 	r.context = append(r.context, hook.Context...)
 	if hook.Stop {
 		s.stopByHook(hooks.PreToolUse, hook)

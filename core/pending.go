@@ -67,7 +67,7 @@ func (s *session) resumePending(ctx context.Context) (paused bool, err error) {
 		case p.Decision == permission.DecisionDeny:
 			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
 			r.result = tools.Result{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
-			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
+			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: tools.ClaudeInput(call.Name, r.args, s.rec.Cwd)})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
 			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
 		default:
