@@ -190,6 +190,14 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 	if len(reads) == 0 && len(writes) == 0 {
 		return Rule{}, false
 	}
+	hasPathRule := false
+	for _, r := range rules {
+		hasPathRule = hasPathRule || r.kind == kindPath
+	}
+	if !hasPathRule {
+		return Rule{}, false
+	}
+	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
 	for _, r := range rules {
 		if r.kind != kindPath {
 			continue
@@ -208,6 +216,44 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// maxGlobMatches bounds what one glob argument is expanded to.
+const maxGlobMatches = 10000
+
+// maxGlobSegments bounds the folders with wildcards a glob argument may
+// have to be expanded: /*/*/*/*/* would walk the whole disk for one check.
+const maxGlobSegments = 2
+
+// expandGlobs adds, for each word with an unquoted-looking glob, the files
+// it names now (as the shell will expand it): cat config/.en? reads
+// config/.env.
+func (p *Policy) expandGlobs(words []string) []string {
+	out := words
+	for _, w := range words {
+		if !strings.ContainsAny(w, "*?[") {
+			continue
+		}
+		wild := 0
+		for _, seg := range strings.Split(w, "/") {
+			if strings.ContainsAny(seg, "*?[") {
+				wild++
+			}
+		}
+		if wild > maxGlobSegments {
+			continue
+		}
+		pattern := w
+		if !filepath.IsAbs(pattern) && p.Cwd != "" {
+			pattern = filepath.Join(p.Cwd, pattern)
+		}
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			continue
+		}
+		out = append(out, matches[:min(len(matches), maxGlobMatches)]...)
+	}
+	return out
 }
 
 // inside reports whether a path argument, made absolute against cwd, stays

@@ -75,6 +75,8 @@ func TestClaudeCodePermissionRules(t *testing.T) {
 		{"cd elsewhere with git asks", rules{}, ModeDefault, "Bash", "cd vendor && git log", DecisionAsk},
 		{"an expansion is not read-only", rules{}, ModeDefault, "Bash", "cat $FILE", DecisionAsk},
 		{"an ask rule beats read-only", rules{ask: []string{"Bash(cat *)"}}, ModeDefault, "Bash", "cat README", DecisionAsk},
+		{"xargs feeding names is not read-only", rules{}, ModeDefault, "Bash", "echo /etc/shadow | xargs cat", DecisionAsk},
+		{"neither is a wrapper around xargs", rules{}, ModeDefault, "Bash", "echo /etc/shadow | timeout 5 xargs cat", DecisionAsk},
 		// Read deny rules, the .env hole
 		{"Read(.env) denies a nested .env", rules{deny: []string{"Read(.env)"}}, ModeDefault, "Read", "config/.env", DecisionDeny},
 		{"Read(.env) stops cat of a nested .env", rules{deny: []string{"Read(.env)"}, allow: []string{"Bash(cat *)"}}, ModeDefault, "Bash", "cat config/.env", DecisionDeny},
@@ -82,6 +84,7 @@ func TestClaudeCodePermissionRules(t *testing.T) {
 		{"...under bypassPermissions", rules{deny: []string{"Read(.env)"}}, ModeBypass, "Bash", "grep SECRET config/.env", DecisionDeny},
 		{"...through a < redirection", rules{deny: []string{"Read(.env)"}}, ModeBypass, "Bash", "wc -l < .env", DecisionDeny},
 		{"a grep pattern is not a file", rules{deny: []string{"Read(.env)"}}, ModeDefault, "Bash", "grep .env README", DecisionAllow},
+		{"a glob that names the file is the file", rules{deny: []string{"Read(.env)"}}, ModeDefault, "Bash", "cat config/.en?", DecisionDeny},
 		{"Read(.env) guards writes to .env", rules{deny: []string{"Read(.env)"}}, ModeBypass, "Write", ".env", DecisionDeny},
 		{"an Edit deny stops a redirect into the file", rules{deny: []string{"Edit(src/**)"}}, ModeBypass, "Bash", "echo x > src/app.ts", DecisionDeny},
 		{"Read(.env) does not reach a parent's .env", rules{deny: []string{"Read(.env)"}}, ModeDefault, "Read", "../.env", DecisionAllow},
