@@ -181,6 +181,13 @@ func bashParts(cmd string) []string {
 // covering a file cmd reads (Read rules) or writes (every path rule: a
 // Read deny guards writes too).
 func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
+	hasPathRule := false
+	for _, r := range rules {
+		hasPathRule = hasPathRule || r.kind == kindPath
+	}
+	if !hasPathRule {
+		return Rule{}, false
+	}
 	var reads, writes []string
 	for _, part := range bashParts(cmd) {
 		bp := analyzeBash(part)
@@ -188,13 +195,6 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		writes = append(writes, bp.writes...)
 	}
 	if len(reads) == 0 && len(writes) == 0 {
-		return Rule{}, false
-	}
-	hasPathRule := false
-	for _, r := range rules {
-		hasPathRule = hasPathRule || r.kind == kindPath
-	}
-	if !hasPathRule {
 		return Rule{}, false
 	}
 	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
