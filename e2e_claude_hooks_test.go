@@ -245,6 +245,11 @@ func TestClaudeCompactReminderReachesTheNextStep(t *testing.T) {
 	if _, ok := e.record(id)["pendingHookContext"]; !ok {
 		t.Fatal("the record does not keep the compact hook's context")
 	}
+	// The transcript the hook could read starts over from the summary.
+	if lines := e.transcript(id); len(lines) != 1 || lines[0]["type"] != "assistant" ||
+		lines[0]["message"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"] != "[Context Summary]\na summary" {
+		t.Fatalf("transcript after compaction = %v", lines)
+	}
 	e.must("", "resume", id, "--provider", "script", "--script", s, "next")
 	msgs := e.messages(id)
 	want := "<system-reminder>\nReminder after compaction: run make test before you finish.\n</system-reminder>\nnext"
