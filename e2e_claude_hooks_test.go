@@ -305,3 +305,19 @@ func TestTranscriptHasClaudeCodesEntryFormat(t *testing.T) {
 		t.Error("the transcript holds the API key")
 	}
 }
+
+// On a terminal, dontAsk still asks nobody: what would need approval is
+// denied, and a read-only command runs without a question.
+func TestDontAskNeverAsksOnATerminal(t *testing.T) {
+	e := newEnv(t)
+	e.withSettings(map[string]any{"permissions": map[string]any{"defaultMode": "dontAsk"}})
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"}), call("Bash", map[string]any{"command": "ls"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	code, shown := tr.wait()
+	if code != 0 || e.exists("made") || strings.Contains(shown, "[y/a/N]") {
+		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
+	}
+	if d := e.decisions(e.onlySession()); d["call_0_0"] != "deny" || d["call_0_1"] != "allow" {
+		t.Fatalf("decisions %v", d)
+	}
+}
