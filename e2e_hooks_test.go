@@ -168,7 +168,7 @@ func TestHooksReceiveTheDocumentedFields(t *testing.T) {
 		if err := json.Unmarshal([]byte(e.read("captured-"+event+".json")), &m); err != nil {
 			t.Fatalf("%s input: %v", event, err)
 		}
-		for k, want := range map[string]any{"session_id": id, "transcript_path": e.recordPath(id), "cwd": e.cwd, "hook_event_name": event, "permission_mode": "default"} {
+		for k, want := range map[string]any{"session_id": id, "transcript_path": filepath.Join(e.home, "transcripts", id+".jsonl"), "cwd": e.cwd, "hook_event_name": event, "permission_mode": "default"} {
 			if m[k] != want {
 				t.Errorf("%s %s = %v, want %v", event, k, m[k], want)
 			}
@@ -182,10 +182,11 @@ func TestHooksReceiveTheDocumentedFields(t *testing.T) {
 		return m
 	}
 	post := read("PostToolUse")
-	if post["tool_name"] != "Read" || post["tool_use_id"] != "call_0_0" || post["tool_input"].(map[string]any)["filePath"] != "notes.txt" {
+	// Claude Code's names and shapes: file_path absolute, Read's {type, file}.
+	if post["tool_name"] != "Read" || post["tool_use_id"] != "call_0_0" || post["tool_input"].(map[string]any)["file_path"] != filepath.Join(e.cwd, "notes.txt") {
 		t.Errorf("PostToolUse = %v", post)
 	}
-	if resp, _ := post["tool_response"].(map[string]any); resp["success"] != true || !strings.Contains(resp["output"].(string), "hello") {
+	if resp, _ := post["tool_response"].(map[string]any); resp["type"] != "text" || resp["file"].(map[string]any)["content"] != "hello" {
 		t.Errorf("tool_response = %v", post["tool_response"])
 	}
 	stop := read("Stop")

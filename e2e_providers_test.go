@@ -456,6 +456,21 @@ func TestStreamJSONOverTheWire(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	var text, thinking strings.Builder
 	blockType := map[string]string{}
+	// Claude Code's lines (system init, assistant, user) are tested in
+	// e2e_claude_output_test.go; this test reads seed 004's events.
+	var seed []string
+	for _, line := range lines {
+		switch gjson.Get(line, "type").String() {
+		case "assistant", "user":
+			continue
+		case "system":
+			if gjson.Get(line, "subtype").String() == "init" {
+				continue
+			}
+		}
+		seed = append(seed, line)
+	}
+	lines = seed
 	for i, line := range lines {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(line), &m); err != nil {

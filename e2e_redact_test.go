@@ -196,7 +196,7 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		}},
 		{"the arguments of a call paused for approval", []string{pausedKey}, func(e *env) result {
 			e.setenv("PAUSED_API_KEY=" + pausedKey)
-			s := e.script(calls(call("Bash", map[string]any{"command": "echo " + pausedKey})), answer("done"))
+			s := e.script(calls(call("Bash", map[string]any{"command": "printf %s " + pausedKey})), answer("done"))
 			r := e.run("", "run", "--provider", "script", "--script", s, "--on-ask", "pause", "go")
 			if r.code != 4 {
 				t.Fatalf("want a paused session (exit 4): %s", r)

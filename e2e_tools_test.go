@@ -175,8 +175,10 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 			call("Grep", map[string]any{"pattern": "TOKEN", "outputMode": "content"}),
 			call("Write", map[string]any{"filePath": ".env", "content": "TOKEN=changed\n"}),
 		), answer("done"))
+		// The Edit rule comes first: a Read deny rule guards writes too,
+		// and the first deny rule that matches is the one named.
 		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits",
-			"--deny-tool", "Read(.env)", "--deny-tool", "Edit(.env)", "go")
+			"--deny-tool", "Edit(.env)", "--deny-tool", "Read(.env)", "go")
 		results := e.toolResults(e.onlySession())
 		if out := results["call_0_0"]["output"]; strings.Contains(out.(string), "s3cret") {
 			t.Errorf("Grep showed a file Read(.env) denies: %q", out)

@@ -25,7 +25,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		return ExitOK
 	}
 	app := newApp(d)
-	err := app.RunContext(ctx, reorderArgs(app, joinOptionalValues(args)))
+	err := app.RunContext(ctx, reorderArgs(app, joinOptionalValues(claudeArgs(app, args))))
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
 		reportError(d.IO.ErrOut, err)
@@ -35,8 +35,10 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 
 func newApp(d *Deps) *cli.App {
 	app := &cli.App{
-		Name:                  "trail",
-		Usage:                 "run AI-agent sessions from the shell",
+		Name:  "trail",
+		Usage: "run AI-agent sessions from the shell",
+		Description: "Claude Code habits work too: trail -c \"next\" (--continue) resumes the latest session\n" +
+			"of this folder, trail -r ID \"next\" (--resume ID) resumes that one.",
 		Version:               Version,
 		HideVersion:           true,
 		Writer:                d.IO.Out,

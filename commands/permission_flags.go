@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"trail/core"
+	"trail/core/permission"
 )
 
 // ruleFlag collects a repeatable rule flag. urfave/cli's StringSliceFlag
@@ -31,8 +32,11 @@ func ruleValues(c *cli.Context, name string) []string {
 // before any file is touched.
 func permissionOptions(c *cli.Context, s *core.StepOptions) {
 	s.PermissionMode = c.String("permission-mode")
-	s.AllowRules = ruleValues(c, "allow-tool")
-	s.DenyRules = ruleValues(c, "deny-tool")
+	if s.PermissionMode == "" && c.Bool("dangerously-skip-permissions") {
+		s.PermissionMode = permission.ModeBypass
+	}
+	s.AllowRules = append(ruleValues(c, "allow-tool"), listValues(c, "allowedTools")...)
+	s.DenyRules = append(ruleValues(c, "deny-tool"), listValues(c, "disallowedTools")...)
 	s.OnAsk = c.String("on-ask")
 	if c.IsSet("tools") {
 		list := strings.TrimSpace(c.String("tools"))

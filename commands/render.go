@@ -153,7 +153,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 	if res != nil {
 		switch r.o.Output {
 		case outJSON:
-			b, jerr := logfmt.Marshal(resultObject(res, err))
+			b, jerr := logfmt.Marshal(resultObject(res, err, newUUID(r.o.Deps.NewID)))
 			if jerr == nil {
 				fmt.Fprintf(io.Out, "%s\n", b)
 			}
@@ -200,8 +200,13 @@ func (r *renderer) dim(s string) string {
 	return "\x1b[2m" + s + "\x1b[0m"
 }
 
-// resultObject is Claude Code's result shape (SPEC 6); fields are only ever added.
-func resultObject(res *core.Result, err error) logfmt.Object {
+// resultObject is Claude Code's result shape (SPEC 6); fields are only ever
+// added. Beside trail's own keys it carries the keys of Claude Code's
+// result message that scripts read: terminal_reason, uuid (this result's
+// own id), total_cost_usd and modelUsage (null until trail has a price
+// table), deferred_tool_use when a hook deferred a call, and errors on a
+// failed step.
+func resultObject(res *core.Result, err error, uuid string) logfmt.Object {
 	denials := make([]any, 0, len(res.PermissionDenials))
 	for _, d := range res.PermissionDenials {
 		denials = append(denials, d)
@@ -229,12 +234,20 @@ func resultObject(res *core.Result, err error) logfmt.Object {
 		logfmt.F("model_stop_reason", nullIfEmpty(res.ModelStopReason)),
 		logfmt.F("total_cost_usd", costValue(res.CostUSD)),
 		logfmt.F("modelUsage", modelUsageObject(res.ModelUsage)),
+		logfmt.F("terminal_reason", res.TerminalReason),
+		logfmt.F("uuid", uuid),
 	}
 	if res.Refusal != "" {
 		o = append(o, logfmt.F("refusal", res.Refusal))
 	}
+	if res.Deferred != nil {
+		o = append(o, logfmt.F("deferred_tool_use", res.Deferred))
+	}
 	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		o = append(o, logfmt.F("error", oneLine(err.Error())))
+	}
+	if msgs := resultErrors(res, err); len(msgs) > 0 {
+		o = append(o, logfmt.F("errors", msgs))
 	}
 	return o
 }
@@ -253,4 +266,28 @@ func refusalLine(res *core.Result) string {
 		return "the model refused to answer: " + res.Refusal
 	}
 	return "the model refused to answer (stop_reason " + res.ModelStopReason + ")"
+}
+
+// resultErrors is Claude Code's errors list of a failed result: what went
+// wrong, one sentence each.
+func resultErrors(res *core.Result, err error) []string {
+	switch {
+	case res.Subtype == core.SubtypeMaxTurns:
+		return []string{fmt.Sprintf("Reached maximum number of turns (%d)", res.NumTurns)}
+	case err != nil && !errors.Is(err, errs.ErrInterrupted) && (res.IsError || res.Subtype == core.SubtypeError):
+		return []string{oneLine(err.Error())}
+	}
+	return nil
+}
+
+// newUUID is a fresh id for a Claude-shaped message ("" when none can be made).
+func newUUID(newID func() (string, error)) string {
+	if newID == nil {
+		return ""
+	}
+	id, err := newID()
+	if err != nil {
+		return ""
+	}
+	return id
 }

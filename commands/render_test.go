@@ -167,6 +167,24 @@ func streamEvents(t *testing.T, w *lineWriter) []map[string]any {
 	return out
 }
 
+// seedEvents drops Claude Code's lines (system init, assistant, user) from
+// a stream, leaving seed 004's events and the result.
+func seedEvents(evs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, e := range evs {
+		switch e["type"] {
+		case "assistant", "user":
+			continue
+		case "system":
+			if e["subtype"] == "init" {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 func TestStreamJSONToolRound(t *testing.T) {
 	w := &lineWriter{}
 	n := 0
@@ -195,7 +213,7 @@ func TestStreamJSONToolRound(t *testing.T) {
 		s.Event(e)
 	}
 	s.finish(&core.Result{SessionID: "s1", Subtype: core.SubtypeSuccess, Text: "It is 14C.", StopReason: core.StopEndTurn}, nil)
-	evs := streamEvents(t, w)
+	evs := seedEvents(streamEvents(t, w))
 
 	if evs[0]["type"] != "session" || evs[0]["session_id"] != "s1" || evs[0]["schema_version"] != 1.0 {
 		t.Errorf("first line = %v", evs[0])
@@ -274,7 +292,7 @@ func TestStreamJSONFailedRoundClosesItsBlocksAndSaysWhy(t *testing.T) {
 	s.Event(core.StepEvent{Kind: core.EvTextDelta, Round: 1, Text: "Hel"})
 	perr := &errs.ProviderError{Provider: "anthropic", Message: "overloaded_error: Overloaded"}
 	s.finish(&core.Result{SessionID: "s1", Subtype: core.SubtypeError, IsError: true}, perr)
-	evs := streamEvents(t, w)
+	evs := seedEvents(streamEvents(t, w))
 	var types []string
 	for _, e := range evs {
 		types = append(types, e["type"].(string))

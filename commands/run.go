@@ -51,7 +51,7 @@ func stepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-stdin", Usage: "never read standard input"},
 		&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
 		&cli.StringFlag{Name: "name", Usage: "session `NAME` (resume: rename)"},
-		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits or bypassPermissions"},
+		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits, bypassPermissions or dontAsk (manual and auto run as default)"},
 		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
 		&cli.GenericFlag{Name: "deny-tool", Value: &ruleFlag{}, Usage: "deny tool calls matching `RULE`, repeatable (beats every allow and mode)"},
 		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer: a comma-separated `LIST`, or none (default: all)"},
@@ -59,14 +59,15 @@ func stepFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS` (overrides the known models table)"},
 		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
-	return append(flags, outputFlags()...)
+	flags = append(flags, outputFlags()...)
+	return append(flags, claudeStepFlags()...)
 }
 
 func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Command {
 	flags := append(stepFlags(),
-		&cli.StringFlag{Name: "system", Usage: "system prompt `TEXT` (replaces the default)"},
-		&cli.StringFlag{Name: "system-file", Usage: "read the system prompt from `FILE`"},
-		&cli.StringFlag{Name: "append-system", Usage: "`TEXT` appended to the system prompt"},
+		&cli.StringFlag{Name: "system", Aliases: []string{"system-prompt"}, Usage: "system prompt `TEXT` (replaces the default)"},
+		&cli.StringFlag{Name: "system-file", Aliases: []string{"system-prompt-file"}, Usage: "read the system prompt from `FILE`"},
+		&cli.StringFlag{Name: "append-system", Aliases: []string{"append-system-prompt"}, Usage: "`TEXT` appended to the system prompt"},
 		&cli.StringFlag{Name: "session-id", Usage: "use this `ID` instead of a new UUIDv7"},
 	)
 	return &cli.Command{

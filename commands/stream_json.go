@@ -14,8 +14,10 @@ import (
 	"trail/logfmt"
 )
 
-// streamJSON writes -o stream-json (SPEC 6): a session line, then seed
-// 004's block events, then the result object -o json prints. Every line is
+// streamJSON writes -o stream-json (SPEC 6): Claude Code's system init
+// line, a session line, then seed 004's block events with Claude Code's
+// assistant and user lines among them (stream_claude.go), then the result
+// object -o json prints. Every line is
 // one Write on stdout, so a reader sees each line whole, at once.
 //
 // Blocks: user_message, assistant_text, thinking, tool_use, tool_result and
@@ -31,6 +33,10 @@ type streamJSON struct {
 	now   func() time.Time
 	model string
 	err   error // the first write error; nothing more is written after it
+
+	// Claude Code's lines (stream_claude.go)
+	sessionID, cwd string
+	results        []claudeResult // tool results waiting for their batch's user line
 
 	text      *textBlock
 	thinking  *textBlock
@@ -61,6 +67,7 @@ func (s *streamJSON) Event(e core.StepEvent) {
 	switch e.Kind {
 	case core.EvSession:
 		s.model = e.Model
+		s.claudeInit(e)
 		s.line(logfmt.Object{
 			logfmt.F("type", "session"),
 			logfmt.F("schema_version", 1),
@@ -71,6 +78,7 @@ func (s *streamJSON) Event(e core.StepEvent) {
 			logfmt.F("conversationId", mainConversation),
 		})
 	case core.EvProviderWaiting:
+		s.flushToolResults()
 		s.roundText = false
 	case core.EvUserMessage:
 		if e.Message != nil {
@@ -104,13 +112,18 @@ func (s *streamJSON) Event(e core.StepEvent) {
 			s.toolStart(e.ToolCall.ID, e.ToolCall.Name, map[string]any{})
 		}
 	case core.EvAssistantMessage:
+		s.flushToolResults()
 		s.assistant(e)
+		s.claudeAssistant(e)
 	case core.EvToolStarted:
 		if b := s.toolFor(e.ToolCall); b != nil {
 			b.status = "running"
 			s.update(b.id, logfmt.Object{logfmt.F("status", b.status)})
 		}
 	case core.EvToolFinished:
+		if e.ToolCall != nil {
+			s.claudeToolOutcome(e.ToolCall.ID, e.Tool)
+		}
 		if b := s.toolFor(e.ToolCall); b != nil {
 			b.status = "success"
 			if e.Tool != nil && (!e.Tool.Success || e.Tool.Denied) {
@@ -121,6 +134,7 @@ func (s *streamJSON) Event(e core.StepEvent) {
 	case core.EvToolResult:
 		if e.Message != nil {
 			s.toolResult(e.Message)
+			s.claudeToolResult(e.Message.ToolCallID, e.Message.Content)
 		}
 	case core.EvRetry:
 		s.system("status", "retrying in "+e.Wait.Round(time.Millisecond).String()+": "+e.Text,
@@ -128,6 +142,7 @@ func (s *streamJSON) Event(e core.StepEvent) {
 	case core.EvWarning:
 		s.system("status", e.Text, logfmt.Object{logfmt.F("level", "warning")})
 	case core.EvCompacted:
+		s.flushToolResults()
 		s.system("status", "the conversation was compacted", nil)
 	}
 }
@@ -184,11 +199,12 @@ func (s *streamJSON) finish(res *core.Result, err error) {
 			s.completeTool(b)
 		}
 	}
+	s.flushToolResults()
 	if err != nil && !errors.Is(err, errs.ErrInterrupted) {
 		s.system("error", oneLine(err.Error()), nil)
 	}
 	if res != nil {
-		s.line(resultObject(res, err))
+		s.line(resultObject(res, err, newUUID(s.newID)))
 	}
 }
 

@@ -3,16 +3,19 @@ package core
 // The decision for each tool call, in call order, before any call runs:
 //
 //  1. PreToolUse hooks. Exit 2 (or decision block, or continue false)
-//     blocks the call, even under bypassPermissions; updatedInput replaces
-//     its arguments.
-//  2. A deny rule denies; a hook's deny denies; an ask rule asks (a hook's
-//     allow overrides neither rule, as in Claude Code).
+//     blocks the call, even under bypassPermissions; updatedInput (in
+//     Claude Code's parameter names, mapped back) replaces its arguments;
+//     additionalContext goes to the model beside the result.
+//  2. A deny rule denies; a hook's deny denies; a hook's defer (when the
+//     round has that one call) pauses the round (exit 4); an ask rule asks
+//     (a hook's allow overrides neither rule, as in Claude Code).
 //  3. A hook's permissionDecision: allow allows without a prompt, ask
 //     forces a prompt.
-//  4. An allow rule allows; else the mode table.
-//  5. ask: a tool the person allowed for the session is allowed; on a
-//     terminal the person answers y / a / n; without one --on-ask decides:
-//     deny, or pause the round (SPEC 5.4).
+//  4. An allow rule allows (or the rules find a read-only command); else
+//     the mode table.
+//  5. ask: in dontAsk mode, denied; a tool the person allowed for the
+//     session is allowed; on a terminal the person answers y / a / n;
+//     without one --on-ask decides: deny, or pause the round (SPEC 5.4).
 
 import (
 	"cmp"
@@ -32,6 +35,7 @@ const (
 	deniedByPerson     = "Permission denied. The user did not approve this action."
 	deniedNoTerminal   = "Permission denied. This call needs approval and trail runs without a terminal to ask on (--on-ask deny), so it was not approved."
 	blockedByHookLabel = "Blocked by hook: "
+	deniedDontAsk      = "Permission denied. The permission mode is dontAsk: a call that would need approval is denied."
 )
 
 func (s *session) decide(ctx context.Context, round int, r *toolRun) {
@@ -43,7 +47,11 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		r.result = tools.Result{Error: "Aborted before start"}
 		return
 	}
-	hook := s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(r.call.Name, r.call.ID, r.args))
+	var hook hooks.Outcome
+	if s.hooks.Has(hooks.PreToolUse) {
+		hook = s.runHooks(ctx, hooks.PreToolUse, hooks.PreToolUseInput(s.hookCall(r)))
+	}
+	r.context = append(r.context, hook.Context...)
 	if hook.Stop {
 		s.stopByHook(hooks.PreToolUse, hook)
 	}
@@ -52,7 +60,12 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		return
 	}
 	if len(hook.UpdatedInput) > 0 && json.Valid(hook.UpdatedInput) {
-		r.args = hook.UpdatedInput
+		// A hook answers in Claude Code's names; the tool reads Robota's.
+		r.args = tools.Normalize(r.call.Name, hook.UpdatedInput)
+	}
+	if hook.Permission == hooks.DecisionDefer && s.roundCalls > 1 {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: fmt.Sprintf("a PreToolUse hook deferred %s, but the model made %d calls at once: defer works for a single call; deciding it as usual", r.call.Name, s.roundCalls)})
+		hook.Permission = ""
 	}
 	v := s.perms.Check(r.call.Name, r.args)
 	switch {
@@ -60,6 +73,11 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		s.settle(round, r, permission.DecisionDeny, permission.SourceRule, v.Rule, "Permission denied by rule "+v.Rule+".")
 	case hook.Permission == permission.DecisionDeny:
 		s.settle(round, r, permission.DecisionDeny, permission.SourceHook, "", blockedByHookLabel+cmp.Or(strings.TrimSpace(hook.PermissionReason), "permissionDecision deny"))
+	case hook.Permission == hooks.DecisionDefer:
+		// Claude Code's print mode: the call waits, the step stops with
+		// it pending (exit 4); resume asks the hooks again.
+		r.deferred = true
+		s.settle(round, r, permission.DecisionAsk, permission.SourceHook, "", "deferred by a PreToolUse hook")
 	case v.Decision == permission.DecisionAsk && v.Source == permission.SourceRule:
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.
@@ -77,9 +95,19 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	}
 }
 
+// hookCall is a call as hooks see it: Claude Code's parameter names with
+// an absolute file_path, and the tools' own names for "if" rules.
+func (s *session) hookCall(r *toolRun) hooks.Call {
+	return hooks.Call{Name: r.call.Name, ID: r.call.ID, Input: tools.ClaudeInput(r.call.Name, r.args, s.rec.Cwd), Args: r.args}
+}
+
 // ask settles a call that needs approval. forced (a hook's ask) skips the
 // session's allowed tools.
 func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, why string) {
+	if s.perms.Mode == permission.ModeDontAsk {
+		s.settle(round, r, permission.DecisionDeny, permission.SourceMode, "", deniedDontAsk)
+		return
+	}
 	if !forced && s.sessionAllows(r.call.Name) {
 		s.settle(round, r, permission.DecisionAllow, permission.SourceSession, "", "")
 		return
@@ -157,7 +185,7 @@ func (s *session) settle(round int, r *toolRun, decision, source, rule, reason s
 	if decision == permission.DecisionDeny {
 		r.denied = true
 		r.result = tools.Result{Success: false, Error: reason}
-		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: r.args})
+		s.denials = append(s.denials, PermissionDenial{ToolName: r.call.Name, ToolUseID: r.call.ID, ToolInput: tools.ClaudeInput(r.call.Name, r.args, s.rec.Cwd)})
 	}
 	s.logDecision(round, r)
 }

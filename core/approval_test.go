@@ -12,6 +12,7 @@ import (
 	"trail/core/permission"
 	"trail/core/settings"
 	"trail/core/tools"
+	"trail/store"
 )
 
 // fakeTerminal answers questions from a list; a nil list means no terminal.
@@ -49,7 +50,7 @@ func testSession(t *testing.T, term *fakeTerminal, onAsk, mode string, allow, de
 	}
 	return &session{
 		e: e, opts: &StepOptions{OnAsk: onAsk, Settings: &settings.Settings{}}, obs: nopObserver{},
-		perms: p, hooks: &hooks.Runner{Hooks: hookCfg, Cwd: p.Cwd},
+		perms: p, hooks: &hooks.Runner{Hooks: hookCfg, Cwd: p.Cwd}, rec: &store.Record{ID: "s1", Cwd: p.Cwd},
 	}
 }
 
@@ -84,7 +85,7 @@ func TestDecide(t *testing.T) {
 		{name: "anything else denies", term: &fakeTerminal{answers: []string{"sure"}}, wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
 		{name: "no terminal denies by default", onAsk: OnAskDeny, wantDecision: permission.DecisionDeny, wantSource: permission.SourceNoTerminal},
 		{name: "no terminal pauses with --on-ask pause", onAsk: OnAskPause, wantDecision: permission.DecisionAsk, wantSource: permission.SourceNoTerminal},
-		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(ls*)"}, wantDecision: permission.DecisionAllow, wantSource: permission.SourceRule},
+		{name: "an allow rule needs no question", term: &fakeTerminal{answers: []string{}}, allow: []string{"Bash(make*)"}, wantDecision: permission.DecisionAllow, wantSource: permission.SourceRule},
 		{name: "a hook's ask asks even in bypassPermissions", term: &fakeTerminal{answers: []string{"n"}}, mode: permission.ModeBypass,
 			hooks:        map[string][]settings.HookMatcher{hooks.PreToolUse: {{Hooks: []settings.HookCommand{{Command: `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`}}}}},
 			wantDecision: permission.DecisionDeny, wantSource: permission.SourcePrompt, wantAsked: 1},
@@ -102,7 +103,7 @@ func TestDecide(t *testing.T) {
 				mode = permission.ModeDefault
 			}
 			s := testSession(t, tt.term, tt.onAsk, mode, tt.allow, tt.deny, tt.hooks)
-			r := bashRun("ls -la")
+			r := bashRun("make build") // not read-only: it needs a decision
 			s.decide(context.Background(), 1, r)
 			if r.decision != tt.wantDecision || r.source != tt.wantSource {
 				t.Fatalf("decision %s/%s, want %s/%s (reason %q)", r.decision, r.source, tt.wantDecision, tt.wantSource, r.reason)
@@ -110,7 +111,7 @@ func TestDecide(t *testing.T) {
 			asked := 0
 			if tt.term != nil {
 				asked = len(tt.term.asked)
-				if asked > 0 && !strings.Contains(tt.term.asked[0], "allow Bash(ls -la)?") {
+				if asked > 0 && !strings.Contains(tt.term.asked[0], "allow Bash(make build)?") {
 					t.Errorf("question = %q", tt.term.asked[0])
 				}
 			}
@@ -143,7 +144,7 @@ func TestAnInterruptAnswersAWaitingQuestion(t *testing.T) {
 	s := testSession(t, term, OnAskDeny, permission.ModeDefault, nil, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	r := bashRun("ls")
+	r := bashRun("make")
 	done := make(chan struct{})
 	go func() { s.decide(ctx, 1, r); close(done) }()
 	select {

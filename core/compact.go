@@ -167,9 +167,11 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 		logfmt.F("after", after),
 	})
 	s.history = append(s.history, chatEntry(note))
+	s.resetTranscript() // the messages were replaced: the next write starts over
 	s.runHooks(context.WithoutCancel(ctx), hooks.PostCompact, hooks.PostCompactInput(trigger, summary))
-	start := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput("compact"))
-	s.startContext = append(s.startContext, start.Context...)
+	// A manual compaction has no prompt to inject into: the record keeps
+	// the context for the next step (pendingHookContext).
+	s.sessionStartHooks(ctx, "compact")
 	s.obs.Event(StepEvent{Kind: EvCompacted, Text: summary})
 	return summary, nil
 }

@@ -22,6 +22,11 @@
 //     failed save, a kill between log and save, or another program still
 //     sets apart, the next step that opens the session puts back in line
 //     before appending (log_sync.go): the record is the truth.
+//   - Hooks meet Claude Code's contract: a tool call reaches them in Claude
+//     Code's parameter names (tools.ClaudeInput) and the tools, the rules
+//     and the log in Robota's (tools.Normalize); the transcript they read
+//     (transcript.go) is written, redacted, before a hook runs, never
+//     otherwise; CLAUDE_ENV_FILE (env_file.go) lives only as long as the step.
 //   - API keys come from the environment only. The record is scrubbed with
 //     the log's redaction and the same secrets in use (record_scrub.go), so
 //     no secret reaches either and the two hold the same strings; streamed

@@ -10,7 +10,8 @@ import (
 type StepEventKind int
 
 const (
-	// EvSession: the session is open (SessionID, Resumed, Provider, Model).
+	// EvSession: the session is open (SessionID, Resumed, Provider, Model,
+	// Cwd, PermissionMode, Tools).
 	EvSession StepEventKind = iota
 	// EvUserMessage: the user message was appended (Message).
 	EvUserMessage
@@ -59,6 +60,10 @@ type StepEvent struct {
 	Of        int // EvRetry: the retries allowed (--max-retries)
 	Wait      time.Duration
 	Brief     string // EvRetry: "anthropic: 429 rate_limit_error"
+	// EvSession: where the session runs, its mode and the tools offered.
+	Cwd            string
+	PermissionMode string
+	Tools          []string
 }
 
 // ToolOutcome is how a tool call ended, for rendering.
@@ -68,4 +73,10 @@ type ToolOutcome struct {
 	Summary  string // one line: the error or the denial reason
 	Result   string // the tool message content
 	ExitCode *int   // Bash: the command's exit code
+	// Response is the result in Claude Code's tool output shape (what
+	// hooks get as tool_response); nil when the call failed or did not run.
+	Response any
+	// IsError: the call failed, was denied, or (Bash) exited non-zero, as
+	// Claude Code's tool_result is_error says.
+	IsError bool
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -83,6 +84,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 		paused, err := s.runTools(ctx, round, msg)
 		if err != nil {
 			if errors.Is(err, errs.ErrInterrupted) {
+				s.interruptedInTools = true
 				return StopInterrupted, err
 			}
 			return StopError, err
@@ -101,6 +103,7 @@ func (s *session) loop(ctx context.Context) (string, error) {
 // the next round loses nothing before it.
 func (s *session) roundDone(ctx context.Context) (string, error) {
 	if ctx.Err() != nil {
+		s.interruptedInTools = true
 		return StopInterrupted, errs.ErrInterrupted
 	}
 	if err := s.save(StatusRunning, ""); err != nil {
@@ -198,7 +201,8 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	hookCtx := context.WithoutCancel(ctx)
 	var blocked *errs.HookBlockedError
 	if stop == StopError && stepErr != nil && !errors.As(stepErr, &blocked) {
-		s.runHooks(hookCtx, hooks.StopFailure, hooks.StopFailureInput(stepErr.Error()))
+		kind, details := stopFailureKind(stepErr)
+		s.runHooks(hookCtx, hooks.StopFailure, hooks.StopFailureInput(kind, details, stepErr.Error()))
 	}
 	if !saved {
 		s.addUsageTotals()
@@ -312,19 +316,35 @@ func (s *session) result(stop string, stepErr error) *Result {
 	}
 	switch stop {
 	case StopEndTurn:
-		r.Subtype = SubtypeSuccess
+		r.Subtype, r.TerminalReason = SubtypeSuccess, TerminalCompleted
 	case StopMaxTurns:
-		r.Subtype, r.IsError = SubtypeMaxTurns, true
+		r.Subtype, r.IsError, r.TerminalReason = SubtypeMaxTurns, true, TerminalMaxTurns
 	case StopMaxTokens:
-		r.Subtype, r.IsError = SubtypeMaxTokens, true
+		// The model finished its turn, cut at the output cap: Claude Code
+		// reports such a turn as completed, with stop_reason max_tokens.
+		r.Subtype, r.IsError, r.TerminalReason = SubtypeMaxTokens, true, TerminalCompleted
 	case StopRefusal:
-		r.Subtype, r.IsError = SubtypeRefusal, true
+		r.Subtype, r.IsError, r.TerminalReason = SubtypeRefusal, true, TerminalCompleted
 	case StopInterrupted:
-		r.Subtype, r.IsError = SubtypeInterrupted, true
+		r.Subtype, r.IsError, r.TerminalReason = SubtypeInterrupted, true, TerminalAbortedStreaming
+		if s.interruptedInTools {
+			r.TerminalReason = TerminalAbortedTools
+		}
 	case StopRequiresAction:
-		r.Subtype = SubtypeRequiresAction
+		r.Subtype, r.TerminalReason = SubtypeRequiresAction, TerminalToolDeferred
+		r.Deferred = s.deferred
 	default:
 		r.Subtype, r.IsError = SubtypeError, true
+		var blocked *errs.HookBlockedError
+		var perr *errs.ProviderError
+		switch {
+		case errors.As(stepErr, &blocked):
+			r.TerminalReason = TerminalHookStopped
+		case errors.As(stepErr, &perr):
+			r.TerminalReason = TerminalAPIError
+		default:
+			r.TerminalReason = TerminalModelError
+		}
 	}
 	if stepErr != nil && !errors.Is(stepErr, errs.ErrInterrupted) {
 		r.ErrorMessage = stepErr.Error()
@@ -341,4 +361,38 @@ func joinParagraphs(a, b string) string {
 		return a
 	}
 	return strings.TrimRight(a, "\n") + "\n\n" + strings.TrimLeft(b, "\n")
+}
+
+// stopFailureKind is a failure as StopFailure hooks see it: Claude Code's
+// error type (what their matchers test) and details ("429 Too Many
+// Requests: <the provider's message>").
+func stopFailureKind(err error) (kind, details string) {
+	var perr *errs.ProviderError
+	if !errors.As(err, &perr) {
+		return hooks.ErrUnknown, err.Error()
+	}
+	details = perr.Message
+	if perr.Status != 0 {
+		details = strconv.Itoa(perr.Status) + " " + http.StatusText(perr.Status) + ": " + perr.Message
+	}
+	t := strings.ToLower(perr.Type)
+	switch {
+	case perr.Status == 429 || strings.Contains(t, "rate_limit"):
+		kind = hooks.ErrRateLimit
+	case perr.Status == 529 || strings.Contains(t, "overloaded"):
+		kind = hooks.ErrOverloaded
+	case perr.Status == 401 || perr.Status == 403 || strings.Contains(t, "authentication") || strings.Contains(t, "permission"):
+		kind = hooks.ErrAuthentication
+	case perr.Status == 402 || strings.Contains(t, "billing") || strings.Contains(t, "quota"):
+		kind = hooks.ErrBilling
+	case perr.Status == 404 || strings.Contains(t, "not_found"):
+		kind = hooks.ErrModelNotFound
+	case perr.Status == 400 || perr.Status == 413 || perr.Status == 422 || strings.Contains(t, "invalid_request"):
+		kind = hooks.ErrInvalidRequest
+	case perr.Status >= 500:
+		kind = hooks.ErrServer
+	default:
+		kind = hooks.ErrUnknown
+	}
+	return kind, details
 }

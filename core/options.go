@@ -36,7 +36,7 @@ const (
 // errNoPrompt: a step with nothing to do.
 var errNoPrompt = errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
 
-const modeHint = "use default, plan, acceptEdits or bypassPermissions"
+const modeHint = "use default, plan, acceptEdits, bypassPermissions or dontAsk (Claude Code's manual and auto run as default)"
 
 // resolve checks the options and gives each its effective value; it
 // returns the tools the step offers, of available. The checks run in the
@@ -50,6 +50,10 @@ func (o *StepOptions) resolve(available []tools.Tool) ([]tools.Tool, error) {
 	}
 	if o.PermissionMode != "" && !permission.ValidMode(o.PermissionMode) {
 		return nil, errs.Usagef(modeHint, "unknown --permission-mode %s", store.QuoteInput(o.PermissionMode))
+	}
+	if from := o.Settings.Permissions.DisableBypassFrom; o.PermissionMode == permission.ModeBypass && from != "" {
+		return nil, errs.Usagef("drop the flag, or remove disableBypassPermissionsMode from "+from,
+			"--permission-mode bypassPermissions is disabled by permissions.disableBypassPermissionsMode in %s", from)
 	}
 	// A resume without a prompt is judged once its session is loaded
 	// (requirePrompt): a paused one names the calls it waits for.

@@ -29,9 +29,12 @@ func (s *session) pause(round int, runs []*toolRun) {
 	s.pending = make([]PendingToolCall, len(runs))
 	list := make([]any, len(runs))
 	for i, r := range runs {
-		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason}
+		p := PendingToolCall{ID: r.call.ID, Name: r.call.Name, Arguments: r.args, Decision: r.decision, Source: r.source, Reason: r.reason, Deferred: r.deferred}
 		if r.tool == nil {
 			p.Decision, p.Source, p.Reason = permission.DecisionDeny, "", r.result.Error
+		}
+		if r.deferred {
+			s.deferred = &DeferredToolUse{ID: r.call.ID, Name: r.call.Name, Input: tools.ClaudeInput(r.call.Name, r.args, s.rec.Cwd)}
 		}
 		s.pending[i] = p
 		list[i] = p
@@ -42,15 +45,21 @@ func (s *session) pause(round int, runs []*toolRun) {
 }
 
 // resumePending runs a paused round with the decisions of --approve and
-// --deny (unnamed calls are denied), then the loop goes on.
-func (s *session) resumePending(ctx context.Context) error {
+// --deny (unnamed calls are denied), then the loop goes on. A call a
+// PreToolUse hook deferred, which neither flag names, is decided again
+// from the start, hooks first (Claude Code's resume of a deferred call):
+// paused is true when it has to wait once more.
+func (s *session) resumePending(ctx context.Context) (paused bool, err error) {
 	msg := s.messages[len(s.messages)-1]
 	runs := make([]*toolRun, len(msg.ToolCalls))
+	s.roundCalls = len(msg.ToolCalls)
 	for i, call := range msg.ToolCalls {
 		p := s.pending[i]
 		r := &toolRun{call: call, args: p.Arguments, tool: toolNamed(s.tools, call.Name)}
 		runs[i] = r
 		switch {
+		case p.Decision == permission.DecisionAsk && p.Deferred && !s.approve.has(call.ID) && !s.deny.has(call.ID):
+			s.decide(ctx, 0, r)
 		case r.tool == nil:
 			r.result = s.unknownTool(call.Name)
 		case p.Decision == permission.DecisionAllow:
@@ -58,15 +67,21 @@ func (s *session) resumePending(ctx context.Context) error {
 		case p.Decision == permission.DecisionDeny:
 			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
 			r.result = tools.Result{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
-			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: r.args})
+			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: tools.ClaudeInput(call.Name, r.args, s.rec.Cwd)})
 		case s.deny.has(call.ID) || !s.approve.has(call.ID):
 			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
 		default:
 			s.settle(0, r, permission.DecisionAllow, permission.SourceFlag, "", "")
 		}
 	}
+	for _, r := range runs {
+		if r.decision == permission.DecisionAsk {
+			s.pause(0, runs)
+			return true, nil
+		}
+	}
 	s.pending = nil
-	return s.executeBatch(ctx, 0, runs)
+	return false, s.executeBatch(ctx, 0, runs)
 }
 
 // loadPending reads a paused session's pending calls and checks the
@@ -86,7 +101,11 @@ func (s *session) loadPending() error {
 		return nil
 	}
 	if !deciding {
-		return &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
+		if !onlyDeferred(calls) {
+			return &errs.RequiresActionError{SessionID: s.rec.ID, Pending: describePending(calls)}
+		}
+		s.pending = calls // the hooks are asked again (resumePending)
+		return nil
 	}
 	approve, deny := parseIDList(o.Approve), parseIDList(o.Deny)
 	if approve.all && deny.all {
@@ -148,6 +167,21 @@ func (s *session) pausedCalls() ([]PendingToolCall, error) {
 		out[i] = p
 	}
 	return out, nil
+}
+
+// onlyDeferred reports whether every call waiting for a decision was
+// deferred by a hook: resume then asks the hooks again, no flag needed.
+func onlyDeferred(calls []PendingToolCall) bool {
+	waiting := 0
+	for _, c := range calls {
+		if c.Decision == permission.DecisionAsk {
+			if !c.Deferred {
+				return false
+			}
+			waiting++
+		}
+	}
+	return waiting > 0
 }
 
 func describePending(calls []PendingToolCall) []string {

@@ -28,6 +28,12 @@ type Store interface {
 	// RecordPath and LogPath name a session's files (for hooks and messages).
 	RecordPath(id string) string
 	LogPath(id string) string
+	// TranscriptPath names the session's transcript in Claude Code's
+	// format (hooks' transcript_path); WriteTranscript replaces it
+	// atomically, AppendTranscript adds whole lines to its end.
+	TranscriptPath(id string) string
+	WriteTranscript(id string, data []byte) error
+	AppendTranscript(id string, data []byte) error
 }
 
 // Logger appends events to one session's JSONL log (implemented by *logfmt.Writer).

@@ -16,13 +16,16 @@ import (
 )
 
 // maxStopContinuations bounds how often Stop hooks may send the model back
-// to work in one step, so a hook that always blocks cannot loop forever.
-const maxStopContinuations = 5
+// to work in a row, so a hook that always blocks cannot loop forever:
+// Claude Code's cap of 8 consecutive blocks, which
+// CLAUDE_CODE_STOP_HOOK_BLOCK_CAP changes (0 lifts it).
+const maxStopContinuations = 8
 
 // runPrompt runs the step's prompt (and, on a paused session, the decided
 // calls first) and finishes the step.
 func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
-	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model})
+	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model,
+		Cwd: s.rec.Cwd, PermissionMode: s.perms.Mode, Tools: toolNames(s.tools)})
 	s.showOpenWarnings()
 	resuming := len(s.pending) > 0
 	s.sessionStart(ctx)
@@ -45,17 +48,32 @@ func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error)
 // the next prompt.
 func (s *session) sessionStart(ctx context.Context) {
 	source := "startup"
-	if s.resumed {
+	switch {
+	case s.opts.Fork:
+		source = "fork" // Claude Code's source for a forked session
+	case s.resumed:
 		source = "resume"
 	}
-	out := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput(source))
-	s.startContext = append(s.startContext, out.Context...)
+	s.sessionStartHooks(ctx, source)
+}
+
+// sessionStartHooks runs SessionStart hooks for source (startup, resume,
+// compact). Their plain stdout and additionalContext are injected before
+// the next prompt; what they write to CLAUDE_ENV_FILE, Bash runs first.
+func (s *session) sessionStartHooks(ctx context.Context, source string) {
+	s.prepareEnvFile()
+	out := s.runHooks(ctx, hooks.SessionStart, hooks.SessionStartInput(source, s.pcfg.Model))
+	s.startContext = append(append(s.startContext, out.Plain...), out.Context...)
 }
 
 // continuePaused runs the paused round with the decisions given, then the loop.
 func (s *session) continuePaused(ctx context.Context) (string, error) {
-	if err := s.resumePending(ctx); err != nil {
+	paused, err := s.resumePending(ctx)
+	if err != nil {
 		return StopError, err
+	}
+	if paused {
+		return StopRequiresAction, nil
 	}
 	if stop, err := s.roundDone(ctx); stop != "" {
 		return stop, err
@@ -69,17 +87,21 @@ func (s *session) continuePaused(ctx context.Context) (string, error) {
 func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.autoCompact(ctx)
 	s.logEvent("user", logfmt.F("content", prompt))
+	// The prompt's id (Claude Code's prompt_id) is the user message's:
+	// hooks see it from UserPromptSubmit on.
+	user, err := s.newMessage(chat.RoleUser, "")
+	if err != nil {
+		return StopError, err
+	}
+	s.hooks.PromptID = user.ID
 	out := s.runHooks(ctx, hooks.UserPromptSubmit, hooks.UserPromptSubmitInput(prompt))
 	if out.Blocked {
 		return StopError, &errs.HookBlockedError{Event: hooks.UserPromptSubmit, Reason: out.Reason}
 	}
-	input := withReminder(append(s.startContext, out.Context...), prompt)
+	input := withReminder(append(append(s.startContext, out.Plain...), out.Context...), prompt)
 	s.startContext = nil
 	s.logPreRun(input)
-	user, err := s.newMessage(chat.RoleUser, input)
-	if err != nil {
-		return StopError, err
-	}
+	user.Content = input
 	s.appendUnsaved(user, 0) // logged with the answer
 	if s.rec.Title == "" {
 		// Redacted before it is cut, so a key cut in half is not kept.
@@ -102,16 +124,26 @@ func withReminder(context []string, prompt string) string {
 // the next Stop sees stop_hook_active true (Claude Code's contract).
 func (s *session) stopHooks(ctx context.Context, stop string, err error) (string, error) {
 	active := false
+	limit := s.stopBlockCap()
 	for n := 0; err == nil && stop == StopEndTurn && s.hooks.Has(hooks.Stop); n++ {
 		out := s.runHooks(ctx, hooks.Stop, hooks.StopInput(s.final, active))
-		if !out.Blocked || out.Stop {
+		if out.Stop {
 			break
 		}
-		if n == maxStopContinuations {
-			s.obs.Event(StepEvent{Kind: EvWarning, Text: "Stop hooks kept the model working " + strconv.Itoa(n) + " times; stopping here"})
+		// A block's reason, or additionalContext ("run the tests before
+		// finishing"), sends the model back to work (Claude Code).
+		feedback := out.Reason
+		if !out.Blocked {
+			feedback = strings.Join(out.Context, "\n")
+		}
+		if feedback == "" {
 			break
 		}
-		msg, nerr := s.newMessage(chat.RoleUser, "Stop hook feedback:\n"+out.Reason)
+		if limit > 0 && n == limit {
+			s.obs.Event(StepEvent{Kind: EvWarning, Text: "Stop hooks kept the model working " + strconv.Itoa(n) + " times in a row; stopping here"})
+			break
+		}
+		msg, nerr := s.newMessage(chat.RoleUser, "Stop hook feedback:\n"+feedback)
 		if nerr != nil {
 			return StopError, nerr
 		}
@@ -120,4 +152,16 @@ func (s *session) stopHooks(ctx context.Context, stop string, err error) (string
 		stop, err = s.loop(ctx)
 	}
 	return stop, err
+}
+
+// stopBlockCap is how many times in a row Stop hooks may send the model
+// back to work: CLAUDE_CODE_STOP_HOOK_BLOCK_CAP when set (0: no cap), else
+// maxStopContinuations.
+func (s *session) stopBlockCap() int {
+	if s.e.Env != nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(s.e.Env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"))); err == nil && n >= 0 {
+			return n
+		}
+	}
+	return maxStopContinuations
 }

@@ -62,9 +62,37 @@ type Result struct {
 	ModelUsage      []ModelUsage
 	CostUSD         *float64 // nil: a model's price is unknown
 	ErrorMessage    string
+	// TerminalReason is why the step ended, in Claude Code's words
+	// (completed, max_turns, tool_deferred, aborted_streaming, hook_stopped,
+	// api_error...).
+	TerminalReason string
+	// Deferred is the call a PreToolUse hook deferred (Claude Code's
+	// deferred_tool_use): the step stopped with it pending.
+	Deferred *DeferredToolUse
 }
 
-// PermissionDenial is a tool call the user or a rule did not allow.
+// DeferredToolUse is a call a PreToolUse hook answered "defer": its input
+// in Claude Code's parameter names.
+type DeferredToolUse struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Terminal reasons (Claude Code's TerminalReason values trail produces).
+const (
+	TerminalCompleted        = "completed"
+	TerminalMaxTurns         = "max_turns"
+	TerminalToolDeferred     = "tool_deferred"
+	TerminalAbortedStreaming = "aborted_streaming"
+	TerminalAbortedTools     = "aborted_tools"
+	TerminalHookStopped      = "hook_stopped"
+	TerminalAPIError         = "api_error"
+	TerminalModelError       = "model_error"
+)
+
+// PermissionDenial is a tool call the user or a rule did not allow;
+// ToolInput is in Claude Code's parameter names (file_path, old_string...).
 type PermissionDenial struct {
 	ToolName  string          `json:"tool_name"`
 	ToolUseID string          `json:"tool_use_id"`
@@ -79,4 +107,7 @@ type PendingToolCall struct {
 	Decision  string          `json:"decision,omitempty"` // allow, deny or ask (known so far)
 	Source    string          `json:"source,omitempty"`   // what decided: rule, mode, hook, session...
 	Reason    string          `json:"reason,omitempty"`
+	// Deferred: a PreToolUse hook answered defer. resume without
+	// --approve/--deny asks the hooks again.
+	Deferred bool `json:"deferred,omitempty"`
 }

@@ -68,17 +68,27 @@ type session struct {
 	round      int    // the last provider round of this step; rounds are unique per execution
 
 	// tools, permissions and hooks (step_setup.go)
-	tools          []tools.Tool
-	perms          *permission.Policy
-	hooks          *hooks.Runner
-	sessionAllowed []string               // tools the person allowed for the session ("a")
-	pending        []PendingToolCall      // the paused round's calls (loaded, or saved by pause)
-	unlogged       []int                  // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
-	approve, deny  idList                 // resume --approve / --deny
-	hookStop       *errs.HookBlockedError // a tool hook answered continue: false
-	startContext   []string               // SessionStart output, injected before the next prompt
-	notedTemps     atomic.Bool            // a tool journaled a temp file (tool_tempfiles.go)
-	openWarnings   []string               // found while opening, shown after the session event
+	tools              []tools.Tool
+	perms              *permission.Policy
+	hooks              *hooks.Runner
+	sessionAllowed     []string               // tools the person allowed for the session ("a")
+	pending            []PendingToolCall      // the paused round's calls (loaded, or saved by pause)
+	unlogged           []int                  // rounds of the trailing messages whose history_mutation waits (appendUnsaved)
+	approve, deny      idList                 // resume --approve / --deny
+	hookStop           *errs.HookBlockedError // a tool hook answered continue: false
+	startContext       []string               // SessionStart output, injected before the next prompt
+	notedTemps         atomic.Bool            // a tool journaled a temp file (tool_tempfiles.go)
+	openWarnings       []string               // found while opening, shown after the session event
+	roundCalls         int                    // the calls of the round being decided (defer needs one)
+	redecide           bool                   // resume asks the hooks again about deferred calls
+	deferred           *DeferredToolUse       // the call a hook deferred this step
+	interruptedInTools bool                   // the interrupt came while tools ran
+
+	// Claude Code compatibility (transcript.go, env_file.go)
+	transcript transcriptState
+	responses  map[string]any // Claude-shaped tool outputs of this step, by call id
+	envFile    string         // CLAUDE_ENV_FILE for SessionStart hooks; "" until one runs
+	envDir     string         // the private folder holding it, removed at close
 }
 
 func (s *session) now() time.Time { return s.e.Clock.Now() }
@@ -252,6 +262,7 @@ func (s *session) prepareSave(status, stopReason string) (*store.Record, error) 
 }
 
 func (s *session) close() {
+	s.removeEnvFile()
 	if s.log != nil {
 		_ = s.log.Close()
 		s.log = nil

@@ -194,7 +194,7 @@ func TestSystemPromptPrecedence(t *testing.T) {
 
 // What a PostToolUse hook says reaches the model with the result.
 func TestPostToolUseFeedbackReachesTheModel(t *testing.T) {
-	b := newBench(t, use(call("call_1", "Read", "filePath", "a")), say("ok"))
+	b := newBench(t, use(call("call_1", "Bash", "command", "echo hi")), say("ok"))
 	b.settings.Hooks = map[string][]settings.HookMatcher{"PostToolUse": hook("echo check the path >&2; exit 2")}
 	id := b.mustRun("read")
 	if c := b.toolContent(id, "call_1"); !strings.Contains(c, `"hookFeedback":"check the path"`) {

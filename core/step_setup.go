@@ -20,6 +20,9 @@ const (
 	fieldPending        = "pendingToolCalls"
 	fieldSessionAllowed = "sessionAllowedTools"
 	fieldPermissionMode = "permissionMode"
+	// fieldHookContext keeps what SessionStart hooks said after a manual
+	// compaction, for the next step's prompt.
+	fieldHookContext = "pendingHookContext"
 )
 
 // requirePrompt judges a loaded session: a resume needs a prompt unless it
@@ -46,6 +49,7 @@ func (s *session) prepare() error {
 		return err
 	}
 	s.perms = p
+	s.openWarnings = append(s.openWarnings, p.Warnings...)
 	return nil
 }
 
@@ -54,20 +58,31 @@ func (s *session) prepare() error {
 func (s *session) opened() {
 	o := s.opts
 	stored, _ := s.rec.Fields.Get(fieldPermissionMode)
-	mode := permissionMode(o.PermissionMode, stored, o.Settings.Permissions.DefaultMode)
+	mode := s.effectiveMode(permissionMode(o.PermissionMode, stored, o.Settings.Permissions.DefaultMode))
 	s.perms.Mode = mode
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd
+	s.perms.Home = s.env("HOME")
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)
 	}
+	if raw, ok := s.rec.Fields.Get(fieldHookContext); ok {
+		var kept []string
+		if json.Unmarshal(raw, &kept) == nil {
+			s.startContext = append(kept, s.startContext...)
+		}
+	}
 	s.hooks = &hooks.Runner{
 		Hooks:          o.Settings.Hooks,
+		Disabled:       o.Settings.DisableAllHooks,
 		SessionID:      s.rec.ID,
-		TranscriptPath: s.e.Store.RecordPath(s.rec.ID),
+		TranscriptPath: s.e.Store.TranscriptPath(s.rec.ID),
 		Cwd:            s.rec.Cwd,
+		Home:           s.perms.Home,
 		PermissionMode: mode,
 		Env:            s.toolEnv(),
+		Getenv:         s.env,
+		BeforeRun:      func(string) { s.syncTranscript() },
 		OnRun: func(r hooks.Execution) {
 			s.logEvent("hook_run", hookRunFields(s.execID, r)...)
 		},
@@ -76,6 +91,30 @@ func (s *session) opened() {
 		},
 		Now: s.now,
 	}
+}
+
+// effectiveMode is the mode the step runs for mode: Claude Code's modes
+// trail does not have become their closest meaning, with a warning
+// (permission.ResolveMode), and bypassPermissions becomes default when a
+// settings file disables it (Claude Code's disableBypassPermissionsMode).
+func (s *session) effectiveMode(mode string) string {
+	m, note := permission.ResolveMode(mode)
+	if note != "" {
+		s.openWarnings = append(s.openWarnings, note)
+	}
+	if from := s.opts.Settings.Permissions.DisableBypassFrom; m == permission.ModeBypass && from != "" {
+		s.openWarnings = append(s.openWarnings, "bypassPermissions is disabled by permissions.disableBypassPermissionsMode in "+from+"; running in default mode")
+		m = permission.ModeDefault
+	}
+	return m
+}
+
+// env reads trail's environment ("" when the engine has none).
+func (s *session) env(name string) string {
+	if s.e.Env == nil {
+		return ""
+	}
+	return s.e.Env(name)
 }
 
 // runHooks runs the hooks of one event. Compaction calls it with
@@ -115,6 +154,13 @@ func (s *session) saveApprovalState() error {
 		}
 	} else {
 		f.Delete(fieldPending)
+	}
+	if len(s.startContext) > 0 {
+		if err := f.Set(fieldHookContext, s.startContext); err != nil {
+			return err
+		}
+	} else {
+		f.Delete(fieldHookContext)
 	}
 	if s.perms != nil {
 		return f.Set(fieldPermissionMode, s.perms.Mode)

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"trail/core/chat"
 	"trail/core/errs"
@@ -37,6 +38,9 @@ type toolRun struct {
 	result   tools.Result
 	denied   bool
 	ran      bool
+	deferred bool          // a PreToolUse hook answered defer
+	context  []string      // hook text for the model, beside the result
+	duration time.Duration // how long the tool ran
 }
 
 // runTools decides and runs the calls of an assistant message. paused is
@@ -44,8 +48,11 @@ type toolRun struct {
 func (s *session) runTools(ctx context.Context, round int, msg chat.Message) (paused bool, err error) {
 	runs := make([]*toolRun, len(msg.ToolCalls))
 	for i, call := range msg.ToolCalls {
-		runs[i] = &toolRun{call: call, args: call.Args(), tool: toolNamed(s.tools, call.Name)}
+		// Claude Code's spelling (file_path...) becomes the tool's own
+		// before the rules, the hooks and the log see the call.
+		runs[i] = &toolRun{call: call, args: tools.Normalize(call.Name, call.Args()), tool: toolNamed(s.tools, call.Name)}
 	}
+	s.roundCalls = len(runs)
 	for _, r := range runs {
 		s.decide(ctx, round, r)
 	}
@@ -87,6 +94,14 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	}
 	s.execute(ctx, round, runs)
 	s.postToolUse(ctx, runs)
+	for _, r := range runs {
+		if len(r.context) > 0 {
+			r.result.Extra = append(r.result.Extra, tools.ResultField{Key: "hookFeedback", Value: joinLines(r.context)})
+		}
+		if r.result.Response != nil {
+			s.noteResponse(r.call.ID, r.result.Response)
+		}
+	}
 	s.logUnsaved()
 	summary := make([]any, len(runs))
 	for i, r := range runs {
@@ -111,7 +126,8 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 			logfmt.F("success", r.result.Success),
 			logfmt.F("denied", r.denied),
 		}
-		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error, Result: content, ExitCode: r.result.ExitCode}
+		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error, Result: content, ExitCode: r.result.ExitCode,
+			Response: r.result.Response, IsError: r.failed() || r.denied || r.tool == nil}
 		s.obs.Event(StepEvent{Kind: EvToolFinished, Round: round, ToolCall: &r.call, Tool: out})
 	}
 	s.eventEntry("tool-summary", logfmt.Object{logfmt.F("round", round), logfmt.F("tools", summary)})
@@ -130,7 +146,7 @@ func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.F
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := tools.Env{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp}
+	env := tools.Env{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile()}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue
@@ -153,36 +169,66 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 					r.result = tools.Result{Error: fmt.Sprintf("internal error in %s: %v", r.call.Name, p)}
 				}
 			}()
+			start := time.Now()
 			r.result = r.tool.Run(ctx, r.args, env)
+			r.duration = time.Since(start)
 		}(r)
 	}
 	wg.Wait()
 }
 
-// postToolUse runs PostToolUse hooks for the calls that ran, in call order.
-// A hook that blocks hands its reason to the model with the result.
+// postToolUse runs, for each call that ran, in call order, PostToolUse
+// after a success or PostToolUseFailure after a failure (as Claude Code
+// does; a Bash command that exited non-zero failed). A hook's reason
+// (exit 2, decision block) and its additionalContext reach the model
+// beside the result; plain stdout does not.
 func (s *session) postToolUse(ctx context.Context, runs []*toolRun) {
-	if !s.hooks.Has(hooks.PostToolUse) {
+	if !s.hooks.Has(hooks.PostToolUse) && !s.hooks.Has(hooks.PostToolUseFailure) {
 		return
 	}
 	for _, r := range runs {
 		if !r.ran {
 			continue
 		}
-		resp := json.RawMessage(encodeToolResult(r.result))
-		out := s.runHooks(ctx, hooks.PostToolUse, hooks.PostToolUseInput(r.call.Name, r.call.ID, r.args, resp))
-		var notes []string
+		call := s.hookCall(r)
+		var out hooks.Outcome
+		if r.failed() {
+			out = s.runHooks(ctx, hooks.PostToolUseFailure, hooks.PostToolUseFailureInput(call, r.failure(), r.result.Interrupted, r.duration))
+		} else {
+			out = s.runHooks(ctx, hooks.PostToolUse, hooks.PostToolUseInput(call, r.response(), r.duration))
+		}
 		if out.Blocked {
-			notes = append(notes, out.Reason)
+			r.context = append(r.context, out.Reason)
 		}
-		notes = append(notes, out.Context...)
-		if len(notes) > 0 {
-			r.result.Extra = append(r.result.Extra, tools.ResultField{Key: "hookFeedback", Value: joinLines(notes)})
-		}
+		r.context = append(r.context, out.Context...)
 		if out.Stop {
 			s.stopByHook(hooks.PostToolUse, out)
 		}
 	}
+}
+
+// failed reports whether a call that ran failed, as Claude Code counts it:
+// an error, or a command that exited non-zero.
+func (r *toolRun) failed() bool {
+	return !r.result.Success || (r.result.ExitCode != nil && *r.result.ExitCode != 0)
+}
+
+// failure is PostToolUseFailure's error: for a command, "Exit code N" and
+// its output (Claude Code's form); else the tool's error.
+func (r *toolRun) failure() string {
+	if r.result.Success && r.result.ExitCode != nil {
+		return fmt.Sprintf("Exit code %d\n%s", *r.result.ExitCode, r.result.Output)
+	}
+	return strings.TrimSpace(cmp.Or(r.result.Error, "failed") + "\n" + r.result.Output)
+}
+
+// response is PostToolUse's tool_response: the tool's Claude-shaped
+// output, or the result trail sends the model when the tool gave none.
+func (r *toolRun) response() any {
+	if r.result.Response != nil {
+		return r.result.Response
+	}
+	return json.RawMessage(encodeToolResult(r.result))
 }
 
 // stopByHook remembers the first continue:false of a tool hook: the step
@@ -207,12 +253,17 @@ func (s *session) unknownTool(name string) tools.Result {
 	}
 }
 
+// toolEnv is what Bash adds to trail's environment: the settings env and
+// the session's id under Claude Code's name (its Bash tool sets it too).
 func (s *session) toolEnv() []string {
-	env := make([]string, 0, len(s.opts.Settings.Env))
+	env := make([]string, 0, len(s.opts.Settings.Env)+1)
 	for k, v := range s.opts.Settings.Env {
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
+	if s.rec != nil {
+		env = append(env, "CLAUDE_CODE_SESSION_ID="+s.rec.ID)
+	}
 	return env
 }
 

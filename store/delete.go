@@ -8,7 +8,7 @@ import (
 )
 
 // Delete removes everything trail keeps for id: the log, the payload folder,
-// the record, the temp-file journal and the lock file. Missing pieces are
+// the transcript, the record, the temp-file journal and the lock file. Missing pieces are
 // fine; it wraps ErrNotFound when there was no record, log or payload
 // folder. The lock file does not count, since a caller holding the lock (as
 // it should while deleting) has just created it.
@@ -28,6 +28,7 @@ func (s *FS) Delete(id string) error {
 	}{
 		{s.LogPath(id), false, true},
 		{s.PayloadDir(id), true, true},
+		{s.TranscriptPath(id), false, false},
 		{s.RecordPath(id), false, true},
 		{s.TempJournalPath(id), false, false},
 		{s.LockPath(id), false, false},

@@ -44,11 +44,17 @@ func parseAnswer(stdout []byte) (out *answerJSON, isJSON bool, err error) {
 	return &h, true, nil
 }
 
+// DecisionDefer is PreToolUse's fourth answer (Claude Code's print mode):
+// the call does not run, and the step stops with it pending.
+const DecisionDefer = "defer"
+
 // permissionPriority orders PreToolUse decisions when several hooks answer:
-// deny beats ask beats allow (Claude Code's order).
+// deny beats defer beats ask beats allow (Claude Code's order).
 func permissionPriority(d string) int {
 	switch d {
 	case permission.DecisionDeny:
+		return 4
+	case DecisionDefer:
 		return 3
 	case permission.DecisionAsk:
 		return 2
@@ -56,6 +62,20 @@ func permissionPriority(d string) int {
 		return 1
 	}
 	return 0
+}
+
+// blockingReason is the reason of the blocking decision an answer makes,
+// "" when it makes none: what an exit 2 reports instead of stderr.
+func blockingReason(h *answerJSON) string {
+	switch {
+	case h.Decision == "block":
+		return strings.TrimSpace(h.Reason)
+	case h.HookSpecificOutput != nil && h.HookSpecificOutput.PermissionDecision == permission.DecisionDeny:
+		return strings.TrimSpace(h.HookSpecificOutput.PermissionDecisionReason)
+	case h.Continue != nil && !*h.Continue:
+		return strings.TrimSpace(h.StopReason)
+	}
+	return ""
 }
 
 // Outcome is what the hooks of one event decided together.
@@ -70,13 +90,18 @@ type Outcome struct {
 	// Stop: a hook answered continue false; the step ends after the current round.
 	Stop       bool
 	StopReason string
-	// Permission is the PreToolUse decision (allow, deny, ask) or "".
+	// Permission is the PreToolUse decision (allow, deny, ask, defer) or "".
 	Permission       string
 	PermissionReason string
 	// UpdatedInput replaces a PreToolUse call's arguments when set.
 	UpdatedInput json.RawMessage
-	// Context is plain stdout of hooks that exited 0 and every additionalContext.
+	// Context is every hookSpecificOutput.additionalContext: it reaches the
+	// model (before the prompt, beside a tool result, after a Stop).
 	Context []string
+	// Plain is the plain-text stdout of hooks that exited 0. Only
+	// UserPromptSubmit and SessionStart hand it to the model; for the other
+	// events it is not context (Claude Code keeps it in its debug log).
+	Plain []string
 }
 
 // apply folds one hook's exit 0 JSON answer into the outcome. It reports
@@ -102,7 +127,7 @@ func (o *Outcome) apply(event string, h *answerJSON) bool {
 	}
 	if hs := h.HookSpecificOutput; hs != nil {
 		if event == "PreToolUse" {
-			if d := hs.PermissionDecision; d == permission.DecisionAllow || d == permission.DecisionDeny || d == permission.DecisionAsk {
+			if d := hs.PermissionDecision; d == permission.DecisionAllow || d == permission.DecisionDeny || d == permission.DecisionAsk || d == DecisionDefer {
 				o.setPermission(d, hs.PermissionDecisionReason)
 				if d == permission.DecisionDeny {
 					blocked = true

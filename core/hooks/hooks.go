@@ -1,13 +1,21 @@
 package hooks
 
-// Hooks (SPEC 5.5), Claude Code compatible. Each hook is a shell command run
-// with sh -c in the session's cwd, its JSON input on stdin. Exit 0: stdout is
-// used (JSON decisions, or plain text as context); exit 2: the hook blocks,
-// stderr is the reason (shown to the user for events nothing can stop);
-// any other exit, a timeout or a failure to start is a
-// non-blocking error shown on stderr. Hooks of one event run one after the
-// other in settings order and stop at the first that blocks. A hook past its
-// timeout is killed with its whole process group.
+// Hooks (SPEC 5.5), as Claude Code's hooks reference describes them. Each
+// hook is a shell command run with sh -c (or, with "args", the program run
+// directly) in the session's cwd, its JSON input on stdin.
+//
+//   - Exit 0: stdout is the answer: a JSON object when it starts with "{",
+//     else plain text (context for UserPromptSubmit and SessionStart only).
+//   - Exit 2: the hook blocks (events that can be stopped); the reason is
+//     the JSON's own blocking reason when it gives one, else stderr.
+//   - Any other exit: a JSON object on stdout still decides, as on exit 0;
+//     without one it is a non-blocking error shown on stderr. A timeout or
+//     a failure to start is one too.
+//
+// Hooks of one event run one after the other in settings order, a command
+// listed twice (in two settings files) runs once, and they stop at the
+// first that blocks. A hook past its timeout is killed with its whole
+// process group; its output is discarded.
 
 import (
 	"bytes"
@@ -17,19 +25,28 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"trail/core/chat"
+	"trail/core/permission"
 	"trail/core/settings"
 	"trail/logfmt"
 	"trail/store"
 )
 
-// DefaultTimeout applies when a hook names none.
-const DefaultTimeout = 60 * time.Second
+// Default timeouts (Claude Code's): 600 s for a command hook, 30 s for
+// UserPromptSubmit. SessionEnd hooks share a budget of 1.5 s, raised to
+// the longest timeout a SessionEnd hook names (at most 60 s), or set by
+// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS.
+const (
+	DefaultTimeout          = 600 * time.Second
+	userPromptSubmitTimeout = 30 * time.Second
+	sessionEndBudget        = 1500 * time.Millisecond
+	maxSessionEndBudget     = 60 * time.Second
+)
 
 // outputLimit caps what is kept of a hook's stdout and stderr.
 const outputLimit = 1 << 20
@@ -40,9 +57,23 @@ type Runner struct {
 	SessionID      string
 	TranscriptPath string
 	Cwd            string
+	Home           string // anchors ~/ in "if" rules
 	PermissionMode string
-	Env            []string      // KEY=VALUE added to the process environment (settings env)
-	Timeout        time.Duration // default per hook; DefaultTimeout when 0
+	// PromptID is the id of the prompt being answered, once there is one
+	// (Claude Code's prompt_id); "" leaves it out of the input.
+	PromptID string
+	// EnvFile is handed to SessionStart hooks as CLAUDE_ENV_FILE: what
+	// they write there, Bash runs before each command of the step.
+	EnvFile string
+	Env     []string      // KEY=VALUE added to the process environment (settings env)
+	Timeout time.Duration // default per hook; DefaultTimeout when 0
+	// Disabled: the settings said disableAllHooks; nothing runs.
+	Disabled bool
+	// Getenv reads trail's environment (CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS); nil: none.
+	Getenv func(string) string
+	// BeforeRun is called once before the hooks of an event run, when at
+	// least one will (the engine writes the transcript there).
+	BeforeRun func(event string)
 	// OnRun is told about every hook that ran (for the hook_run log line).
 	OnRun func(Execution)
 	// OnMessage receives what the user should see on stderr: non-blocking
@@ -65,23 +96,47 @@ type Execution struct {
 
 // Has reports whether any hook is configured for event.
 func (h *Runner) Has(event string) bool {
-	return h != nil && len(h.Hooks[event]) > 0
+	return h != nil && !h.Disabled && len(h.Hooks[event]) > 0
 }
 
-// Run runs the hooks of event whose matcher accepts in.Target and folds
-// their answers into one outcome.
+// Run runs the hooks of event whose matcher (and "if") accepts in, and
+// folds their answers into one outcome.
 func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 	var out Outcome
 	if !h.Has(event) {
 		return out
+	}
+	selected := h.selected(event, in)
+	if len(selected) == 0 {
+		return out
+	}
+	if h.BeforeRun != nil {
+		h.BeforeRun(event)
 	}
 	stdin, err := h.input(event, in)
 	if err != nil {
 		h.message(fmt.Sprintf("%s hooks skipped: encode input: %v", event, err))
 		return out
 	}
+	var deadline time.Time
+	if event == SessionEnd {
+		deadline = h.now().Add(h.sessionEndBudget())
+	}
+	for _, cmd := range selected {
+		if h.runOne(ctx, event, cmd, stdin, deadline, &out) {
+			return out
+		}
+	}
+	return out
+}
+
+// selected are the commands that run for in: matched, filtered by "if",
+// of a type trail runs, each command once.
+func (h *Runner) selected(event string, in Input) []settings.HookCommand {
+	var out []settings.HookCommand
+	seen := map[string]bool{}
 	for _, group := range h.Hooks[event] {
-		if in.hasTarget && !matcherAccepts(group.Matcher, in.Target) {
+		if in.hasTarget && !matcherAccepts(event, group.Matcher, in.Target) {
 			continue
 		}
 		for _, cmd := range group.Hooks {
@@ -89,28 +144,34 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only", event, store.QuoteInput(cmd.Type)))
 				continue
 			}
-			if strings.TrimSpace(cmd.Command) == "" {
+			if strings.TrimSpace(cmd.Command) == "" || !h.ifAccepts(event, cmd, in) {
 				continue
 			}
-			if h.runOne(ctx, event, cmd, stdin, &out) {
-				return out
+			key := cmd.Command + "\x00" + strings.Join(cmd.Args, "\x00")
+			if seen[key] {
+				continue
 			}
+			seen[key] = true
+			out = append(out, cmd)
 		}
 	}
 	return out
 }
 
-// matcherAccepts: empty or "*" matches everything; otherwise an unanchored
-// regular expression, or the exact text when it is not a valid one.
-func matcherAccepts(matcher, target string) bool {
-	if matcher == "" || matcher == "*" {
+// ifAccepts applies a hook's "if" rule: tool events only (on any other
+// event a hook with "if" never runs, as in Claude Code).
+func (h *Runner) ifAccepts(event string, cmd settings.HookCommand, in Input) bool {
+	if strings.TrimSpace(cmd.If) == "" {
 		return true
 	}
-	re, err := regexp.Compile(matcher)
-	if err != nil {
-		return matcher == target
+	if in.tool == "" {
+		return false
 	}
-	return re.MatchString(target)
+	run, err := permission.MatchIf(cmd.If, in.tool, in.args, h.Cwd, h.Home)
+	if err != nil {
+		h.message(fmt.Sprintf("%s hook %s: its if %s does not parse (%v); it runs", event, store.QuoteInput(cmd.Command), store.QuoteInput(cmd.If), err))
+	}
+	return run
 }
 
 func (h *Runner) input(event string, in Input) ([]byte, error) {
@@ -118,25 +179,58 @@ func (h *Runner) input(event string, in Input) ([]byte, error) {
 		logfmt.F("session_id", h.SessionID),
 		logfmt.F("transcript_path", h.TranscriptPath),
 		logfmt.F("cwd", h.Cwd),
-		logfmt.F("hook_event_name", event),
-		logfmt.F("permission_mode", h.PermissionMode),
 	}
+	if h.PromptID != "" {
+		o = append(o, logfmt.F("prompt_id", h.PromptID))
+	}
+	o = append(o,
+		logfmt.F("permission_mode", h.PermissionMode),
+		logfmt.F("hook_event_name", event),
+	)
 	o = append(o, in.Fields...)
 	return logfmt.Marshal(o)
 }
 
-// runOne runs one command and folds its answer into out. It reports whether
-// the hook blocked (then no further hook of the event runs).
-func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookCommand, stdin []byte, out *Outcome) bool {
-	timeout := h.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+// timeout is how long one hook of event may run.
+func (h *Runner) timeout(event string, hc settings.HookCommand, deadline time.Time) time.Duration {
+	t := h.Timeout
+	if t <= 0 {
+		t = DefaultTimeout
+		if event == UserPromptSubmit {
+			t = userPromptSubmitTimeout
+		}
 	}
 	if hc.Timeout > 0 {
-		timeout = time.Duration(hc.Timeout * float64(time.Second))
+		t = time.Duration(hc.Timeout * float64(time.Second))
 	}
+	if !deadline.IsZero() {
+		t = min(t, max(deadline.Sub(h.now()), time.Millisecond))
+	}
+	return t
+}
+
+// sessionEndBudget is the time every SessionEnd hook shares.
+func (h *Runner) sessionEndBudget() time.Duration {
+	if h.Getenv != nil {
+		if ms, err := strconv.ParseFloat(h.Getenv("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"), 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	budget := sessionEndBudget
+	for _, g := range h.Hooks[SessionEnd] {
+		for _, c := range g.Hooks {
+			budget = max(budget, min(time.Duration(c.Timeout*float64(time.Second)), maxSessionEndBudget))
+		}
+	}
+	return budget
+}
+
+// runOne runs one command and folds its answer into out. It reports whether
+// the hook blocked (then no further hook of the event runs).
+func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookCommand, stdin []byte, deadline time.Time, out *Outcome) bool {
+	timeout := h.timeout(event, hc, deadline)
 	start := h.now()
-	res := runCommand(ctx, hc.Command, h.Cwd, h.env(), stdin, timeout)
+	res := runCommand(ctx, h.command(hc), h.Cwd, h.env(event), stdin, timeout)
 	run := Execution{Event: event, Command: hc.Command, ExitCode: res.code, Duration: h.now().Sub(start), TimedOut: res.timedOut}
 	out.Ran++
 	blocked := false
@@ -145,13 +239,20 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 		h.message(fmt.Sprintf("%s hook %s timed out after %s and was killed", event, store.QuoteInput(hc.Command), timeout))
 	case res.err != nil:
 		h.message(fmt.Sprintf("%s hook %s failed: %v", event, store.QuoteInput(hc.Command), res.err))
+	case event == StopFailure:
+		// Claude Code ignores StopFailure's output and exit code.
 	case res.code == 2 && !blockable(event):
 		h.message(fmt.Sprintf("%s hook %s exited 2%s", event, store.QuoteInput(hc.Command), stderrNote(res.stderr)))
 	case res.code == 2:
-		out.Blocked, blocked = true, true
-		out.Reason = cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
+		blocked = h.block(event, res, out)
 	case res.code != 0:
-		h.message(fmt.Sprintf("%s hook %s exited %d%s", event, store.QuoteInput(hc.Command), res.code, stderrNote(res.stderr)))
+		parsed, isJSON, _ := parseAnswer(res.stdout)
+		if !isJSON {
+			h.message(fmt.Sprintf("%s hook %s exited %d%s", event, store.QuoteInput(hc.Command), res.code, stderrNote(res.stderr)))
+			break
+		}
+		// A JSON answer decides whatever the exit code (Claude Code).
+		blocked = h.useJSON(parsed, event, out)
 	default:
 		blocked = h.useStdout(event, hc.Command, res.stdout, out)
 	}
@@ -162,12 +263,48 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	return blocked
 }
 
+// block folds an exit 2 into out: the JSON's blocking reason when it gives
+// one (its other fields count too), else stderr.
+func (h *Runner) block(event string, res commandResult, out *Outcome) bool {
+	stderrReason := cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
+	if parsed, isJSON, _ := parseAnswer(res.stdout); isJSON {
+		h.useJSON(parsed, event, out)
+		if reason := blockingReason(parsed); reason != "" {
+			out.Blocked = true
+			out.Reason = cmp.Or(out.Reason, reason)
+			return true
+		}
+	}
+	out.Blocked = true
+	out.Reason = cmp.Or(out.Reason, stderrReason)
+	return true
+}
+
+// command is what runs: sh -c COMMAND, or (exec form) COMMAND ARGS... with
+// ${CLAUDE_PROJECT_DIR} put in as plain text.
+func (h *Runner) command(hc settings.HookCommand) []string {
+	if hc.Args == nil {
+		return []string{"sh", "-c", hc.Command}
+	}
+	subst := func(s string) string {
+		s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", h.Cwd)
+		return strings.ReplaceAll(s, "$CLAUDE_PROJECT_DIR", h.Cwd)
+	}
+	argv := []string{subst(hc.Command)}
+	for _, a := range hc.Args {
+		argv = append(argv, subst(a))
+	}
+	return argv
+}
+
 // blockable reports whether exit 2 can stop what event announces. For the
 // others (SessionStart, SessionEnd, StopFailure, PostCompact) there is
 // nothing to stop: as in Claude Code, their stderr is shown to the user.
+// PostToolUse and PostToolUseFailure cannot undo the call, but their
+// reason reaches the model beside the result.
 func blockable(event string) bool {
 	switch event {
-	case PreToolUse, PostToolUse, UserPromptSubmit, Stop, PreCompact:
+	case PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, PreCompact:
 		return true
 	}
 	return false
@@ -181,10 +318,14 @@ func (h *Runner) useStdout(event, command string, stdout []byte, out *Outcome) b
 	}
 	if !isJSON {
 		if text := strings.TrimSpace(string(stdout)); text != "" {
-			out.Context = append(out.Context, text)
+			out.Plain = append(out.Plain, text)
 		}
 		return false
 	}
+	return h.useJSON(parsed, event, out)
+}
+
+func (h *Runner) useJSON(parsed *answerJSON, event string, out *Outcome) bool {
 	if parsed.SystemMessage != "" {
 		h.message(parsed.SystemMessage)
 	}
@@ -213,15 +354,23 @@ func (h *Runner) message(s string) {
 }
 
 // env is the hook's environment: trail's own, the settings env, and the
-// session variables under trail's and Claude Code's names.
-func (h *Runner) env() []string {
+// session variables under trail's and Claude Code's names (the documented
+// CLAUDE_CODE_SESSION_ID and CLAUDECODE=1, and CLAUDE_SESSION_ID, which
+// trail has always set), with CLAUDE_ENV_FILE for SessionStart hooks.
+func (h *Runner) env(event string) []string {
 	env := append(os.Environ(), h.Env...)
-	return append(env,
+	env = append(env,
 		"TRAIL_SESSION_ID="+h.SessionID,
 		"TRAIL_PROJECT_DIR="+h.Cwd,
 		"CLAUDE_SESSION_ID="+h.SessionID,
+		"CLAUDE_CODE_SESSION_ID="+h.SessionID,
 		"CLAUDE_PROJECT_DIR="+h.Cwd,
+		"CLAUDECODE=1",
 	)
+	if event == SessionStart && h.EnvFile != "" {
+		env = append(env, "CLAUDE_ENV_FILE="+h.EnvFile)
+	}
+	return env
 }
 
 type commandResult struct {
@@ -231,10 +380,10 @@ type commandResult struct {
 	err            error
 }
 
-// runCommand runs sh -c command in its own process group and kills the
-// group on timeout or when ctx is done.
-func runCommand(ctx context.Context, command, dir string, env []string, stdin []byte, timeout time.Duration) commandResult {
-	cmd := exec.Command("sh", "-c", command)
+// runCommand runs argv in its own process group and kills the group on
+// timeout or when ctx is done.
+func runCommand(ctx context.Context, argv []string, dir string, env []string, stdin []byte, timeout time.Duration) commandResult {
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(stdin)

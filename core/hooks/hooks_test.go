@@ -81,24 +81,37 @@ func TestPermissionPriorityAcrossHooks(t *testing.T) {
 	}
 }
 
+// Claude Code's matcher table: exact names and lists for plain words, an
+// unanchored regular expression for anything else; StopFailure's narrower set.
 func TestMatcherAccepts(t *testing.T) {
 	tests := []struct {
-		matcher, target string
-		want            bool
+		event, matcher, target string
+		want                   bool
 	}{
-		{"", "Bash", true},
-		{"*", "Bash", true},
-		{"Bash", "Bash", true},
-		{"Edit|Write", "Write", true},
-		{"Edit|Write", "Bash", false},
-		{"ash", "Bash", true}, // unanchored
-		{"^Bash$", "BashX", false},
-		{"(", "(", true}, // not a regexp: exact text
-		{"(", "Bash", false},
+		{PreToolUse, "", "Bash", true},
+		{PreToolUse, "*", "Bash", true},
+		{PreToolUse, "Bash", "Bash", true},
+		{PreToolUse, "Edit|Write", "Write", true},
+		{PreToolUse, "Edit|Write", "Bash", false},
+		{PreToolUse, "Edit, Bash", "Bash", true}, // a comma list, spaces around
+		{PreToolUse, "Edit , Write", "Write", true},
+		{PreToolUse, "ash", "Bash", false}, // plain words are exact, not a search
+		{PreToolUse, "code-reviewer", "senior-code-reviewer", false},
+		{PreToolUse, "Edit.*", "NotebookEdit", true}, // a regexp is unanchored
+		{PreToolUse, "^Bash$", "BashX", false},
+		{PreToolUse, "mcp__memory__.*", "mcp__memory__save", true},
+		{PreToolUse, "mcp__memory", "mcp__memory__save", false},
+		{PreToolUse, "(", "(", true}, // not a regexp: exact text
+		{PreToolUse, "(", "Bash", false},
+		{StopFailure, "rate_limit|overloaded", "overloaded", true},
+		{StopFailure, "rate_limit, overloaded", "overloaded", false}, // a regexp for StopFailure: ", " is text
+		{StopFailure, "rate_limit, overloaded", "rate_limit", false},
+		{StopFailure, "server_error", "server_error", true},
+		{StopFailure, "server", "server_error", false},
 	}
 	for _, tt := range tests {
-		if got := matcherAccepts(tt.matcher, tt.target); got != tt.want {
-			t.Errorf("matcher %q on %q = %v, want %v", tt.matcher, tt.target, got, tt.want)
+		if got := matcherAccepts(tt.event, tt.matcher, tt.target); got != tt.want {
+			t.Errorf("%s matcher %q on %q = %v, want %v", tt.event, tt.matcher, tt.target, got, tt.want)
 		}
 	}
 }
@@ -120,17 +133,17 @@ func cmd(c string) settings.HookCommand { return settings.HookCommand{Type: "com
 func TestHookRunnerExitCodes(t *testing.T) {
 	h, runs, msgs := runner(t, PreToolUse,
 		settings.HookMatcher{Matcher: "Write", Hooks: []settings.HookCommand{cmd("echo never")}},
-		settings.HookMatcher{Matcher: "Ba", Hooks: []settings.HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
+		settings.HookMatcher{Matcher: "Ba.*", Hooks: []settings.HookCommand{cmd("echo context"), cmd("echo oops >&2; exit 1"), cmd("echo no rm >&2; exit 2"), cmd("echo after")}},
 	)
-	out := h.Run(context.Background(), PreToolUse, PreToolUseInput("Bash", "c1", json.RawMessage(`{"command":"rm x"}`)))
+	out := h.Run(context.Background(), PreToolUse, PreToolUseInput(Call{Name: "Bash", ID: "c1", Input: json.RawMessage(`{"command":"rm x"}`)}))
 	if !out.Blocked || out.Reason != "no rm" {
 		t.Fatalf("outcome %+v", out)
 	}
 	if len(*runs) != 3 || (*runs)[2].ExitCode != 2 || !(*runs)[2].Blocked || (*runs)[1].Blocked {
 		t.Fatalf("runs %+v: the hook after the block must not run", *runs)
 	}
-	if len(out.Context) != 1 || out.Context[0] != "context" {
-		t.Errorf("context %q", out.Context)
+	if len(out.Plain) != 1 || out.Plain[0] != "context" || len(out.Context) != 0 {
+		t.Errorf("plain %q context %q: plain stdout is not additionalContext", out.Plain, out.Context)
 	}
 	if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 1: oops") {
 		t.Errorf("messages %q", *msgs)
@@ -138,7 +151,7 @@ func TestHookRunnerExitCodes(t *testing.T) {
 }
 
 func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
-	for _, event := range []string{SessionStart, SessionEnd, StopFailure, PostCompact} {
+	for _, event := range []string{SessionStart, SessionEnd, PostCompact} {
 		h, runs, msgs := runner(t, event, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo not ready >&2; exit 2"), cmd("echo after")}})
 		out := h.Run(context.Background(), event, Input{})
 		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 2: not ready") {
@@ -152,20 +165,23 @@ func TestHookExit2OnAnEventThatCannotBlockIsShown(t *testing.T) {
 
 func TestHookRunnerInputAndEnv(t *testing.T) {
 	h, _, _ := runner(t, PostToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(`cat > in.json; env > env.txt`)}})
-	h.Run(context.Background(), PostToolUse, PostToolUseInput("Read", "c9", json.RawMessage(`{"filePath":"a"}`), json.RawMessage(`{"success":true,"output":"x"}`)))
+	h.Run(context.Background(), PostToolUse, PostToolUseInput(Call{Name: "Read", ID: "c9", Input: json.RawMessage(`{"file_path":"/p/a"}`)}, json.RawMessage(`{"type":"text"}`), 12*time.Millisecond))
 	b, err := os.ReadFile(filepath.Join(h.Cwd, "in.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"session_id":"s1","transcript_path":"/t/s1.json","cwd":"` + h.Cwd + `","hook_event_name":"PostToolUse","permission_mode":"default","tool_name":"Read","tool_input":{"filePath":"a"},"tool_response":{"success":true,"output":"x"},"tool_use_id":"c9"}`
+	want := `{"session_id":"s1","transcript_path":"/t/s1.json","cwd":"` + h.Cwd + `","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"},"tool_response":{"type":"text"},"tool_use_id":"c9","duration_ms":12}`
 	if string(b) != want {
 		t.Errorf("stdin\n got %s\nwant %s", b, want)
 	}
 	env, _ := os.ReadFile(filepath.Join(h.Cwd, "env.txt"))
-	for _, kv := range []string{"TRAIL_SESSION_ID=s1", "CLAUDE_SESSION_ID=s1", "TRAIL_PROJECT_DIR=" + h.Cwd, "CLAUDE_PROJECT_DIR=" + h.Cwd, "FROM_SETTINGS=yes"} {
+	for _, kv := range []string{"TRAIL_SESSION_ID=s1", "CLAUDE_SESSION_ID=s1", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDECODE=1", "TRAIL_PROJECT_DIR=" + h.Cwd, "CLAUDE_PROJECT_DIR=" + h.Cwd, "FROM_SETTINGS=yes"} {
 		if !strings.Contains(string(env), kv+"\n") {
 			t.Errorf("env lacks %s", kv)
 		}
+	}
+	if strings.Contains(string(env), "CLAUDE_ENV_FILE") {
+		t.Error("CLAUDE_ENV_FILE reached a PostToolUse hook: it is SessionStart's")
 	}
 }
 

@@ -1,23 +1,29 @@
 package permission
 
-// The permission decision for one tool call (SPEC 5.2, Robota's order):
+// The permission decision for one tool call (SPEC 5.2, in Claude Code's
+// order: "deny, then ask, then allow; the first match wins"):
 //
-//  1. a matching deny rule denies, whatever the mode;
-//  2. a matching ask rule (Claude Code's permissions.ask) asks, whatever
-//     the mode and the allow rules (plan denies);
+//  1. a matching deny rule denies, whatever the mode; a Bash command that
+//     reads a file a Read deny rule covers (cat .env), or writes one an
+//     Edit or Read deny rule covers (echo x > .env), is denied too;
+//  2. a matching ask rule (permissions.ask) asks, whatever the mode and
+//     the allow rules (plan and dontAsk deny instead);
 //  3. a matching allow rule allows;
-//  4. the mode table decides: allow, ask or deny.
+//  4. a read-only Bash command (bash_readonly.go) is allowed in every mode;
+//  5. the mode table decides: allow, ask or deny.
 //
 // A Bash command is split on its unquoted control operators (; & && | ||
-// newline): a deny or ask rule matching any part covers the whole, and an allow
-// rule with a pattern allows only when every part is allowed, so
-// Bash(echo *) does not let "echo hi; rm -rf ." through. A command with
-// $(...), `...` or process substitution cannot be seen into: only a bare
-// Bash rule allows it.
+// newline): a deny or ask rule matching any part, or a command inside a
+// substitution, covers the whole; an allow rule with a pattern allows only
+// when every part is allowed, so Bash(echo *) does not let "echo hi; rm -rf
+// ." through. A command with $(...), `...` or process substitution cannot
+// be seen into: only a bare Bash (or Bash(*)) rule allows it. Assignments
+// and wrappers in front of a command are seen through (bash_words.go).
 
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -25,12 +31,16 @@ import (
 	"trail/core/settings"
 )
 
-// Permission modes.
+// Permission modes. manual and auto are accepted for Claude Code's sake
+// and run as default (ResolveMode).
 const (
 	ModeDefault     = "default"
 	ModePlan        = "plan"
 	ModeAcceptEdits = "acceptEdits"
 	ModeBypass      = "bypassPermissions"
+	ModeDontAsk     = "dontAsk"
+	ModeAuto        = "auto"
+	ModeManual      = "manual"
 )
 
 // Decisions.
@@ -51,13 +61,34 @@ const (
 	SourceFlag       = "flag"
 )
 
-// ValidMode reports whether m is a permission mode.
+// ReadOnlyRule names what allowed a read-only Bash command in a Verdict.
+const ReadOnlyRule = "read-only command"
+
+// ValidMode reports whether m is a permission mode trail accepts.
 func ValidMode(m string) bool {
 	switch m {
-	case ModeDefault, ModePlan, ModeAcceptEdits, ModeBypass:
+	case ModeDefault, ModePlan, ModeAcceptEdits, ModeBypass, ModeDontAsk, ModeAuto, ModeManual:
 		return true
 	}
 	return false
+}
+
+// ResolveMode is the mode trail runs for m, and a note for the user when
+// that is not m itself: Claude Code's manual is default under another
+// name; its auto mode (a classifier approving calls) has no equivalent, and
+// its closest meaning is default (nothing runs unapproved that a rule, a
+// hook or a person has not allowed); dontAsk runs as default with every
+// question answered no.
+func ResolveMode(m string) (mode, note string) {
+	switch m {
+	case ModeManual:
+		return ModeDefault, "permission mode manual is default mode"
+	case ModeAuto:
+		return ModeDefault, "permission mode auto (a classifier approving calls) is not available in trail; running in default mode"
+	case ModeDontAsk:
+		return ModeDontAsk, "permission mode dontAsk runs as default mode with every question denied"
+	}
+	return m, ""
 }
 
 // Policy is the rules and the mode of one step.
@@ -66,21 +97,30 @@ type Policy struct {
 	Allow []Rule
 	Ask   []Rule
 	Deny  []Rule
-	Cwd   string // path arguments are also matched relative to it
+	Cwd   string // relative path arguments and rules are anchored here
+	Home  string // ~/ rules are anchored here
+	// Warnings are rules Build accepted but will not apply (an allow rule
+	// glob Claude Code skips too), one sentence each.
+	Warnings []string
 }
 
 // Verdict is the outcome of the rule and mode check.
 type Verdict struct {
 	Decision string
 	Source   string // SourceRule or SourceMode
-	Rule     string // the rule that decided, when Source is SourceRule
+	Rule     string // the rule that decided (ReadOnlyRule for a read-only command)
 }
 
 // Check decides a call from the rules and the mode.
 func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
-	values, known := p.argumentValues(tool, args)
+	value, known := p.argument(tool, args)
 	for _, r := range p.Deny {
-		if r.covers(tool) && matchesAnyPart(r, tool, values, known) {
+		if r.coversForDeny(tool) && p.matches(r, tool, value, known, true) {
+			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
+		}
+	}
+	if tool == "Bash" && known {
+		if r, ok := p.fileRule(p.Deny, value); ok {
 			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
 		}
 	}
@@ -88,35 +128,47 @@ func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	// evaluated; "cannot tell" must not turn into an allow (Robota's CORE-030).
 	if !known {
 		for _, r := range p.Deny {
-			if r.covers(tool) && r.Pattern != "" {
-				return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
+			if r.coversForDeny(tool) && r.Pattern != "" && r.kind != kindTool {
+				return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text}
 			}
 		}
 	}
 	for _, r := range p.Ask {
-		if r.covers(tool) && (matchesAnyPart(r, tool, values, known) || (!known && r.Pattern != "")) {
-			return Verdict{Decision: p.askUnlessPlan(), Source: SourceRule, Rule: r.Text}
+		if r.coversForDeny(tool) && (p.matches(r, tool, value, known, true) || (!known && r.kind != kindTool)) {
+			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text}
 		}
 	}
-	if r, ok := p.allowedBy(tool, values, known); ok {
+	if tool == "Bash" && known {
+		if r, ok := p.fileRule(p.Ask, value); ok {
+			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text}
+		}
+	}
+	if r, ok := p.allowedBy(tool, value, known); ok {
 		return Verdict{Decision: DecisionAllow, Source: SourceRule, Rule: r}
+	}
+	if tool == "Bash" && known && p.readOnly(value) {
+		return Verdict{Decision: DecisionAllow, Source: SourceMode, Rule: ReadOnlyRule}
 	}
 	return Verdict{Decision: ModeDecision(p.Mode, tool), Source: SourceMode}
 }
 
-func (p *Policy) askUnlessPlan() string {
-	if p.Mode == ModePlan {
+// askUnless is what an ask rule decides: a question, except in the modes
+// that never ask (plan, dontAsk), where it denies.
+func (p *Policy) askUnless() string {
+	if p.Mode == ModePlan || p.Mode == ModeDontAsk {
 		return DecisionDeny
 	}
 	return DecisionAsk
 }
 
-// ModeDecision is the mode table of SPEC 5.2.
+// ModeDecision is the mode table of SPEC 5.2, with dontAsk denying what
+// default would ask.
 func ModeDecision(mode, tool string) string {
 	switch mode {
 	case ModeBypass:
 		return DecisionAllow
 	}
+	d := DecisionAsk
 	switch tool {
 	case "Read", "Glob", "Grep":
 		return DecisionAllow
@@ -127,79 +179,81 @@ func ModeDecision(mode, tool string) string {
 		case ModeAcceptEdits:
 			return DecisionAllow
 		}
-		return DecisionAsk
+	default:
+		if mode == ModePlan {
+			return DecisionDeny
+		}
 	}
-	if mode == ModePlan {
+	if mode == ModeDontAsk {
 		return DecisionDeny
 	}
-	return DecisionAsk
+	return d
 }
 
-// matchesAnyPart reports whether a deny or ask rule covers the call: its
-// argument, or for Bash any part of the command.
-func matchesAnyPart(r Rule, tool string, values []string, known bool) bool {
-	if r.Pattern == "" {
+// matches reports whether a rule covers a call's argument. deny is true
+// for deny and ask rules: a Bash rule then matches any part of the command
+// or of its substitutions, past any assignment; a path rule the link or its
+// target.
+func (p *Policy) matches(r Rule, tool, value string, known, deny bool) bool {
+	switch {
+	case r.kind == kindTool:
 		return true
-	}
-	if !known {
+	case !known:
 		return false
-	}
-	for _, v := range values {
-		if r.matchValue(v) {
+	case r.kind == kindPath:
+		return p.matchPath(r.path, value, deny)
+	case r.kind == kindBash && tool == "Bash":
+		if r.matchValue(value) {
 			return true
 		}
-		if tool == "Bash" {
-			parts, _ := splitCommand(v)
-			for _, part := range parts {
-				if r.matchValue(part) {
-					return true
-				}
+		for _, part := range bashParts(value) {
+			if r.matchValue(part) {
+				return true
 			}
 		}
+		return false
 	}
-	return false
+	return r.matchValue(value)
 }
 
-// allowedBy returns the allow rule that covers the call.
-func (p *Policy) allowedBy(tool string, values []string, known bool) (string, bool) {
+// allowedBy returns the allow rule(s) that cover the call.
+func (p *Policy) allowedBy(tool, value string, known bool) (string, bool) {
 	var scoped []Rule
 	for _, r := range p.Allow {
 		if !r.covers(tool) {
 			continue
 		}
-		if r.Pattern == "" {
+		if r.kind == kindTool {
 			return r.Text, true
 		}
 		scoped = append(scoped, r)
 	}
-	if len(scoped) == 0 || !known || len(values) == 0 {
+	if len(scoped) == 0 || !known || value == "" {
 		return "", false
 	}
 	if tool != "Bash" {
 		for _, r := range scoped {
-			for _, v := range values {
-				if r.matchValue(v) {
-					return r.Text, true
-				}
+			if p.matches(r, tool, value, true, false) {
+				return r.Text, true
 			}
 		}
 		return "", false
 	}
-	cmd := values[0]
 	for _, r := range scoped {
-		if r.exact() && r.matchValue(cmd) {
+		if r.exact() && r.matchValue(value) {
 			return r.Text, true
 		}
 	}
-	parts, opaque := splitCommand(cmd)
+	parts, opaque := splitCommand(value)
 	if opaque || len(parts) == 0 {
 		return "", false
 	}
 	var used []string
 	for _, part := range parts {
+		bare := stripPrefix(part, false)
 		found := ""
 		for _, r := range scoped {
-			if r.matchValue(part) {
+			if r.kind == kindBash && (r.matchValue(part) || r.matchValue(bare)) {
 				found = r.Text
 				break
 			}
@@ -274,42 +328,78 @@ func splitCommand(cmd string) (parts []string, opaque bool) {
 	return parts, opaque
 }
 
-// Build parses the rules of the settings files and the flags.
-// An invalid rule is a usage error naming it and where it came from.
-func Build(mode string, settings *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Policy, error) {
+// Build parses the rules of the settings files and the flags. An invalid
+// rule is a usage error naming it and where it came from. cwd is where
+// trail runs: rules of the project's .claude and .trail settings and of
+// the flags anchor their "/path" patterns there.
+func Build(mode string, s *settings.Settings, allowFlags, denyFlags []string, cwd string) (*Policy, error) {
 	p := &Policy{Mode: mode, Cwd: cwd}
-	add := func(list *[]Rule, rules []string, source func(string) string) error {
-		for _, text := range rules {
-			r, err := ParseRule(text)
+	add := func(list *[]Rule, deny bool, rules, files []string, flag string) error {
+		for i, text := range rules {
+			source, root := flag, cwd
+			if flag == "" {
+				source = ruleFile(s, text, files, i)
+				root = sourceRoot(source, cwd)
+			}
+			r, err := parseRule(text, deny, root)
 			if err != nil {
-				return ruleError(text, source(text), err)
+				return ruleError(text, cmpOr(source, "settings"), err)
+			}
+			if !deny && !r.allowGlobOK() {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("allow rule %s in %s is skipped: an allow rule may use * in the tool name only after mcp__<server>__", r.Text, cmpOr(source, "settings")))
+				continue
 			}
 			*list = append(*list, r)
 		}
 		return nil
 	}
-	fromFile := func(text string) string {
-		if f := settings.Permissions.Sources[text]; f != "" {
-			return f
-		}
-		return "settings"
-	}
-	if err := add(&p.Deny, settings.Permissions.Deny, fromFile); err != nil {
+	perms := s.Permissions
+	if err := add(&p.Deny, true, perms.Deny, perms.DenyFrom, ""); err != nil {
 		return nil, err
 	}
-	if err := add(&p.Ask, settings.Permissions.Ask, fromFile); err != nil {
+	if err := add(&p.Ask, true, perms.Ask, perms.AskFrom, ""); err != nil {
 		return nil, err
 	}
-	if err := add(&p.Allow, settings.Permissions.Allow, fromFile); err != nil {
+	if err := add(&p.Allow, false, perms.Allow, perms.AllowFrom, ""); err != nil {
 		return nil, err
 	}
-	if err := add(&p.Deny, denyFlags, func(string) string { return "--deny-tool" }); err != nil {
+	if err := add(&p.Deny, true, denyFlags, nil, "--deny-tool"); err != nil {
 		return nil, err
 	}
-	if err := add(&p.Allow, allowFlags, func(string) string { return "--allow-tool" }); err != nil {
+	if err := add(&p.Allow, false, allowFlags, nil, "--allow-tool"); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// ruleFile names the settings file rule i of a list came from.
+func ruleFile(s *settings.Settings, text string, files []string, i int) string {
+	if i < len(files) && files[i] != "" {
+		return files[i]
+	}
+	return s.Permissions.Sources[text]
+}
+
+// sourceRoot is where a settings file's "/path" rules are anchored (Claude
+// Code's table): a project's .claude or .trail settings at the project root
+// (trail's working directory), any other file at its own folder
+// (~/.claude/settings.json at ~/.claude, --settings FILE at FILE's folder).
+func sourceRoot(file, cwd string) string {
+	if file == "" {
+		return cwd
+	}
+	dir := filepath.Dir(file)
+	if b := filepath.Base(dir); (b == ".claude" || b == ".trail") && filepath.Dir(dir) == filepath.Clean(cwd) {
+		return filepath.Dir(dir)
+	}
+	return dir
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // DescribeCall is a call as people read it: Bash(go test ./...), Write(a.go),

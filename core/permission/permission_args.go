@@ -1,14 +1,12 @@
 package permission
 
 // What a permission rule is matched against: a call's main argument, read
-// exactly as the tool will read it, and for file paths every form that
-// names the same file (relative, "./", absolute, symlinks resolved), so a
-// rule cannot be stepped around by spelling the path another way.
+// exactly as the tool will read it (the engine hands calls over in the
+// tools' own names; Claude Code's spelling is read too when the tool's is
+// missing, so a call cannot step around a rule by spelling file_path).
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"strings"
 )
 
 // argumentKey names the argument a tool's rules match.
@@ -24,45 +22,18 @@ func argumentKey(tool string) string {
 	return ""
 }
 
-// argumentValues are the strings a rule pattern is tried against: the
-// argument as given and, for file paths, its absolute and cwd-relative
-// forms (with and without "./"), so Read(.env) also catches "./.env" and
-// "/abs/project/.env", and Read(./src/**) catches "src/a.go"; and the same
-// forms of the file the path really names once symlinks are resolved, so
-// a link docs/e -> ../.env is still Read(.env).
-// known is false when the tool has no argument rules can match.
-func (p *Policy) argumentValues(tool string, args json.RawMessage) ([]string, bool) {
+// argument is the call's main argument. known is false when the tool has
+// no argument rules can match; value is "" when the call lacks it.
+func (p *Policy) argument(tool string, args json.RawMessage) (string, bool) {
 	key := argumentKey(tool)
 	if key == "" {
-		return nil, false
+		return "", false
 	}
-	raw, ok := argString(args, key)
-	if !ok {
-		return nil, true
+	v, ok := argString(args, key)
+	if !ok && key == "filePath" {
+		v, _ = argString(args, "file_path")
 	}
-	if key == "filePath" && raw != "" {
-		return p.pathValues(raw), true
-	}
-	return []string{raw}, true
-}
-
-// pathValues are the forms of a file path rules are tried against.
-func (p *Policy) pathValues(raw string) []string {
-	vals := []string{raw}
-	abs := raw
-	if !filepath.IsAbs(abs) && p.Cwd != "" {
-		abs = filepath.Join(p.Cwd, abs)
-	}
-	abs = filepath.Clean(abs)
-	vals = appendPathForms(vals, p.Cwd, abs)
-	if real, err := CanonicalPath(abs); err == nil && real != abs {
-		cwd, err := CanonicalPath(p.Cwd)
-		if err != nil {
-			cwd = p.Cwd
-		}
-		vals = appendPathForms(vals, cwd, real)
-	}
-	return vals
+	return v, true
 }
 
 // ReadDenied is nil when no rule denies Read, else a test of whether one
@@ -71,7 +42,7 @@ func (p *Policy) pathValues(raw string) []string {
 func (p *Policy) ReadDenied() func(abs string) bool {
 	var rules []Rule
 	for _, r := range p.Deny {
-		if r.Tool == "Read" {
+		if r.Tool == "Read" && (r.kind == kindPath || r.kind == kindTool) {
 			rules = append(rules, r)
 		}
 	}
@@ -79,25 +50,13 @@ func (p *Policy) ReadDenied() func(abs string) bool {
 		return nil
 	}
 	return func(abs string) bool {
-		values := p.pathValues(abs)
 		for _, r := range rules {
-			if matchesAnyPart(r, "Read", values, true) {
+			if r.kind == kindTool || p.matchPath(r.path, abs, true) {
 				return true
 			}
 		}
 		return false
 	}
-}
-
-// appendPathForms adds abs and, when it is inside cwd, its relative forms.
-func appendPathForms(vals []string, cwd, abs string) []string {
-	vals = append(vals, abs)
-	if cwd != "" {
-		if rel, err := filepath.Rel(cwd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			vals = append(vals, rel, "./"+rel)
-		}
-	}
-	return vals
 }
 
 // argString reads a call's string argument the way the tool reads it: the

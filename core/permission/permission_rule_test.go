@@ -61,10 +61,15 @@ func TestRuleGlobMatching(t *testing.T) {
 		{"Bash(echo *)", "xecho hi", false}, // anchored at the start
 		{"Bash(*.sh)", "run.sh x", false},   // anchored at the end
 		{"Bash(git *)", "git commit -m 'a\nb'", true},
-		{"Read(src/**)", "src/a/b.go", true},
-		{"Read(src/**)", "src/", false}, // ** needs at least one character
-		{"Read(src/*)", "src/", true},   // * may be empty
-		{"Read(*.go)", "a/b.go", true},  // * crosses folders
+		{"Bash(ls:*)", "lsof", false},                      // the legacy prefix form needs a word boundary too
+		{"Bash(npm run test:*)", "npm run testing", false}, // ...so a longer word is another command
+		{"Bash(npm run test:*)", "npm run test -- --watch", true},
+		{"Bash(git -C * log:*)", "git -C repo log --oneline", true}, // * anywhere
+		{"Bash(git * main)", "git push origin main", true},
+		{"Bash(* --version)", "go --version", true},
+		{"Glob(src/**)", "src/a/b.go", true},
+		{"Glob(src/**)", "src/", false}, // ** needs at least one character
+		{"Glob(src/*)", "src/", true},   // * may be empty
 		{"Bash(a.b)", "axb", false},     // regexp characters are literal
 		{"Bash(a+b)", "a+b", true},
 		{"Bash(git diff:*)", "git diff", true},
@@ -99,12 +104,24 @@ func FuzzParseRule(f *testing.F) {
 		if r.Tool == "" {
 			t.Fatalf("%q parsed with no tool", rule)
 		}
+		if r.kind == kindPath {
+			// Any path is judged without a panic, as a deny and as an allow.
+			p := &Policy{Cwd: "/proj", Home: "/home/u"}
+			_ = p.matchPath(r.path, value, true)
+			_ = p.matchPath(r.path, value, false)
+			return
+		}
 		_ = r.matchValue(value)
 		// A glob without wildcards matches exactly itself.
 		if r.Pattern != "" && !r.Prefix && !strings.Contains(r.Pattern, "*") && !r.matchValue(r.Pattern) {
 			t.Fatalf("%q does not match its own literal pattern", rule)
 		}
-		if r.Prefix && !r.matchValue(r.Pattern+value) {
+		// The prefix form covers the bare command and the command with
+		// arguments after a space (Bash); the prefix and anything (other tools).
+		switch {
+		case r.Prefix && r.kind == kindBash && (!r.matchValue(r.Pattern) || !r.matchValue(r.Pattern+" "+value)):
+			t.Fatalf("%q does not match its prefix, or its prefix + \" \" + %q", rule, value)
+		case r.Prefix && r.kind == kindGlob && !strings.Contains(r.Pattern, "*") && !r.matchValue(r.Pattern+value):
 			t.Fatalf("%q does not match its prefix + %q", rule, value)
 		}
 	})

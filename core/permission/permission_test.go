@@ -95,7 +95,7 @@ func TestPermissionCheck(t *testing.T) {
 			Verdict{DecisionAllow, SourceRule, "Write(src/**)"}},
 		{"a Glob rule matches the pattern", ModePlan, nil, []string{"Glob(**/*.key)"}, "Glob", args("pattern", "**/*.key"),
 			Verdict{DecisionDeny, SourceRule, "Glob(**/*.key)"}},
-		{"rules for other tools do not apply", ModeDefault, []string{"Read"}, []string{"Write"}, "Bash", args("command", "ls"),
+		{"rules for other tools do not apply", ModeDefault, []string{"Read"}, []string{"Write"}, "Bash", args("command", "make"),
 			Verdict{DecisionAsk, SourceMode, ""}},
 		// The rules must judge the arguments the tool will run with.
 		{"an allow rule judges the last of repeated keys", ModeDefault, []string{"Bash(echo *)"}, nil, "Bash", json.RawMessage(`{"command":"echo hi","command":"rm -rf x"}`),
@@ -160,7 +160,8 @@ func TestReadDenyRulesNameTheFilesSearchesSkip(t *testing.T) {
 		t.Error("without a Read deny rule, no file is hidden")
 	}
 	hidden := perms(t, ModeDefault, nil, []string{"Read(.env)", "Read(./secrets/**)"}).ReadDenied()
-	for path, want := range map[string]bool{"/proj/.env": true, "/proj/secrets/a/key": true, "/proj/main.go": false, "/proj/sub/.env": false} {
+	// Read(.env) is a bare name: a .env at any depth (gitignore), not one in a parent.
+	for path, want := range map[string]bool{"/proj/.env": true, "/proj/secrets/a/key": true, "/proj/main.go": false, "/proj/sub/.env": true, "/.env": false} {
 		if got := hidden(path); got != want {
 			t.Errorf("ReadDenied(%s) = %v, want %v", path, got, want)
 		}

@@ -48,3 +48,34 @@ func FuzzSplitCommand(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBashAnalysis: what the rules read of a command (its words, the
+// wrappers stripped, its substitutions, its files, whether it only reads)
+// never panics on any text, and the stripped command is the end of the
+// part as written: stripping only ever drops words in front.
+func FuzzBashAnalysis(f *testing.F) {
+	for _, s := range []string{
+		"FOO=bar timeout 30 rm -rf x", "cat config/.env | wc -l", "echo $(rm -rf /) `id`",
+		"grep -e x -f pats .env 2>&1 > out", "xargs -n1 grep", "nice -n", "'unterminated", "a\\",
+		"git -C x log", "sed -i s/a/b/ f", "cp a b c", "<(x) >(y)", "&>out ls", "2>&",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		p := &Policy{Cwd: "/proj", Home: "/home/u"}
+		_ = p.readOnly(cmd)
+		_, _ = p.fileRule(nil, cmd)
+		_ = hasExpansion(cmd)
+		for _, part := range bashParts(cmd) {
+			_ = analyzeBash(part)
+		}
+		parts, _ := splitCommand(cmd)
+		for _, part := range parts {
+			for _, anyEnv := range []bool{true, false} {
+				if got := stripPrefix(part, anyEnv); !strings.HasSuffix(part, got) {
+					t.Fatalf("stripPrefix(%q, %v) = %q: not the end of the part", part, anyEnv, got)
+				}
+			}
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"trail/core/errs"
@@ -41,6 +42,9 @@ type Settings struct {
 	StreamOptionsOff bool
 	// PromptCachingOff: promptCaching false (no cache_control breakpoints).
 	PromptCachingOff bool
+	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
+	// switch); no hook runs.
+	DisableAllHooks bool
 	// Files lists the settings files that were read, in merge order.
 	Files []string
 }
@@ -51,8 +55,17 @@ type Permissions struct {
 	Ask         []string // Claude Code's ask rules: always a question, even when allowed
 	Deny        []string
 	DefaultMode string
+	// DefaultModeFrom names the file that set DefaultMode.
+	DefaultModeFrom string
+	// DisableBypassFrom names the file that set Claude Code's
+	// "disableBypassPermissionsMode": "disable" ("" when none did):
+	// bypassPermissions is then refused.
+	DisableBypassFrom string
 	// Sources names the file each rule came from, for error messages.
 	Sources map[string]string
+	// AllowFrom, AskFrom and DenyFrom name the file of each rule, index for
+	// index: a rule's "/path" pattern is anchored at its file's project.
+	AllowFrom, AskFrom, DenyFrom []string
 }
 
 // HookMatcher is one entry of a hook event's list (Claude Code's shape).
@@ -66,6 +79,12 @@ type HookCommand struct {
 	Type    string  `json:"type"`
 	Command string  `json:"command"`
 	Timeout float64 `json:"timeout"` // seconds; 0 means the default
+	// If is Claude Code's filter: one permission rule the tool call must
+	// match for the hook to run ("Bash(rm *)"); tool events only.
+	If string `json:"if"`
+	// Args, when present, runs Command directly with these arguments,
+	// without a shell (Claude Code's exec form).
+	Args []string `json:"args"`
 }
 
 // Paths lists the settings files in merge order (SPEC 2). Files that
@@ -120,11 +139,13 @@ type settingsFile struct {
 	BaseURL      *string `json:"baseUrl"`
 	SystemPrompt *string `json:"systemPrompt"`
 	Permissions  *struct {
-		Allow       []string `json:"allow"`
-		Ask         []string `json:"ask"`
-		Deny        []string `json:"deny"`
-		DefaultMode *string  `json:"defaultMode"`
+		Allow                        []string        `json:"allow"`
+		Ask                          []string        `json:"ask"`
+		Deny                         []string        `json:"deny"`
+		DefaultMode                  *string         `json:"defaultMode"`
+		DisableBypassPermissionsMode json.RawMessage `json:"disableBypassPermissionsMode"`
 	} `json:"permissions"`
+	DisableAllHooks      *bool                    `json:"disableAllHooks"`
 	Hooks                map[string][]HookMatcher `json:"hooks"`
 	AutoCompactThreshold json.RawMessage          `json:"autoCompactThreshold"`
 	MaxTurns             *int                     `json:"maxTurns"`
@@ -171,21 +192,31 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		s.SystemPrompt = *f.SystemPrompt
 	}
 	if p := f.Permissions; p != nil {
+		sp := &s.Permissions
 		for _, r := range p.Allow {
-			s.Permissions.Allow = append(s.Permissions.Allow, r)
-			s.Permissions.Sources[r] = path
+			sp.Allow, sp.AllowFrom = append(sp.Allow, r), append(sp.AllowFrom, path)
+			sp.Sources[r] = path
 		}
 		for _, r := range p.Ask {
-			s.Permissions.Ask = append(s.Permissions.Ask, r)
-			s.Permissions.Sources[r] = path
+			sp.Ask, sp.AskFrom = append(sp.Ask, r), append(sp.AskFrom, path)
+			sp.Sources[r] = path
 		}
 		for _, r := range p.Deny {
-			s.Permissions.Deny = append(s.Permissions.Deny, r)
-			s.Permissions.Sources[r] = path
+			sp.Deny, sp.DenyFrom = append(sp.Deny, r), append(sp.DenyFrom, path)
+			sp.Sources[r] = path
 		}
 		if p.DefaultMode != nil {
-			s.Permissions.DefaultMode = *p.DefaultMode
+			sp.DefaultMode, sp.DefaultModeFrom = *p.DefaultMode, path
 		}
+		// Claude Code's value is the string "disable"; true is read the
+		// same way, and anything else leaves it as it was.
+		switch strings.TrimSpace(string(p.DisableBypassPermissionsMode)) {
+		case `"disable"`, "true":
+			sp.DisableBypassFrom = path
+		}
+	}
+	if f.DisableAllHooks != nil {
+		s.DisableAllHooks = *f.DisableAllHooks
 	}
 	for event, list := range f.Hooks {
 		if s.Hooks == nil {

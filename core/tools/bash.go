@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"trail/core/chat"
+	"trail/logfmt"
 )
 
 // Bash timeouts in milliseconds (Robota's Shell tool).
@@ -102,9 +103,17 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	if shell == "" {
 		shell = "bash"
 	}
-	cmd := exec.Command(shell, "-c", a.Command)
+	script := a.Command
+	cmdEnv := append(os.Environ(), env.Env...)
+	if env.EnvFile != "" {
+		// Sourced in the command's own shell, as Claude Code does, so
+		// its exports (and PATH changes) hold for the command.
+		script = ". \"$CLAUDE_ENV_FILE\"\n" + script
+		cmdEnv = append(cmdEnv, "CLAUDE_ENV_FILE="+env.EnvFile)
+	}
+	cmd := exec.Command(shell, "-c", script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env.Env...)
+	cmd.Env = cmdEnv
 	var stdout, stderr capBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -129,13 +138,24 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		killGroup(cmd.Process.Pid)
 		<-done
 		out, total := stdout.text()
-		return Result{Success: false, Output: truncateTotal(out, total), Error: why}
+		return Result{Success: false, Output: truncateTotal(out, total), Error: why, Interrupted: true}
 	}
 	out, total := combined(&stdout, &stderr)
 	code := exitCode(cmd.ProcessState, waitErr)
 	r := Result{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
 	if waitErr != nil && cmd.ProcessState == nil {
 		r.Success, r.Error = false, waitErr.Error()
+	}
+	if r.Success {
+		// Claude Code's Bash output: stdout holds the command's output
+		// and errors interleaved; stderr the tool's own notices (none).
+		r.Response = logfmt.Object{
+			logfmt.F("stdout", r.Output),
+			logfmt.F("stderr", ""),
+			logfmt.F("interrupted", false),
+			logfmt.F("isImage", false),
+			logfmt.F("noOutputExpected", false),
+		}
 	}
 	return r
 }

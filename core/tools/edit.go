@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"trail/core/chat"
+	"trail/logfmt"
 )
 
 const editDescription = "Performs exact string replacements in files.\n\noldString must exactly match the file's current content, including whitespace and indentation — reading the file first (e.g. with a file-read tool) is the reliable way to copy exact text.\n\nThe edit will FAIL if old_string is not unique in the file. Either provide more surrounding context to make it unique, or use replace_all to change every instance."
@@ -83,6 +84,15 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	}
 	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
 	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
+	res.Response = logfmt.Object{
+		logfmt.F("filePath", path),
+		logfmt.F("oldString", old),
+		logfmt.F("newString", repl),
+		logfmt.F("originalFile", content),
+		logfmt.F("structuredPatch", []any{}),
+		logfmt.F("userModified", false),
+		logfmt.F("replaceAll", a.ReplaceAll),
+	}
 	return res
 }
 

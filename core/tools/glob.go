@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"trail/core/chat"
+	"trail/logfmt"
 	"trail/store"
 )
 
@@ -44,6 +46,7 @@ type globHit struct {
 }
 
 func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
+	started := time.Now()
 	var a globArgs
 	if r := decodeArgs("Glob", raw, &a); r != nil {
 		return *r
@@ -128,7 +131,14 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	if total > limit {
 		out += fmt.Sprintf("\n\n[Showing %d of %d matches. Use limit parameter to see more.]", limit, total)
 	}
-	return ok(out)
+	res := ok(out)
+	res.Response = logfmt.Object{
+		logfmt.F("filenames", lines),
+		logfmt.F("durationMs", time.Since(started).Milliseconds()),
+		logfmt.F("numFiles", len(lines)),
+		logfmt.F("truncated", total > limit),
+	}
+	return res
 }
 
 // relTo turns a path relative to the walk's start into one relative to root.

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 
 	"trail/core/chat"
+	"trail/logfmt"
 )
 
 const grepDescription = "A powerful search tool built on regex matching.\n\nSupports full regex syntax (e.g., 'log.*Error', 'function\\\\s+\\\\w+'). Filter files with glob parameter (e.g., '*.js', '**/*.tsx').\n\nOutput modes: 'content' shows matching lines with context, 'files_with_matches' shows only file paths (default), 'count' shows per-file match counts.\n\nPrefer this tool over running grep or rg through the Bash tool — it returns structured results directly.\n\nUse headLimit to control result size and save context space."
@@ -37,6 +39,12 @@ type grepArgs struct {
 	OutputMode   string   `json:"outputMode"`
 	HeadLimit    *float64 `json:"headLimit"`
 	NoIgnore     bool     `json:"noIgnore"`
+	// Claude Code's Grep options, read as Claude spells them (the model
+	// schema keeps Robota's parameters; models trained on Claude send these).
+	IgnoreCase bool     `json:"-i"`
+	After      *float64 `json:"-A"`
+	Before     *float64 `json:"-B"`
+	Multiline  bool     `json:"multiline"`
 }
 
 // grepMaxFileSize skips files too large to be source: a search must not
@@ -59,7 +67,14 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	default:
 		return fail("Invalid outputMode: %s (use files_with_matches, content or count)", a.OutputMode)
 	}
-	re, err := regexp.Compile(a.Pattern)
+	expr := a.Pattern
+	if a.Multiline {
+		expr = "(?s)" + expr
+	}
+	if a.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
 	if err != nil {
 		return fail("Invalid regex pattern: %s", a.Pattern)
 	}
@@ -74,13 +89,27 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		return *r
 	}
 	ctxLines := count(a.ContextLines, 0)
+	around := grepContext{before: ctxLines, after: ctxLines, multiline: a.Multiline}
+	if a.Before != nil {
+		around.before = count(a.Before, 0)
+	}
+	if a.After != nil {
+		around.after = count(a.After, 0)
+	}
 	var out []string
+	files := 0
+	var names []string
 	search := func(abs, rel string) {
 		data, err := os.ReadFile(abs)
 		if err != nil || isBinary(data) {
 			return
 		}
-		out = append(out, searchFile(string(data), display(env.Cwd, abs), re, ctxLines, mode)...)
+		name := display(env.Cwd, abs)
+		if found := searchFile(string(data), name, re, around, mode); len(found) > 0 {
+			out = append(out, found...)
+			files++
+			names = append(names, name)
+		}
 	}
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -123,16 +152,42 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			return fail("Aborted")
 		}
 	}
+	lines := len(out)
 	if n := count(a.HeadLimit, len(out)); len(out) > n {
 		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
 	}
-	if len(out) == 0 {
-		if w != nil && w.skipped > 0 {
-			return ok("(no matches)" + noIgnoreHint)
-		}
-		return ok("(no matches)")
+	var res Result
+	switch {
+	case len(out) == 0 && w != nil && w.skipped > 0:
+		res = ok("(no matches)" + noIgnoreHint)
+	case len(out) == 0:
+		res = ok("(no matches)")
+	default:
+		res = ok(strings.Join(out, "\n"))
 	}
-	return ok(strings.Join(out, "\n"))
+	res.Response = grepResponse(mode, files, names, lines, res.Output)
+	return res
+}
+
+// grepResponse is Claude Code's Grep output shape, for hooks.
+func grepResponse(mode string, files int, names []string, lines int, content string) logfmt.Object {
+	if names == nil {
+		names = []string{}
+	}
+	o := logfmt.Object{logfmt.F("mode", mode), logfmt.F("numFiles", files), logfmt.F("filenames", names)}
+	switch mode {
+	case "content":
+		o = append(o, logfmt.F("content", content), logfmt.F("numLines", lines))
+	case "count":
+		o = append(o, logfmt.F("content", content), logfmt.F("numMatches", lines))
+	}
+	return o
+}
+
+// grepContext is how much of a file Grep shows around a match.
+type grepContext struct {
+	before, after int
+	multiline     bool // a match may span lines: the pattern runs on the whole file
 }
 
 // matchName applies a Grep file filter: a pattern without "/" matches the
@@ -156,12 +211,16 @@ func (g *globPattern) matchName(rel string) bool {
 // searchFile is Robota's per-file search: "path" for files_with_matches,
 // "path:N" for count, "path:line:text" (":" on matches, "-" on context, "--"
 // between groups) for content.
-func searchFile(content, name string, re *regexp.Regexp, ctxLines int, mode string) []string {
+func searchFile(content, name string, re *regexp.Regexp, around grepContext, mode string) []string {
 	lines := strings.Split(content, "\n")
 	var hits []int
-	for i, l := range lines {
-		if re.MatchString(l) {
-			hits = append(hits, i)
+	if around.multiline {
+		hits = multilineHits(content, re)
+	} else {
+		for i, l := range lines {
+			if re.MatchString(l) {
+				hits = append(hits, i)
+			}
 		}
 	}
 	if len(hits) == 0 {
@@ -177,7 +236,7 @@ func searchFile(content, name string, re *regexp.Regexp, ctxLines int, mode stri
 	include := map[int]bool{}
 	for _, h := range hits {
 		isHit[h] = true
-		for c := max(0, h-ctxLines); c <= min(len(lines)-1, h+ctxLines); c++ {
+		for c := max(0, h-around.before); c <= min(len(lines)-1, h+around.after); c++ {
 			include[c] = true
 		}
 	}
@@ -198,4 +257,23 @@ func searchFile(content, name string, re *regexp.Regexp, ctxLines int, mode stri
 		prev = i
 	}
 	return out
+}
+
+// multilineHits are the lines (0-based) every match of re in content
+// touches, for a pattern that may span lines.
+func multilineHits(content string, re *regexp.Regexp) []int {
+	seen := map[int]bool{}
+	var hits []int
+	for _, m := range re.FindAllStringIndex(content, -1) {
+		first := strings.Count(content[:m[0]], "\n")
+		last := first + strings.Count(content[m[0]:max(m[0], m[1]-1)], "\n")
+		for l := first; l <= last; l++ {
+			if !seen[l] {
+				seen[l] = true
+				hits = append(hits, l)
+			}
+		}
+	}
+	sort.Ints(hits)
+	return hits
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"trail/core/chat"
+	"trail/logfmt"
 )
 
 const readDefaultLimit = 2000
@@ -67,7 +68,18 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if err != nil {
 		return fail("%s", err.Error())
 	}
-	return ok(formatRead(a.FilePath, sel, total, start))
+	res := ok(formatRead(a.FilePath, sel, total, start))
+	res.Response = logfmt.Object{
+		logfmt.F("type", "text"),
+		logfmt.F("file", logfmt.Object{
+			logfmt.F("filePath", path),
+			logfmt.F("content", strings.Join(sel, "\n")),
+			logfmt.F("numLines", len(sel)),
+			logfmt.F("startLine", start),
+			logfmt.F("totalLines", total),
+		}),
+	}
+	return res
 }
 
 // isBinary: a NUL byte in the first 8 KiB (Robota's heuristic).

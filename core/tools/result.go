@@ -88,6 +88,8 @@ func decodeArgs(tool string, raw json.RawMessage, dst any) *Result {
 			raw = json.RawMessage(inner)
 		}
 	}
+	// Claude Code's spelling (file_path, old_string...) is accepted too.
+	raw = Normalize(tool, raw)
 	// Go matches struct keys case-insensitively; rules and hooks read the
 	// exact keys, so "Command" must not run as command. A map keeps exact
 	// keys and, like JSON.parse, the last of repeated ones.

@@ -28,6 +28,10 @@ type Env struct {
 	// lock, and the next step removes the file if this process was killed
 	// before renaming or removing it. An error means: do not create it.
 	NoteTemp func(path string) error
+	// EnvFile, when set, names a shell script Bash runs before each
+	// command in the same shell (Claude Code's CLAUDE_ENV_FILE, written by
+	// SessionStart hooks), so the variables it exports reach the command.
+	EnvFile string
 }
 
 // Result is Robota's tool result, sent to the model as a JSON string
@@ -38,6 +42,13 @@ type Result struct {
 	Error    string
 	ExitCode *int
 	Extra    []ResultField
+	// Response is the result in Claude Code's tool output shape (Bash
+	// {stdout, stderr, interrupted, isImage}, Write {type, filePath, ...}),
+	// what hooks get as tool_response. It is not sent to the model; nil
+	// when the call failed.
+	Response any
+	// Interrupted: the call was stopped (a timeout or an abort), not finished.
+	Interrupted bool
 }
 
 // ResultField is an extra key of a tool result (errorCode, availableTools...).

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"trail/core/chat"
+	"trail/logfmt"
 )
 
 const writeDescription = "Writes a file to the local filesystem. This will overwrite an existing file if one exists.\n\nPrefer the Edit tool for modifying existing files — it only sends the changed text. Use this tool to create new files or for complete rewrites.\n\nParent directories are created automatically when missing."
@@ -44,8 +46,47 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if r != nil {
 		return *r
 	}
+	original, existed := previousContent(target)
 	if err := writeFileAtomic(target, []byte(*a.Content), env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
-	return ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
+	res := ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
+	kind := "create"
+	var orig any // null for a new file, as Claude Code writes it
+	if existed {
+		kind, orig = "update", original
+	}
+	res.Response = logfmt.Object{
+		logfmt.F("type", kind),
+		logfmt.F("filePath", path),
+		logfmt.F("content", *a.Content),
+		logfmt.F("structuredPatch", []any{}),
+		logfmt.F("originalFile", orig),
+		logfmt.F("userModified", false),
+		// Claude Code's documentation shows success beside filePath;
+		// scripts written from it read .tool_response.success.
+		logfmt.F("success", true),
+	}
+	return res
+}
+
+// maxOriginal bounds the earlier content a Write hands to hooks as
+// originalFile: a rewrite of a huge file is not read twice for them.
+const maxOriginal = 1 << 20
+
+// previousContent is what a Write is about to replace: the text (up to
+// maxOriginal bytes, else "") and whether a regular file was there.
+func previousContent(path string) (string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	if fi.Size() > maxOriginal {
+		return "", true
+	}
+	data, failed := readForEdit(path, path)
+	if failed != nil {
+		return "", true
+	}
+	return string(data), true
 }

@@ -1,0 +1,171 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"trail/core/permission"
+	"trail/core/settings"
+)
+
+func bash(command string) Call {
+	args := json.RawMessage(`{"command":` + string(must(json.Marshal(command))) + `}`)
+	return Call{Name: "Bash", ID: "c1", Input: args, Args: args}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Exit codes other than 0 and 2 with a JSON answer: the JSON decides
+// (Claude Code's hooks reference, "Other exit codes").
+func TestAJSONAnswerDecidesWhateverTheExitCode(t *testing.T) {
+	h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{
+		cmd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}'; exit 1`),
+	}})
+	out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+	if out.Permission != permission.DecisionDeny || out.PermissionReason != "json says no" || len(*msgs) != 0 {
+		t.Fatalf("outcome %+v messages %q", out, *msgs)
+	}
+}
+
+// Exit 2 blocks; the reason is the JSON's own blocking reason when it
+// gives one, stderr otherwise; an allow in the JSON cannot lift the block.
+func TestExit2ReasonComesFromTheJSONWhenItBlocks(t *testing.T) {
+	for _, tt := range []struct{ command, reason string }{
+		{`echo '{"decision":"block","reason":"from json"}'; echo from stderr >&2; exit 2`, "from json"},
+		{`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'; echo from stderr >&2; exit 2`, "from stderr"},
+	} {
+		h, _, _ := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(tt.command)}})
+		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+		if !out.Blocked || out.Reason != tt.reason {
+			t.Errorf("%s: outcome %+v, want blocked by %q", tt.command, out, tt.reason)
+		}
+	}
+}
+
+func TestDeferRanksBetweenDenyAndAsk(t *testing.T) {
+	var out Outcome
+	for _, d := range []string{"allow", "defer", "ask"} {
+		out.apply(PreToolUse, &answerJSON{HookSpecificOutput: &specificJSON{PermissionDecision: d}})
+	}
+	if out.Permission != DecisionDefer {
+		t.Fatalf("got %s, want defer over ask and allow", out.Permission)
+	}
+	out.apply(PreToolUse, &answerJSON{HookSpecificOutput: &specificJSON{PermissionDecision: "deny"}})
+	if out.Permission != permission.DecisionDeny {
+		t.Fatalf("got %s, want deny over defer", out.Permission)
+	}
+}
+
+// The "if" field: the hook runs only when the call matches its rule, and
+// on events that are not about a tool a hook with "if" never runs.
+func TestIfFiltersWhichHooksSpawn(t *testing.T) {
+	h, runs, _ := runner(t, PreToolUse, settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{
+		{Command: "true", If: "Bash(rm *)"},
+	}})
+	h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls -la")))
+	if len(*runs) != 0 {
+		t.Fatalf("the hook ran for ls: %+v", *runs)
+	}
+	h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("FOO=1 rm -rf build")))
+	if len(*runs) != 1 {
+		t.Fatalf("the hook did not run for rm: %+v", *runs)
+	}
+	h2, runs2, _ := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "true", If: "Bash(rm *)"}}})
+	h2.Run(context.Background(), Stop, StopInput("x", false))
+	if len(*runs2) != 0 {
+		t.Fatalf("a Stop hook with if ran: %+v", *runs2)
+	}
+}
+
+// The same handler in two settings files runs once.
+func TestTheSameCommandRunsOnce(t *testing.T) {
+	h, runs, _ := runner(t, Stop,
+		settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo x >> ran")}},
+		settings.HookMatcher{Matcher: "", Hooks: []settings.HookCommand{cmd("echo x >> ran")}})
+	h.Run(context.Background(), Stop, StopInput("x", false))
+	if len(*runs) != 1 {
+		t.Fatalf("runs %+v", *runs)
+	}
+}
+
+func TestStopFailureOutputIsIgnored(t *testing.T) {
+	h, runs, msgs := runner(t, StopFailure, settings.HookMatcher{Matcher: "rate_limit", Hooks: []settings.HookCommand{cmd(`echo '{"decision":"block"}'; echo x >&2; exit 2`)}})
+	out := h.Run(context.Background(), StopFailure, StopFailureInput(ErrRateLimit, "429", "anthropic: 429 slow down"))
+	if len(*runs) != 1 || out.Blocked || len(*msgs) != 0 {
+		t.Fatalf("outcome %+v runs %+v messages %q", out, *runs, *msgs)
+	}
+	h.Run(context.Background(), StopFailure, StopFailureInput(ErrServer, "500", "boom"))
+	if len(*runs) != 1 {
+		t.Fatal("the rate_limit matcher ran for a server error")
+	}
+}
+
+func TestSessionStartHooksGetTheEnvFile(t *testing.T) {
+	h, _, _ := runner(t, SessionStart, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(`echo "export A=1" >> "$CLAUDE_ENV_FILE"`)}})
+	h.EnvFile = filepath.Join(h.Cwd, "env.sh")
+	h.Run(context.Background(), SessionStart, SessionStartInput("startup", "m"))
+	if b, _ := os.ReadFile(h.EnvFile); string(b) != "export A=1\n" {
+		t.Fatalf("env file = %q", b)
+	}
+}
+
+// SessionEnd hooks share a 1.5 s budget, raised by a longer timeout one
+// of them names.
+func TestSessionEndHooksShareABudget(t *testing.T) {
+	h, runs, _ := runner(t, SessionEnd, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("sleep 5")}})
+	start := time.Now()
+	h.Run(context.Background(), SessionEnd, SessionEndInput("other"))
+	if d := time.Since(start); d > 4*time.Second || len(*runs) != 1 || !(*runs)[0].TimedOut {
+		t.Fatalf("took %s, runs %+v", d, *runs)
+	}
+	h2, _, _ := runner(t, SessionEnd, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "true", Timeout: 30}}})
+	if got := h2.sessionEndBudget(); got != 30*time.Second {
+		t.Fatalf("budget %s, want the hook's 30s", got)
+	}
+	h2.Getenv = func(k string) string {
+		if k == "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS" {
+			return "2500"
+		}
+		return ""
+	}
+	if got := h2.sessionEndBudget(); got != 2500*time.Millisecond {
+		t.Fatalf("budget %s, want the variable's", got)
+	}
+}
+
+func TestExecFormRunsWithoutAShell(t *testing.T) {
+	h, _, _ := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{{Command: "touch", Args: []string{"${CLAUDE_PROJECT_DIR}/a $b"}}}})
+	h.Run(context.Background(), Stop, StopInput("x", false))
+	if _, err := os.Stat(filepath.Join(h.Cwd, "a $b")); err != nil {
+		t.Fatalf("exec form: %v", err)
+	}
+}
+
+func TestDisableAllHooks(t *testing.T) {
+	h, runs, _ := runner(t, Stop, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("true")}})
+	h.Disabled = true
+	h.Run(context.Background(), Stop, StopInput("x", false))
+	if len(*runs) != 0 || h.Has(Stop) {
+		t.Fatal("a hook ran with disableAllHooks")
+	}
+}
+
+func TestPromptIDJoinsTheCommonInput(t *testing.T) {
+	h, _, _ := runner(t, UserPromptSubmit, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("cat > in.json")}})
+	h.PromptID = "p-1"
+	h.Run(context.Background(), UserPromptSubmit, UserPromptSubmitInput("hi"))
+	b, _ := os.ReadFile(filepath.Join(h.Cwd, "in.json"))
+	if !strings.Contains(string(b), `"cwd":"`+h.Cwd+`","prompt_id":"p-1","permission_mode"`) {
+		t.Fatalf("input %s", b)
+	}
+}

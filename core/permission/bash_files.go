@@ -1,0 +1,284 @@
+package permission
+
+// What a Bash command does to files, as far as its words tell: the files
+// it reads (the arguments of cat, head, grep..., its < redirections, a -f
+// script) and the files it writes (> and >> targets, tee, cp, mv, rm,
+// touch, sed -i). Claude Code applies Read and Edit rules to "file commands
+// it recognizes in Bash, such as cat, head, tail and sed": a Read deny on
+// .env stops `cat config/.env` in every mode, and an Edit deny stops
+// `echo x > src/a.go`. Programs that open files themselves (a script, a
+// compiler) are beyond what the words say.
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// bashPart is one command of a Bash call, read for its files.
+type bashPart struct {
+	name   string
+	args   []token  // positional arguments: options, their values and redirections removed
+	flags  []string // the options as written
+	reads  []string
+	writes []string
+	glob   bool // an argument holds an unquoted glob
+	dollar bool // something expands ($VAR, $(...))
+	broken bool // a quote is never closed
+}
+
+// fileCommands lists the commands whose positional arguments are files
+// they read; skip is how many leading arguments are not files (a grep
+// pattern, a sed script, a jq filter) when no -e/-f option gives them.
+var fileCommands = map[string]int{
+	"cat": 0, "head": 0, "tail": 0, "less": 0, "more": 0, "wc": 0, "sort": 0,
+	"uniq": 0, "cut": 0, "nl": 0, "tac": 0, "rev": 0, "od": 0, "xxd": 0,
+	"hexdump": 0, "strings": 0, "base64": 0, "diff": 0, "cmp": 0, "source": 0,
+	".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
+	"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
+	"nano": 0, "view": 0, "iconv": 0,
+	"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "jq": 1,
+}
+
+// valueFlags are, per command, the options whose value is the next word.
+// A value of -f (or --file) is a file the command reads.
+var valueFlags = map[string][]string{
+	"grep": {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
+	"rg":   {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
+	"sed":  {"-e", "-f", "-l", "--expression", "--file"},
+	"awk":  {"-f", "-v", "-F"},
+	"jq":   {"-f", "--arg", "--argjson", "--from-file"},
+	"head": {"-n", "-c"},
+	"tail": {"-n", "-c"},
+	"sort": {"-o", "-k", "-t", "-S", "-T", "--output"},
+	"cut":  {"-d", "-f", "-b", "-c"},
+	"tree": {"-o", "-L", "-P", "-I"},
+	"find": {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
+}
+
+// writeCommands write (or remove) the files they name.
+var writeCommands = map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true}
+
+// analyzeBash reads one command part (no control operators left; its
+// wrappers and assignments already stripped by the caller).
+func analyzeBash(part string) bashPart {
+	toks, broken := tokens(part)
+	bp := bashPart{broken: broken}
+	if broken || len(toks) == 0 {
+		return bp
+	}
+	name := ""
+	vflags := []string(nil)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		bp.dollar = bp.dollar || t.dollar
+		if t.redir != "" {
+			if i+1 >= len(toks) {
+				break
+			}
+			target := toks[i+1]
+			i++
+			bp.dollar = bp.dollar || target.dollar
+			switch {
+			case strings.HasSuffix(t.redir, "&") || strings.HasPrefix(t.redir, "<<"):
+				// a descriptor copy (2>&1) or a here-document
+			case strings.Contains(t.redir, "<"):
+				bp.reads = append(bp.reads, target.text)
+			case target.text != "/dev/null":
+				bp.writes = append(bp.writes, target.text)
+			}
+			continue
+		}
+		if name == "" {
+			name = t.text
+			vflags = valueFlags[name]
+			continue
+		}
+		if strings.HasPrefix(t.text, "-") && t.text != "-" && !t.quoted {
+			flag, _, attached := strings.Cut(t.text, "=")
+			bp.flags = append(bp.flags, flag)
+			if !attached && contains(vflags, flag) && i+1 < len(toks) {
+				i++
+				if flag == "-f" || flag == "--file" || flag == "--from-file" {
+					bp.reads = append(bp.reads, toks[i].text)
+				}
+			}
+			continue
+		}
+		bp.glob = bp.glob || t.glob
+		bp.args = append(bp.args, t)
+	}
+	bp.name = name
+	files := bp.args
+	if skip, ok := fileCommands[name]; ok {
+		if skip > 0 && !bp.hasFlag("-e", "-f", "--regexp", "--file", "--expression") && len(files) > 0 {
+			files = files[skip:]
+		}
+		for _, f := range files {
+			bp.reads = append(bp.reads, f.text)
+		}
+		if name == "sed" && bp.hasFlagPrefix("-i", "--in-place") {
+			for _, f := range files {
+				bp.writes = append(bp.writes, f.text)
+			}
+		}
+	}
+	switch {
+	case writeCommands[name]:
+		for _, f := range bp.args {
+			bp.writes = append(bp.writes, f.text)
+		}
+	case name == "cp" && len(bp.args) > 1:
+		for _, f := range bp.args[:len(bp.args)-1] {
+			bp.reads = append(bp.reads, f.text)
+		}
+		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
+	}
+	return bp
+}
+
+func (bp bashPart) hasFlag(names ...string) bool {
+	for _, f := range bp.flags {
+		if contains(names, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (bp bashPart) hasFlagPrefix(prefixes ...string) bool {
+	for _, f := range bp.flags {
+		for _, p := range prefixes {
+			if strings.HasPrefix(f, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bashParts are the commands of a Bash call a deny or ask rule looks at:
+// each part at its control operators, and the commands inside its
+// substitutions, each with its wrappers and assignments stripped.
+func bashParts(cmd string) []string {
+	parts, _ := splitCommand(cmd)
+	parts = append(parts, substitutions(cmd)...)
+	for i, p := range parts {
+		parts[i] = stripPrefix(p, true)
+	}
+	return parts
+}
+
+// fileRule returns the first of rules (Read, Edit or Write path rules)
+// covering a file cmd reads (Read rules) or writes (every path rule: a
+// Read deny guards writes too).
+func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
+	hasPathRule := false
+	for _, r := range rules {
+		hasPathRule = hasPathRule || r.kind == kindPath
+	}
+	if !hasPathRule {
+		return Rule{}, false
+	}
+	var reads, writes []string
+	for _, part := range bashParts(cmd) {
+		bp := analyzeBash(part)
+		reads = append(reads, bp.reads...)
+		writes = append(writes, bp.writes...)
+	}
+	if len(reads) == 0 && len(writes) == 0 {
+		return Rule{}, false
+	}
+	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
+	for _, r := range rules {
+		if r.kind != kindPath {
+			continue
+		}
+		if r.Tool == "Read" {
+			for _, f := range reads {
+				if p.matchPath(r.path, f, true) {
+					return r, true
+				}
+			}
+		}
+		for _, f := range writes {
+			if p.matchPath(r.path, f, true) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// maxGlobMatches bounds what one glob argument is expanded to.
+const maxGlobMatches = 10000
+
+// maxGlobSegments bounds the folders with wildcards a glob argument may
+// have to be expanded: /*/*/*/*/* would walk the whole disk for one check.
+const maxGlobSegments = 2
+
+// expandGlobs adds, for each word with an unquoted-looking glob, the files
+// it names now (as the shell will expand it): cat config/.en? reads
+// config/.env.
+func (p *Policy) expandGlobs(words []string) []string {
+	out := words
+	for _, w := range words {
+		if !strings.ContainsAny(w, "*?[") {
+			continue
+		}
+		wild := 0
+		for _, seg := range strings.Split(w, "/") {
+			if strings.ContainsAny(seg, "*?[") {
+				wild++
+			}
+		}
+		if wild > maxGlobSegments {
+			continue
+		}
+		pattern := w
+		if !filepath.IsAbs(pattern) && p.Cwd != "" {
+			pattern = filepath.Join(p.Cwd, pattern)
+		}
+		matches, err := filepath.Glob(pattern)
+		if err != nil {
+			continue
+		}
+		out = append(out, matches[:min(len(matches), maxGlobMatches)]...)
+	}
+	return out
+}
+
+// inside reports whether a path argument, made absolute against cwd, stays
+// in the working directory, also once symlinks are resolved. A word that
+// starts with ~ or holds a glob is judged by its fixed part.
+func (p *Policy) inside(word string) bool {
+	if strings.HasPrefix(word, "~") || p.Cwd == "" {
+		return false
+	}
+	if i := strings.IndexAny(word, "*?["); i >= 0 {
+		word = word[:i]
+		if word == "" {
+			return true
+		}
+	}
+	abs, real := p.pathForms(word)
+	cwd := filepath.Clean(p.Cwd)
+	realCwd := cwd
+	if rc, err := CanonicalPath(cwd); err == nil {
+		realCwd = rc
+	}
+	return within(cwd, abs) && within(realCwd, real)
+}
+
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}

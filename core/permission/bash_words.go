@@ -1,0 +1,319 @@
+package permission
+
+// Reading a Bash command the way Claude Code's rules read it: words with
+// their quotes resolved, redirections apart, and the wrappers and variable
+// assignments in front of the real command seen through.
+//
+//   - Leading NAME=value assignments: a deny or ask rule matches past any
+//     of them (FOO=bar rm -rf x is rm); an allow rule only past the
+//     known-safe ones (NODE_ENV=test npm test is npm test), whose value
+//     expands nothing.
+//   - Wrappers that run their argument as the command: timeout, time,
+//     nice, nohup, stdbuf, command and builtin (not command -v), zsh's
+//     noglob, and xargs without flags.
+
+import (
+	"strings"
+)
+
+// token is one word of a command part: its text with quotes resolved, and
+// what the rules need to know about how it was written.
+type token struct {
+	text   string
+	start  int  // byte offset of the word in the part
+	quoted bool // some of it was quoted
+	glob   bool // it holds an unquoted *, ? or [
+	dollar bool // it holds an unquoted or double-quoted $ (an expansion)
+	redir  string
+}
+
+// tokens splits one command part (no control operators left) into words.
+// A redirection is its own token with redir set to the operator (">",
+// ">>", "<", "&>", "2>", ">&"...); the word after it is its target.
+// broken is true when a quote is never closed.
+func tokens(part string) (out []token, broken bool) {
+	i := 0
+	for {
+		for i < len(part) && (part[i] == ' ' || part[i] == '\t' || part[i] == '\n') {
+			i++
+		}
+		if i >= len(part) {
+			return out, false
+		}
+		if op, n := redirection(part[i:]); n > 0 {
+			out = append(out, token{text: op, start: i, redir: op})
+			i += n
+			continue
+		}
+		t := token{start: i}
+		var b strings.Builder
+		for i < len(part) {
+			c := part[i]
+			if c == ' ' || c == '\t' || c == '\n' {
+				break
+			}
+			if c == '<' || c == '>' {
+				break
+			}
+			switch c {
+			case '\\':
+				if i+1 < len(part) {
+					b.WriteByte(part[i+1])
+					i += 2
+					t.quoted = true
+					continue
+				}
+			case '\'':
+				j := strings.IndexByte(part[i+1:], '\'')
+				if j < 0 {
+					return out, true
+				}
+				b.WriteString(part[i+1 : i+1+j])
+				i += j + 2
+				t.quoted = true
+				continue
+			case '"':
+				j := i + 1
+				for j < len(part) && part[j] != '"' {
+					if part[j] == '\\' && j+1 < len(part) {
+						j++
+					}
+					if part[j] == '$' || part[j] == '`' {
+						t.dollar = true
+					}
+					j++
+				}
+				if j >= len(part) {
+					return out, true
+				}
+				b.WriteString(part[i+1 : j])
+				i = j + 1
+				t.quoted = true
+				continue
+			case '*', '?', '[':
+				t.glob = true
+			case '$', '`':
+				t.dollar = true
+			}
+			b.WriteByte(c)
+			i++
+		}
+		t.text = b.String()
+		out = append(out, t)
+	}
+}
+
+// redirection reports the redirection operator s starts with and its
+// length: [n]> [n]>> [n]< &> &>> >& <& (n a digit).
+func redirection(s string) (string, int) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	j := i
+	if i == 0 && strings.HasPrefix(s, "&>") {
+		j = 2
+		if strings.HasPrefix(s[j:], ">") {
+			j++
+		}
+		return s[:j], j
+	}
+	if j >= len(s) || (s[j] != '<' && s[j] != '>') {
+		return "", 0
+	}
+	j++
+	if j < len(s) && (s[j] == '>' || s[j] == '&' || (s[j] == '<' && s[j-1] == '<')) {
+		j++
+	}
+	return s[:j], j
+}
+
+// isAssignment: NAME=value with an unquoted, valid name.
+func isAssignment(t token, part string) bool {
+	raw := part[t.start:]
+	eq := strings.IndexByte(raw, '=')
+	if eq <= 0 || t.redir != "" {
+		return false
+	}
+	name := raw[:eq]
+	for i, c := range name {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// safeEnv are the variables an allow rule sees past (Claude Code strips
+// "certain known-safe" ones): they change how a tool reports, never what
+// program runs or what it loads.
+var safeEnv = map[string]bool{
+	"NODE_ENV": true, "RAILS_ENV": true, "RACK_ENV": true, "APP_ENV": true, "CI": true,
+	"RUST_BACKTRACE": true, "RUST_LOG": true, "NO_COLOR": true, "FORCE_COLOR": true,
+	"TZ": true, "LANG": true, "LC_ALL": true, "LC_CTYPE": true, "TERM": true, "COLUMNS": true,
+	"GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "PYTHONUNBUFFERED": true,
+	"PYTHONDONTWRITEBYTECODE": true, "DEBUG": true,
+}
+
+// wrapperArgs says, for each wrapper, how many of its own words follow it
+// before the wrapped command: flagsWithValue take the next word too;
+// operands are positional arguments of the wrapper itself (timeout's
+// duration).
+var wrappers = map[string]struct {
+	flagsWithValue []string
+	operands       int
+}{
+	"timeout": {[]string{"-s", "-k", "--signal", "--kill-after"}, 1},
+	"time":    {nil, 0},
+	"nice":    {[]string{"-n", "--adjustment"}, 0},
+	"nohup":   {nil, 0},
+	"stdbuf":  {[]string{"-i", "-o", "-e", "--input", "--output", "--error"}, 0},
+	"command": {nil, 0},
+	"builtin": {nil, 0},
+	"noglob":  {nil, 0},
+	"xargs":   {nil, 0},
+}
+
+// stripPrefix removes the assignments and wrappers before a part's real
+// command and returns what is left, as written. anyEnv strips every
+// assignment (deny and ask rules); otherwise only safeEnv ones whose value
+// expands nothing (allow rules). A part that would be left empty is
+// returned whole.
+func stripPrefix(part string, anyEnv bool) string {
+	toks, broken := tokens(part)
+	if broken {
+		return part
+	}
+	i := 0
+	for i < len(toks) {
+		t := toks[i]
+		if isAssignment(t, part) {
+			name := part[t.start : t.start+strings.IndexByte(part[t.start:], '=')]
+			if !anyEnv && (!safeEnv[name] || t.dollar) {
+				break
+			}
+			i++
+			continue
+		}
+		w, ok := wrappers[t.text]
+		if !ok || t.quoted {
+			break
+		}
+		j := i + 1
+		switch t.text {
+		case "command":
+			if j < len(toks) && (toks[j].text == "-v" || toks[j].text == "-V") {
+				return strings.TrimSpace(part[toks[i].start:])
+			}
+		case "xargs":
+			if j < len(toks) && strings.HasPrefix(toks[j].text, "-") {
+				return strings.TrimSpace(part[toks[i].start:])
+			}
+		}
+		for j < len(toks) && strings.HasPrefix(toks[j].text, "-") && toks[j].text != "-" {
+			flag := toks[j].text
+			j++
+			for _, f := range w.flagsWithValue {
+				if flag == f {
+					j++
+				}
+			}
+		}
+		j += w.operands
+		if j >= len(toks) {
+			break
+		}
+		i = j
+	}
+	if i >= len(toks) {
+		return part
+	}
+	return strings.TrimSpace(part[toks[i].start:])
+}
+
+// substitutions returns the commands inside $(...), `...`, <(...) and
+// >(...) of cmd, each split at its own control operators, recursively.
+// Text in single quotes is not a substitution.
+func substitutions(cmd string) []string {
+	var out []string
+	inSingle, inDouble := false, false
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case inSingle:
+			if c == '\'' {
+				inSingle = false
+			}
+			continue
+		case c == '\\':
+			i++
+			continue
+		case c == '\'' && !inDouble:
+			inSingle = true
+			continue
+		case c == '"':
+			inDouble = !inDouble
+			continue
+		}
+		var inner string
+		switch {
+		case c == '`':
+			j := strings.IndexByte(cmd[i+1:], '`')
+			if j < 0 {
+				return out
+			}
+			inner = cmd[i+1 : i+1+j]
+			i += j + 1
+		case (c == '$' || c == '<' || c == '>') && i+1 < len(cmd) && cmd[i+1] == '(':
+			j := closing(cmd, i+1)
+			if j < 0 {
+				return out
+			}
+			inner = cmd[i+2 : j]
+			i = j
+		default:
+			continue
+		}
+		parts, _ := splitCommand(inner)
+		out = append(out, parts...)
+		out = append(out, substitutions(inner)...)
+	}
+	return out
+}
+
+// closing finds the parenthesis closing the one at open, -1 when none.
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// hasExpansion reports whether cmd holds a substitution or a $VAR outside
+// single quotes: what a rule cannot see into.
+func hasExpansion(cmd string) bool {
+	parts, opaque := splitCommand(cmd)
+	if opaque {
+		return true
+	}
+	for _, p := range parts {
+		toks, _ := tokens(p)
+		for _, t := range toks {
+			if t.dollar {
+				return true
+			}
+		}
+	}
+	return false
+}
