@@ -28,7 +28,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 	err := app.RunContext(ctx, reorderArgs(app, args))
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
-		reportError(d.IO.ErrOut, err)
+		reportError(d.IO.ErrOut, err, d.Now())
 	}
 	return ExitCode(err)
 }

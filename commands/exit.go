@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"trail/core/errs"
 	"trail/logfmt"
@@ -90,8 +91,10 @@ func ExitCode(err error) int {
 	return ExitFailure
 }
 
-// reportError prints err as "trail: <what failed>: <why>" and its hint.
-func reportError(w io.Writer, err error) {
+// reportError prints err as "trail: <what failed>: <why>" and its hint;
+// an ambiguous reference lists its candidates between the two, their ages
+// told from now.
+func reportError(w io.Writer, err error, now time.Time) {
 	if err == nil {
 		return
 	}
@@ -99,6 +102,7 @@ func reportError(w io.Writer, err error) {
 	if msg != "" {
 		fmt.Fprintf(w, "trail: %s\n", msg)
 	}
+	writeCandidates(w, err, now)
 	if h := hintOf(err); h != "" {
 		fmt.Fprintf(w, "hint: %s\n", oneLine(h))
 	}

@@ -16,6 +16,8 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	inFile    *os.File // for Stat: pipes, files and /dev/null are read differently
+	outFile   *os.File // for the terminal's width
+	width     int      // a fixed width (tests); 0: ask the terminal
 	stdinTTY  bool
 	stdoutTTY bool
 	stderrTTY bool
@@ -27,6 +29,7 @@ func SystemIO() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		inFile:    os.Stdin,
+		outFile:   os.Stdout,
 		stdinTTY:  isTTY(os.Stdin),
 		stdoutTTY: isTTY(os.Stdout),
 		stderrTTY: isTTY(os.Stderr),

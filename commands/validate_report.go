@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"trail/logfmt"
 	"trail/store"
@@ -37,7 +38,7 @@ func writeValidationText(out, errOut io.Writer, results []logResult) {
 	for _, r := range results {
 		if r.Report == nil {
 			w.Flush()
-			reportError(errOut, fmt.Errorf("%s: %w", errorName(r.Name), r.Err))
+			reportError(errOut, fmt.Errorf("%s: %w", errorName(r.Name), r.Err), time.Time{})
 			continue
 		}
 		fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))

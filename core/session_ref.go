@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -13,7 +12,7 @@ import (
 
 // SessionRef is how a command names a session (SPEC 1.2).
 type SessionRef struct {
-	Ref    string // full id, unique prefix (>= 4 chars) or exact name
+	Ref    string // full id, unique prefix (>= 4 chars) of the id or of its short id, or exact name
 	Last   bool   // most recently updated session of Cwd
 	AnyDir bool   // with Last: of any directory
 	Cwd    string
@@ -49,33 +48,71 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var byPrefix, byName []string
-	for _, h := range heads {
-		if validID && len(r) >= minPrefix && strings.HasPrefix(h.ID, r) {
-			byPrefix = append(byPrefix, h.ID)
-		}
-		if !h.Corrupt && h.Name == r {
-			byName = append(byName, h.ID)
-		}
-	}
 	// A name and an id prefix that point at different sessions are as
 	// ambiguous as two prefixes: "review" may name one session and start
 	// the id "review-2" of another, and taking either silently would step
 	// the wrong one.
-	matches := byPrefix
-	for _, id := range byName {
-		if !slices.Contains(matches, id) {
-			matches = append(matches, id)
+	var matches []int
+	byName := 0
+	for i, h := range heads {
+		named := !h.Corrupt && h.Name == r
+		if named {
+			byName++
+		}
+		if named || validID && MatchesRef(h.ID, r) {
+			matches = append(matches, i)
 		}
 	}
 	switch len(matches) {
 	case 0:
-		return "", &errs.NotFoundError{What: fmt.Sprintf("session %s not found", store.QuoteInput(r)), Fix: "see trail list for the stored sessions"}
+		return "", notFound(r)
 	case 1:
-		return matches[0], nil
+		return heads[matches[0]].ID, nil
 	}
-	sort.Strings(matches)
-	return "", &errs.AmbiguousError{Ref: r, Candidates: matches}
+	return "", ambiguous(r, heads, matches, byName == len(matches))
+}
+
+// notFound says what was looked for: a reference that cannot be an id
+// (UUIDs are hex digits and dashes) is said to be a name.
+func notFound(r string) error {
+	what := fmt.Sprintf("session %s not found", store.QuoteInput(r))
+	if looksLikeID(r) {
+		return &errs.NotFoundError{What: what, Fix: "no session's id or short id starts with it, and no session has that name; see trail list"}
+	}
+	return &errs.NotFoundError{What: what, Fix: fmt.Sprintf("no session is named %s; see trail list (trail run --name NAME names a session)", store.QuoteInput(r))}
+}
+
+func looksLikeID(r string) bool {
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' || c == '-') {
+			return false
+		}
+	}
+	return len(r) >= minPrefix
+}
+
+// ambiguous lists the matching sessions, newest first, with their short
+// ids (unique among all the sessions, so the next try works).
+func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
+	short := ShortIDs(heads)
+	sort.SliceStable(matches, func(a, b int) bool {
+		ha, hb := heads[matches[a]], heads[matches[b]]
+		if ha.UpdatedAt != hb.UpdatedAt {
+			return ha.UpdatedAt > hb.UpdatedAt
+		}
+		return ha.ID > hb.ID
+	})
+	e := &errs.AmbiguousError{Ref: r, ByName: byName, Candidates: make([]errs.Candidate, len(matches))}
+	for k, i := range matches {
+		h := heads[i]
+		label := h.Title
+		if label == "" {
+			label = h.FirstPrompt
+		}
+		e.Candidates[k] = errs.Candidate{ID: h.ID, ShortID: short[h.ID], Name: h.Name, UpdatedAt: h.UpdatedAt, Label: label}
+	}
+	return e
 }
 
 func resolveLast(st Store, ref SessionRef) (string, error) {
