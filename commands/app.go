@@ -25,7 +25,13 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		return ExitOK
 	}
 	app := newApp(d)
-	err := app.RunContext(ctx, reorderArgs(app, args))
+	args, warnings, err := reorderArgs(app, args)
+	for _, w := range warnings {
+		fmt.Fprintf(d.IO.ErrOut, "trail: warning: %s\n", w)
+	}
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
 		reportError(d.IO.ErrOut, err, d.Now())
@@ -37,6 +43,7 @@ func newApp(d *Deps) *cli.App {
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",
+		Description:           appDescription,
 		Version:               Version,
 		HideVersion:           true,
 		Writer:                d.IO.Out,
@@ -76,7 +83,9 @@ func newApp(d *Deps) *cli.App {
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
+		withExamples(c)
 	}
+	app.Commands = append(app.Commands, newHelpCmd())
 	return app
 }
 

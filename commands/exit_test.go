@@ -86,7 +86,7 @@ func TestUsageErrorsNameTheHelpToRead(t *testing.T) {
 		wantStderr string
 	}{
 		{[]string{"--frob"}, "trail: unknown option --frob\nhint: see trail --help\n"},
-		{[]string{"run", "hi", "-o"}, "trail: -o needs a value\nhint: see trail run --help\n"},
+		{[]string{"run", "-o"}, "trail: -o needs a value\nhint: see trail run --help\n"},
 		{[]string{"run", "hi", "--home"}, "trail: --home needs a value\nhint: see trail --help\n"},
 	} {
 		ios, _, _, errOut := TestIO()

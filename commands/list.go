@@ -42,11 +42,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 		Description: "On a terminal: a table that fits its width, newest first, 30 rows unless --limit says\n" +
 			"otherwise, with short ids (the characters any command takes for the session).\n" +
 			"Piped: every row, tab-separated (full id, updated, status, messages, name or first\n" +
-			"prompt, cwd), no header unless --header. --json and --jsonl add shortId.\n\n" +
-			"Examples:\n" +
-			"   trail list --here --limit 5\n" +
-			"   trail list --json | jq -r '.[] | select(.status == \"requires_action\") | .shortId'\n" +
-			"   trail list --since 2h --status idle",
+			"prompt, cwd), no header unless --header. --json and --jsonl add shortId.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "a JSON array of every header field"},
 			&cli.BoolFlag{Name: "jsonl", Usage: "one JSON object a line"},
