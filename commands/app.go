@@ -25,6 +25,11 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		return ExitOK
 	}
 	app := newApp(d)
+	// Completion scripts pass the words typed so far as they are.
+	if len(args) >= 2 && args[1] == completeCmd {
+		complete(app, d, args[2:])
+		return ExitOK
+	}
 	args, warnings, err := reorderArgs(app, args)
 	for _, w := range warnings {
 		fmt.Fprintf(d.IO.ErrOut, "trail: warning: %s\n", w)
@@ -49,7 +54,7 @@ func newApp(d *Deps) *cli.App {
 		Writer:                d.IO.Out,
 		ErrWriter:             d.IO.ErrOut,
 		Reader:                d.IO.In,
-		Flags:                 globalFlags(),
+		Flags:                 append(globalFlags(), cli.HelpFlag),
 		ExitErrHandler:        func(*cli.Context, error) {},
 		OnUsageError:          onUsageError,
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp,
@@ -79,6 +84,8 @@ func newApp(d *Deps) *cli.App {
 		newReplayCmd(d, runReplay),
 		newValidateLogCmd(d, runValidateLog),
 		newMigrateHistoryCmd(d, runMigrateHistory),
+		newConfigCmd(d, runConfig),
+		newCompletionCmd(d),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
@@ -149,14 +156,10 @@ type globals struct {
 func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	g := globals{Home: c.String("home"), Settings: c.String("settings"), Quiet: c.Bool("quiet"), Verbose: c.Bool("verbose")}
 	if g.Home == "" {
-		g.Home = d.Env("TRAIL_HOME")
-	}
-	if g.Home == "" {
-		home, err := d.UserHome()
-		if err != nil || home == "" {
-			return g, errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+		var err error
+		if g.Home, err = defaultHome(d); err != nil {
+			return g, err
 		}
-		g.Home = filepath.Join(home, ".trail")
 	}
 	abs, err := filepath.Abs(g.Home)
 	if err != nil {
@@ -169,6 +172,19 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 		}
 	}
 	return g, nil
+}
+
+// defaultHome is trail's folder when --home is not given: TRAIL_HOME,
+// else ~/.trail.
+func defaultHome(d *Deps) (string, error) {
+	if h := d.Env("TRAIL_HOME"); h != "" {
+		return h, nil
+	}
+	home, err := d.UserHome()
+	if err != nil || home == "" {
+		return "", errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+	}
+	return filepath.Join(home, ".trail"), nil
 }
 
 // loadSettings merges the settings files for cwd (SPEC 2).
