@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -113,6 +114,44 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 		e.Candidates[k] = errs.Candidate{ID: h.ID, ShortID: short[h.ID], Name: h.Name, UpdatedAt: h.UpdatedAt, Label: label}
 	}
 	return e
+}
+
+// checkName refuses a name another session holds (names are unique in a
+// home, so a name always names one session), or that would name another
+// session by its id: self is the session taking the name. Two steps
+// naming two new sessions alike at the same instant can both pass: names
+// are checked, not locked.
+func checkName(st Store, name, self string) error {
+	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
+	}
+	heads, err := st.ListHeads()
+	if err != nil {
+		return err
+	}
+	short := ShortIDs(heads)
+	for _, h := range heads {
+		if h.ID == self || h.Corrupt {
+			continue
+		}
+		if h.Name == name {
+			return errs.Usagef(fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID]),
+				"the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
+		}
+		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
+			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
+		}
+	}
+	return nil
+}
+
+// oneLineLabel is a session's title or first prompt, short, for messages.
+func oneLineLabel(h store.Head) string {
+	label := strings.Join(strings.Fields(cmp.Or(h.Title, h.FirstPrompt, "no prompt yet")), " ")
+	if r := []rune(label); len(r) > 40 {
+		label = string(r[:39]) + "…"
+	}
+	return store.QuoteInput(label)
 }
 
 func resolveLast(st Store, ref SessionRef) (string, error) {
