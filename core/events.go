@@ -68,4 +68,7 @@ type ToolOutcome struct {
 	Summary  string // one line: the error or the denial reason
 	Result   string // the tool message content
 	ExitCode *int   // Bash: the command's exit code
+	// Source, Rule and Mode say who decided a denied call: the decision
+	// source (permission.Source*), the deny rule, the permission mode.
+	Source, Rule, Mode string
 }
