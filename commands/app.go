@@ -39,10 +39,15 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 	}
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
+		d.IO.EndQuestion()
 		reportError(d.IO.ErrOut, err, d.Now())
 	}
 	return ExitCode(err)
 }
+
+// NewApp is the command-line app, for programs that describe it (the
+// manual page's generator, scripts/man).
+func NewApp(d *Deps) *cli.App { return newApp(d) }
 
 func newApp(d *Deps) *cli.App {
 	app := &cli.App{

@@ -26,6 +26,10 @@ const (
 	ExitInterrupted    = 130
 )
 
+// ExitCodesHelp is appended to every command's help (and is the manual
+// page's EXIT CODES).
+const ExitCodesHelp = exitCodesHelp
+
 // exitCodesHelp is appended to every command's help.
 const exitCodesHelp = `EXIT CODES:
    0    success (also: nothing to list)

@@ -2,8 +2,10 @@ package commands
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/mattn/go-isatty"
 )
@@ -22,6 +24,17 @@ type IOStreams struct {
 	stdoutTTY bool
 	stderrTTY bool
 	noColor   bool
+	// asking: a question is on stderr and its answer line has not been
+	// read, so stderr's cursor sits after "[y/N] " (see EndQuestion).
+	asking atomic.Bool
+}
+
+// EndQuestion ends the line of a question left unanswered (Ctrl-C at the
+// prompt), so what is printed next starts a line of its own.
+func (s *IOStreams) EndQuestion() {
+	if s.asking.Swap(false) {
+		fmt.Fprintln(s.ErrOut)
+	}
 }
 
 // SystemIO wires the process's standard streams.
