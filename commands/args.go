@@ -34,8 +34,17 @@ import (
 //     to put the prompt after "--".
 
 // promptStart is, for the commands that take a prompt, which positional
-// argument (1-based) is the prompt's first word.
-var promptStart = map[string]int{"run": 1, "resume": 2}
+// argument (1-based) is the prompt's first word; 0 for the others.
+// (Functions, not package maps: nothing here may cost start-up time.)
+func promptStart(cmd string) int {
+	switch cmd {
+	case "run":
+		return 1
+	case "resume":
+		return 2
+	}
+	return 0
+}
 
 // reorderArgs returns the arguments as urfave/cli must see them, the
 // warnings to show (an unknown option that became part of a prompt but
@@ -87,7 +96,7 @@ func reorderArgs(app *cli.App, args []string) ([]string, []string, error) {
 // after its name) before its positional arguments.
 func arrangeCommand(out []string, cmd *cli.Command, globals flagSet, rest []string) ([]string, []string, error) {
 	own := flagTable(cmd.Flags)
-	start := promptStart[cmd.Name]
+	start := promptStart(cmd.Name)
 	if start == 2 {
 		end := len(rest)
 		if k := slices.Index(rest, "--"); k >= 0 {
@@ -170,7 +179,7 @@ func unknownOption(a, cmd string, names []string) error {
 		help = "trail " + cmd + " --help"
 	}
 	e := &errs.UsageError{Msg: "unknown option " + shown, Fix: "see " + help}
-	_, prompt := promptStart[cmd]
+	prompt := promptStart(cmd) > 0
 	switch verb := cmp.Or(cmd, "run"); {
 	case strings.ContainsFunc(a, unicode.IsSpace):
 		// Not an option anyone would type: a prompt.

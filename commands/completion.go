@@ -22,24 +22,45 @@ import (
 // completeCmd is the hidden command the completion scripts call.
 const completeCmd = "__complete"
 
-// sessionArgs are the commands whose positional arguments name sessions,
-// and how many of them do (0: all of them).
-var sessionArgs = map[string]int{"resume": 1, "compact": 1, "replay": 1, "validate-log": 0, "delete": 0}
-
-// valueChoices are the values of options that take one of a few words.
-var valueChoices = map[string][]string{
-	"provider":        {"anthropic", "openai", "echo", "script"},
-	"output-format":   {"text", "json", "stream-json"},
-	"o":               {"text", "json", "stream-json"},
-	"permission-mode": {"default", "plan", "acceptEdits", "bypassPermissions"},
-	"on-ask":          {"deny", "pause"},
-	"view":            {"context", "transcript"},
-	"status":          {"idle", "running", "requires_action", "terminated", "corrupt"},
+// sessionArgs says whether a command's positional argument number n
+// (0-based) names a session.
+func sessionArgs(cmd string, n int) bool {
+	switch cmd {
+	case "resume", "compact", "replay":
+		return n == 0
+	case "validate-log", "delete":
+		return true
+	}
+	return false
 }
 
-var formatChoices = map[string][]string{
-	"replay":       {"text", "json", "jsonl", "record"},
-	"validate-log": {"text", "json", "github", "junit"},
+// valueChoices are the values of an option that takes one of a few words.
+func valueChoices(cmd, option string) []string {
+	switch option {
+	case "provider":
+		return []string{"anthropic", "openai", "echo", "script"}
+	case "output-format", "o":
+		if cmd == "compact" {
+			return []string{"text", "json"}
+		}
+		return []string{"text", "json", "stream-json"}
+	case "permission-mode":
+		return []string{"default", "plan", "acceptEdits", "bypassPermissions"}
+	case "on-ask":
+		return []string{"deny", "pause"}
+	case "view":
+		return []string{"context", "transcript"}
+	case "status":
+		return []string{"idle", "running", "requires_action", "terminated", "corrupt"}
+	case "format", "f":
+		switch cmd {
+		case "replay":
+			return []string{"text", "json", "jsonl", "record"}
+		case "validate-log":
+			return []string{"text", "json", "github", "junit"}
+		}
+	}
+	return nil
 }
 
 const bashCompletion = `# bash completion for trail: source <(trail completion bash)
@@ -149,14 +170,11 @@ func complete(app *cli.App, d *Deps, words []string) {
 		}
 	}
 	if prev != "" {
-		switch {
-		case prev == "format" && cmd != nil:
-			out(formatChoices[cmd.Name])
-		case prev == "f" && cmd != nil && cmd.Name == "replay":
-			out(formatChoices["replay"])
-		default:
-			out(valueChoices[prev])
+		name := ""
+		if cmd != nil {
+			name = cmd.Name
 		}
+		out(valueChoices(name, prev))
 		return
 	}
 	if cmd == nil {
@@ -165,7 +183,7 @@ func complete(app *cli.App, d *Deps, words []string) {
 		return
 	}
 	out(dashedNames(flagTable(cmd.Flags).long))
-	if n, ok := sessionArgs[cmd.Name]; ok && (n == 0 || len(positional) < n) {
+	if sessionArgs(cmd.Name, len(positional)) {
 		out(sessionCandidates(d, home))
 	}
 	if cmd.Name == "completion" && len(positional) == 0 {

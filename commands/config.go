@@ -174,14 +174,16 @@ func configRedactor(d *Deps, entries []settings.Entry) func(string) string {
 	return r.String
 }
 
-// defaults are shown for the keys no file sets.
-var configDefaults = []struct{ key, value string }{
-	{"provider", "chosen from the API keys in the environment"},
-	{"model", "the provider's default"},
-	{"permissions.defaultMode", "default"},
-	{"autoCompactThreshold", fmt.Sprint(core.DefaultAutoCompact)},
-	{"maxTurns", "0 (no cap)"},
-	{"timeout", provider.DefaultTimeout.String()},
+// configDefaults are shown for the keys no file sets.
+func configDefaults() [][2]string {
+	return [][2]string{
+		{"provider", "chosen from the API keys in the environment"},
+		{"model", "the provider's default"},
+		{"permissions.defaultMode", "default"},
+		{"autoCompactThreshold", fmt.Sprint(core.DefaultAutoCompact)},
+		{"maxTurns", "0 (no cap)"},
+		{"timeout", provider.DefaultTimeout.String()},
+	}
 }
 
 func writeConfigText(o *ConfigOptions, entries []settings.Entry, files []settings.FileReport, problems []configProblem, redact func(string) string, userHome string) {
@@ -192,9 +194,9 @@ func writeConfigText(o *ConfigOptions, entries []settings.Entry, files []setting
 		set[e.Key] = true
 		rows = append(rows, [3]string{e.Key, cutEnd(redact(compactJSON(e.Value)), 60), shortPath(e.File, o.Cwd, userHome)})
 	}
-	for _, d := range configDefaults {
-		if !set[d.key] {
-			rows = append(rows, [3]string{d.key, d.value, "default"})
+	for _, d := range configDefaults() {
+		if !set[d[0]] {
+			rows = append(rows, [3]string{d[0], d[1], "default"})
 		}
 	}
 	sort.SliceStable(rows[1:], func(i, j int) bool { return settings.KeyRank(rows[1+i][0]) < settings.KeyRank(rows[1+j][0]) })

@@ -22,60 +22,62 @@ EXAMPLES:
    trail list                                      # short ids, newest first`
 
 // examples are shown at the end of each command's help.
-var examples = map[string][]string{
-	"run": {
-		`trail run "summarise the release notes" < notes.txt > summary.md`,
-		`trail run --name triage --provider echo "what does grep -v do"   # -v is part of the prompt`,
-		`trail run -o json -- "-v or --verbose?" | jq -r .result`,
-	},
-	"resume": {
-		`trail resume triage "and how do I fix it?"`,
-		`trail resume 3f9a2c --approve all              # run the calls a paused session waits on`,
-		`trail resume --last --fork "try another way"`,
-	},
-	"compact": {
-		`trail compact triage --keep-last 4`,
-		`trail compact --last --instructions "keep the file paths"`,
-	},
-	"delete": {
-		`trail delete 3f9a2c`,
-		`trail delete --older-than 30d --dry-run`,
-		`trail delete --all --yes`,
-	},
-	"replay": {
-		`trail replay triage                             # the conversation, as text on a terminal`,
-		`trail replay 3f9a2c --format json | jq '.messages | length'`,
-		`trail replay 3f9a2c --write-record && trail resume 3f9a2c "go on"`,
-	},
-	"validate-log": {
-		`trail validate-log 'logs/*.jsonl' --format github -q`,
-		`trail validate-log ~/.trail/logs/ --format junit > validate-log.xml`,
-		`cat session.jsonl | trail validate-log -`,
-	},
-	"migrate-history": {
-		`trail migrate-history --dry-run`,
-		`trail migrate-history --backup`,
-	},
-	"list": {
-		`trail list --here --limit 5`,
-		`trail list --json | jq -r '.[] | select(.status == "requires_action") | .shortId'`,
-		`trail list --since 2h --status idle`,
-	},
-	"config": {
-		`trail config                                    # effective settings, and the file of each`,
-		`trail config --check                            # exit 7 on an unknown key or a bad value`,
-		`trail config --json | jq .provider`,
-	},
-	"completion": {
-		`source <(trail completion bash)                 # in ~/.bashrc`,
-		`trail completion zsh > "${fpath[1]}/_trail"`,
-		`trail completion fish > ~/.config/fish/completions/trail.fish`,
-	},
+func examples(cmd string) []string {
+	return map[string][]string{
+		"run": {
+			`trail run "summarise the release notes" < notes.txt > summary.md`,
+			`trail run --name triage --provider echo "what does grep -v do"   # -v is part of the prompt`,
+			`trail run -o json -- "-v or --verbose?" | jq -r .result`,
+		},
+		"resume": {
+			`trail resume triage "and how do I fix it?"`,
+			`trail resume 3f9a2c --approve all              # run the calls a paused session waits on`,
+			`trail resume --last --fork "try another way"`,
+		},
+		"compact": {
+			`trail compact triage --keep-last 4`,
+			`trail compact --last --instructions "keep the file paths"`,
+		},
+		"delete": {
+			`trail delete 3f9a2c`,
+			`trail delete --older-than 30d --dry-run`,
+			`trail delete --all --yes`,
+		},
+		"replay": {
+			`trail replay triage                             # the conversation, as text on a terminal`,
+			`trail replay 3f9a2c --format json | jq '.messages | length'`,
+			`trail replay 3f9a2c --write-record && trail resume 3f9a2c "go on"`,
+		},
+		"validate-log": {
+			`trail validate-log 'logs/*.jsonl' --format github -q`,
+			`trail validate-log ~/.trail/logs/ --format junit > validate-log.xml`,
+			`cat session.jsonl | trail validate-log -`,
+		},
+		"migrate-history": {
+			`trail migrate-history --dry-run`,
+			`trail migrate-history --backup`,
+		},
+		"list": {
+			`trail list --here --limit 5`,
+			`trail list --json | jq -r '.[] | select(.status == "requires_action") | .shortId'`,
+			`trail list --since 2h --status idle`,
+		},
+		"config": {
+			`trail config                                    # effective settings, and the file of each`,
+			`trail config --check                            # exit 7 on an unknown key or a bad value`,
+			`trail config --json | jq .provider`,
+		},
+		"completion": {
+			`source <(trail completion bash)                 # in ~/.bashrc`,
+			`trail completion zsh > "${fpath[1]}/_trail"`,
+			`trail completion fish > ~/.config/fish/completions/trail.fish`,
+		},
+	}[cmd]
 }
 
 // withExamples appends a command's examples to its description.
 func withExamples(c *cli.Command) {
-	ex := examples[c.Name]
+	ex := examples(c.Name)
 	if len(ex) == 0 {
 		return
 	}
