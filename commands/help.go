@@ -98,6 +98,7 @@ func withExamples(c *cli.Command) {
 func newHelpCmd() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
+		Aliases:   []string{"h"},
 		Usage:     "show the commands, or one command's help",
 		ArgsUsage: "[COMMAND]",
 		HideHelp:  true,

@@ -15,7 +15,8 @@ import (
 // first shortMin characters of that random part, more only when another
 // session needs them to tell the two apart, at most shortMax. An id that
 // is not a UUID (--session-id, another program's) has no random part; its
-// short id is taken from its start the same way.
+// short id is itself when it has 8 characters or fewer, else taken from
+// its start the same way.
 //
 // A short id must name one session however it is looked up, so it is
 // unique against everything ResolveSession matches: the random parts of
@@ -88,6 +89,10 @@ func ShortIDs(heads []store.Head) map[string]string {
 	out := make(map[string]string, len(ids))
 	for i, id := range ids {
 		t := idTail(id)
+		if t == id && len(id) <= shortMax {
+			out[id] = id // it fits whole, and a full id always resolves
+			continue
+		}
 		at := pos[key{t, i}]
 		// In sorted order the longest common prefix with another
 		// session's key is with the nearest such key on either side.
@@ -110,8 +115,6 @@ func ShortIDs(heads []store.Head) map[string]string {
 		}
 		switch {
 		case n > shortMax || n >= len(t):
-			// An id this short (only --session-id makes one) is its
-			// own short id, and the full id always resolves.
 			out[id] = id
 		default:
 			out[id] = t[:n]
