@@ -75,7 +75,7 @@ func reorderArgs(app *cli.App, args []string) ([]string, []string, error) {
 		cmd = run
 	case isOption(a):
 		if !flagTable(run.Flags).knows(a) || isHelp(a) {
-			return nil, nil, unknownOption(a, "", append(globals.long, flagTable(run.Flags).long...))
+			return nil, nil, unknownOption(a, "", slices.Concat(globals.long, flagTable(run.Flags).long))
 		}
 		cmd = run // trail -p "prompt", trail --provider echo "prompt"
 	default:
@@ -106,7 +106,7 @@ func arrangeCommand(out []string, cmd *cli.Command, globals flagSet, rest []stri
 			start = 1 // resume --last: no id, the prompt comes first
 		}
 	}
-	names := append(own.long, globals.long...)
+	names := slices.Concat(own.long, globals.long)
 	var moved, flags, positional, warnings []string
 	inPrompt := false
 	for j := 0; j < len(rest); j++ {
