@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/trail
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: build demo test bench fmt vet
+.PHONY: build demo test bench fmt vet man
 
 build:
 	$(GO) build -ldflags "-X trail/commands.Version=$(VERSION)" -o $(BIN) .
@@ -28,3 +28,7 @@ fmt:
 
 vet:
 	$(GO) vet ./...
+
+# The manual page, from the command definitions (scripts/man): man -l trail.1
+man:
+	$(GO) run ./scripts/man > trail.1

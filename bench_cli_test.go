@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The CLI benchmarks run the built binary, so each op is one whole process:
@@ -133,4 +135,53 @@ func benchList(b *testing.B, promptBytes int) {
 		}
 	}
 	b.ReportMetric(float64(len(tmpl)), "bytes/record")
+}
+
+// BenchmarkVersionVsHelloWorld: `trail --version` starts within 1.5x of a
+// Go hello-world built the same way on the same machine. Both are built
+// here as a release is (static, stripped, urfave/cli without its docs
+// generator: README "Performance") and run in this one benchmark,
+// alternately, so a busy machine slows both alike; the metrics are the
+// medians and their ratio (x-hello, target <= 1.5).
+func BenchmarkVersionVsHelloWorld(b *testing.B) {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "hello.go")
+	if err := os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	release := []string{"build", "-trimpath", "-tags", "urfave_cli_no_docs", "-ldflags", "-s -w", "-o"}
+	hello, trail := filepath.Join(dir, "hello"), filepath.Join(dir, "trail")
+	for _, c := range []*exec.Cmd{
+		exec.Command("go", append(release, hello, src)...),
+		exec.Command("go", append(release, trail, ".")...),
+	} {
+		c.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", c.Args, err, out)
+		}
+	}
+	run := func(argv ...string) time.Duration {
+		start := time.Now()
+		if out, err := exec.Command(argv[0], argv[1:]...).Output(); err != nil || len(out) == 0 {
+			b.Fatalf("%s: %v", argv[0], err)
+		}
+		return time.Since(start)
+	}
+	var tv, th []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		th = append(th, run(hello))
+		tv = append(tv, run(trail, "--version"))
+	}
+	b.StopTimer()
+	mv, mh := medianDuration(tv), medianDuration(th)
+	b.ReportMetric(float64(mv.Microseconds())/1000, "version-ms")
+	b.ReportMetric(float64(mh.Microseconds())/1000, "hello-ms")
+	b.ReportMetric(float64(mv)/float64(mh), "x-hello")
+}
+
+func medianDuration(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

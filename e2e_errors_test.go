@@ -18,8 +18,8 @@ func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
 		wantInErr string
 	}{
 		{name: "unknown flag", args: []string{"run", "--provider", "echo", "--bogus", "hi"}, wantCode: 2, wantInErr: "bogus"},
-		{name: "unknown flag after the prompt", args: []string{"run", "hi", "--nope"}, wantCode: 2, wantInErr: "nope"},
-		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantInErr: "frobnicate"},
+		{name: "unknown flag before the prompt", args: []string{"run", "--nope", "hi"}, wantCode: 2, wantInErr: "nope"},
+		{name: "misspelt command", args: []string{"rnu"}, wantCode: 2, wantInErr: "rnu"},
 		{name: "missing prompt", args: []string{"run", "--provider", "echo"}, wantCode: 2, wantInErr: "no prompt"},
 		{name: "bad output format", args: []string{"run", "--provider", "echo", "-o", "xml", "hi"}, wantCode: 2, wantInErr: "xml"},
 		{name: "bad flag value", args: []string{"run", "--provider", "echo", "--max-turns", "many", "hi"}, wantCode: 2, wantInErr: "max-turns"},

@@ -67,6 +67,7 @@ type env struct {
 	user    string // HOME
 	cwd     string
 	extra   []string
+	cols    int // the width of the terminal startOnTerminal gives trail; 0: the pty's default
 }
 
 func newEnv(t *testing.T) *env {

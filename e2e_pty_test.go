@@ -57,6 +57,12 @@ type terminalRun struct {
 func (e *env) startOnTerminal(args ...string) *terminalRun {
 	e.t.Helper()
 	p := openPTY(e.t)
+	if e.cols > 0 {
+		ws := [4]uint16{24, uint16(e.cols), 0, 0} // rows, columns, pixels
+		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, p.master.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); errno != 0 {
+			e.t.Fatalf("set the terminal's width: %v", errno)
+		}
+	}
 	c := e.cmd(args...)
 	c.Stdin, c.Stdout, c.Stderr = p.slave, p.slave, p.slave
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}

@@ -32,7 +32,7 @@ func TestEachRetryIsOneLineOnStderr(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := wiretest.NewServer(t, limited, limited, wiretest.Replay(text))
 			e := anthropicEnv(t)
-			r := e.must("", append([]string{"run", "--base-url", srv.URL, "Hello"}, tt.args...)...)
+			r := e.must("", append(append([]string{"run", "--base-url", srv.URL}, tt.args...), "Hello")...)
 			if r.stderr != tt.wantStderr {
 				t.Errorf("stderr = %q, want %q", r.stderr, tt.wantStderr)
 			}

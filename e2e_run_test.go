@@ -90,8 +90,8 @@ func TestScriptDrivesRunResumeResumeAcrossProcesses(t *testing.T) {
 		t.Fatalf("run: %s", r)
 	}
 	id := e.onlySession()
-	// options after the arguments, and the stored provider reused
-	r = e.must("", "resume", id[:8], "two", "-o", "json")
+	// options (written in full) after the arguments, and the stored provider reused
+	r = e.must("", "resume", id[:8], "two", "--output-format", "json")
 	var res map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("json output: %v\n%s", err, r.stdout)

@@ -239,11 +239,13 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 }
 
 // A name is as good a reference as an id prefix: when one session is named
-// "review" and another's id starts with "review", neither is picked.
+// "review" and another's id starts with "review", neither is picked. (A
+// --name that starts another session's id is refused, but the id can come
+// after the name.)
 func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
 	e := newEnv(t)
-	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
 	e.must("", "run", "--provider", "echo", "--session-id", "named", "--name", "review", "b")
+	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
 	before := filesUnder(t, e.home)
 	r := e.run("", "resume", "review", "c")
 	if r.code != 3 || !strings.Contains(r.stderr, "named") || !strings.Contains(r.stderr, "review-2") {

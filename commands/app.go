@@ -25,26 +25,41 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		return ExitOK
 	}
 	app := newApp(d)
-	err := app.RunContext(ctx, reorderArgs(app, joinOptionalValues(claudeArgs(app, args))))
+	// Completion scripts pass the words typed so far as they are.
+	if len(args) >= 2 && args[1] == completeCmd {
+		complete(app, d, args[2:])
+		return ExitOK
+	}
+	args, warnings, err := reorderArgs(app, joinOptionalValues(claudeArgs(app, args)))
+	for _, w := range warnings {
+		fmt.Fprintf(d.IO.ErrOut, "trail: warning: %s\n", w)
+	}
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
-		reportError(d.IO.ErrOut, err)
+		d.IO.EndQuestion()
+		reportError(d.IO.ErrOut, err, d.Now())
 	}
 	return ExitCode(err)
 }
 
+// NewApp is the command-line app, for programs that describe it (the
+// manual page's generator, scripts/man).
+func NewApp(d *Deps) *cli.App { return newApp(d) }
+
 func newApp(d *Deps) *cli.App {
 	app := &cli.App{
-		Name:  "trail",
-		Usage: "run AI-agent sessions from the shell",
-		Description: "Claude Code habits work too: trail -c \"next\" (--continue) resumes the latest session\n" +
-			"of this folder, trail -r ID \"next\" (--resume ID) resumes that one.",
+		Name:                  "trail",
+		Usage:                 "run AI-agent sessions from the shell",
+		Description:           appDescription,
 		Version:               Version,
 		HideVersion:           true,
 		Writer:                d.IO.Out,
 		ErrWriter:             d.IO.ErrOut,
 		Reader:                d.IO.In,
-		Flags:                 globalFlags(),
+		Flags:                 append(globalFlags(), cli.HelpFlag),
 		ExitErrHandler:        func(*cli.Context, error) {},
 		OnUsageError:          onUsageError,
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp,
@@ -76,11 +91,15 @@ func newApp(d *Deps) *cli.App {
 		newMigrateHistoryCmd(d, runMigrateHistory),
 		newImportCmd(d, runImport),
 		newExportCmd(d, runExport),
+		newConfigCmd(d, runConfig),
+		newCompletionCmd(d),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = onUsageError
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
+		withExamples(c)
 	}
+	app.Commands = append(app.Commands, newHelpCmd())
 	return app
 }
 
@@ -148,14 +167,10 @@ type globals struct {
 func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	g := globals{Home: c.String("home"), Settings: c.String("settings"), Quiet: c.Bool("quiet"), Verbose: c.Bool("verbose")}
 	if g.Home == "" {
-		g.Home = d.Env("TRAIL_HOME")
-	}
-	if g.Home == "" {
-		home, err := d.UserHome()
-		if err != nil || home == "" {
-			return g, errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+		var err error
+		if g.Home, err = defaultHome(d); err != nil {
+			return g, err
 		}
-		g.Home = filepath.Join(home, ".trail")
 	}
 	abs, err := filepath.Abs(g.Home)
 	if err != nil {
@@ -168,6 +183,19 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 		}
 	}
 	return g, nil
+}
+
+// defaultHome is trail's folder when --home is not given: TRAIL_HOME,
+// else ~/.trail.
+func defaultHome(d *Deps) (string, error) {
+	if h := d.Env("TRAIL_HOME"); h != "" {
+		return h, nil
+	}
+	home, err := d.UserHome()
+	if err != nil || home == "" {
+		return "", errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+	}
+	return filepath.Join(home, ".trail"), nil
 }
 
 // loadSettings merges the settings files for cwd (SPEC 2).

@@ -145,11 +145,13 @@ type terminal struct {
 func (t *terminal) CanPrompt() bool { return t.io.CanPrompt() }
 
 func (t *terminal) Ask(question string) (string, error) {
+	t.io.asking.Store(true)
 	fmt.Fprint(t.io.ErrOut, question)
 	if t.in == nil {
 		t.in = bufio.NewReader(t.io.In)
 	}
 	line, err := t.in.ReadString('\n')
+	t.io.asking.Store(false)
 	if err != nil && err != io.EOF {
 		return "", err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"trail/core/errs"
 	"trail/logfmt"
@@ -24,6 +25,10 @@ const (
 	ExitInvalidData    = 7
 	ExitInterrupted    = 130
 )
+
+// ExitCodesHelp is appended to every command's help (and is the manual
+// page's EXIT CODES).
+const ExitCodesHelp = exitCodesHelp
 
 // exitCodesHelp is appended to every command's help.
 const exitCodesHelp = `EXIT CODES:
@@ -92,8 +97,10 @@ func ExitCode(err error) int {
 	return ExitFailure
 }
 
-// reportError prints err as "trail: <what failed>: <why>" and its hint.
-func reportError(w io.Writer, err error) {
+// reportError prints err as "trail: <what failed>: <why>" and its hint;
+// an ambiguous reference lists its candidates between the two, their ages
+// told from now.
+func reportError(w io.Writer, err error, now time.Time) {
 	if err == nil {
 		return
 	}
@@ -101,6 +108,7 @@ func reportError(w io.Writer, err error) {
 	if msg != "" {
 		fmt.Fprintf(w, "trail: %s\n", msg)
 	}
+	writeCandidates(w, err, now)
 	if h := hintOf(err); h != "" {
 		fmt.Fprintf(w, "hint: %s\n", oneLine(h))
 	}

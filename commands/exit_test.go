@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"trail/core"
 	"trail/core/errs"
@@ -27,7 +28,7 @@ func TestExitCodeTable(t *testing.T) {
 		{"a usage error", errs.Usagef("", "no prompt"), 2},
 		{"an invalid id", wrap(store.ErrInvalidID), 2},
 		{"an unknown session", &errs.NotFoundError{What: "session x not found"}, 3},
-		{"an ambiguous prefix", &errs.AmbiguousError{Ref: "abcd", Candidates: []string{"abcd1", "abcd2"}}, 3},
+		{"an ambiguous prefix", &errs.AmbiguousError{Ref: "abcd", Candidates: []errs.Candidate{{ID: "abcd1"}, {ID: "abcd2"}}}, 3},
 		{"a record gone between lookup and load", wrap(store.ErrNotFound), 3},
 		{"a paused session", &errs.RequiresActionError{SessionID: "x"}, 4},
 		{"a busy session", wrap(&store.BusyError{ID: "x"}), 5},
@@ -53,12 +54,12 @@ func TestExitCodeTable(t *testing.T) {
 
 func TestReportErrorIsOneLineAndAHint(t *testing.T) {
 	var buf bytes.Buffer
-	reportError(&buf, &errs.UsageError{Msg: "no prompt\nsecond line", Fix: "give one"})
+	reportError(&buf, &errs.UsageError{Msg: "no prompt\nsecond line", Fix: "give one"}, time.Time{})
 	if got, want := buf.String(), "trail: no prompt second line\nhint: give one\n"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 	buf.Reset()
-	reportError(&buf, fmt.Errorf("resume: %w", &store.CorruptError{Path: "/h/sessions/abc.json", Offset: 3, Err: errors.New("unexpected end")}))
+	reportError(&buf, fmt.Errorf("resume: %w", &store.CorruptError{Path: "/h/sessions/abc.json", Offset: 3, Err: errors.New("unexpected end")}), time.Time{})
 	if !bytes.Contains(buf.Bytes(), []byte("hint: the record was left untouched; rebuild it from the log with: trail replay abc --write-record")) {
 		t.Fatalf("corrupt record hint missing: %q", buf.String())
 	}
@@ -85,7 +86,7 @@ func TestUsageErrorsNameTheHelpToRead(t *testing.T) {
 		wantStderr string
 	}{
 		{[]string{"--frob"}, "trail: unknown option --frob\nhint: see trail --help\n"},
-		{[]string{"run", "hi", "-o"}, "trail: -o needs a value\nhint: see trail run --help\n"},
+		{[]string{"run", "-o"}, "trail: -o needs a value\nhint: see trail run --help\n"},
 		{[]string{"run", "hi", "--home"}, "trail: --home needs a value\nhint: see trail --help\n"},
 	} {
 		ios, _, _, errOut := TestIO()

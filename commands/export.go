@@ -157,26 +157,3 @@ func claudeTranscriptPath(o *ExportOptions, res *core.ExportResult) (string, err
 	}
 	return filepath.Join(base, "projects", dir, res.ClaudeSessionID+".jsonl"), nil
 }
-
-// shellQuote quotes a path for a command line a person copies.
-func shellQuote(s string) string {
-	safe := true
-	for _, r := range s {
-		if !(r == '/' || r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			safe = false
-			break
-		}
-	}
-	if safe && s != "" {
-		return s
-	}
-	out := []byte{'\''}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\'' {
-			out = append(out, `'\''`...)
-		} else {
-			out = append(out, s[i])
-		}
-	}
-	return string(append(out, '\''))
-}

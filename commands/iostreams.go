@@ -2,8 +2,10 @@ package commands
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/mattn/go-isatty"
 )
@@ -16,10 +18,23 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	inFile    *os.File // for Stat: pipes, files and /dev/null are read differently
+	outFile   *os.File // for the terminal's width
+	width     int      // a fixed width (tests); 0: ask the terminal
 	stdinTTY  bool
 	stdoutTTY bool
 	stderrTTY bool
 	noColor   bool
+	// asking: a question is on stderr and its answer line has not been
+	// read, so stderr's cursor sits after "[y/N] " (see EndQuestion).
+	asking atomic.Bool
+}
+
+// EndQuestion ends the line of a question left unanswered (Ctrl-C at the
+// prompt), so what is printed next starts a line of its own.
+func (s *IOStreams) EndQuestion() {
+	if s.asking.Swap(false) {
+		fmt.Fprintln(s.ErrOut)
+	}
 }
 
 // SystemIO wires the process's standard streams.
@@ -27,6 +42,7 @@ func SystemIO() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		inFile:    os.Stdin,
+		outFile:   os.Stdout,
 		stdinTTY:  isTTY(os.Stdin),
 		stdoutTTY: isTTY(os.Stdout),
 		stderrTTY: isTTY(os.Stderr),

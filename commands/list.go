@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -28,6 +27,8 @@ type ListOptions struct {
 	Cwd     string // filter: sessions of this directory
 	Status  string
 	Limit   int
+	// LimitSet: --limit was given; else a terminal shows tableRows.
+	LimitSet bool
 	// Since keeps sessions updated within it, when HasSince: "--since 0s"
 	// is a filter that keeps (almost) nothing, not no filter.
 	Since    time.Duration
@@ -38,8 +39,10 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list stored sessions, newest first",
-		Description: "On a terminal: an aligned table. Piped: tab-separated columns\n" +
-			"(id, updated, status, messages, name or first prompt, cwd), no header unless --header.",
+		Description: "On a terminal: a table that fits its width, newest first, 30 rows unless --limit says\n" +
+			"otherwise, with short ids (the characters any command takes for the session).\n" +
+			"Piped: every row, tab-separated (full id, updated, status, messages, name or first\n" +
+			"prompt, cwd), no header unless --header. --json and --jsonl add shortId.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "a JSON array of every header field"},
 			&cli.BoolFlag{Name: "jsonl", Usage: "one JSON object a line"},
@@ -47,7 +50,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 			&cli.BoolFlag{Name: "here", Usage: "only sessions of the current directory"},
 			&cli.StringFlag{Name: "cwd", Usage: "only sessions of `DIR`"},
 			&cli.StringFlag{Name: "status", Usage: "only sessions with status `S` (idle, running, requires_action, terminated, corrupt)"},
-			&cli.IntFlag{Name: "limit", Usage: "at most `N` sessions"},
+			&cli.IntFlag{Name: "limit", Usage: "at most `N` sessions (0: all; default: 30 on a terminal, all when piped)"},
 			&cli.StringFlag{Name: "since", Usage: "only sessions updated within `DUR` (90m, 36h, 7d)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -59,7 +62,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 				return err
 			}
 			o := &ListOptions{IO: d.IO, Deps: d, Globals: g, JSON: c.Bool("json"), JSONL: c.Bool("jsonl"),
-				Header: c.Bool("header"), Status: c.String("status"), Limit: c.Int("limit")}
+				Header: c.Bool("header"), Status: c.String("status"), Limit: c.Int("limit"), LimitSet: c.IsSet("limit")}
 			if o.JSON && o.JSONL {
 				return errs.Usagef("give one of them", "--json and --jsonl both given")
 			}
@@ -98,25 +101,34 @@ func runList(_ context.Context, o *ListOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
 		}
 	}
+	// Short ids are unique among all the sessions, not the ones shown:
+	// any of them must name one session wherever it is typed.
+	short := core.ShortIDs(heads)
 	heads = filterHeads(heads, o, now)
 	sortHeads(heads)
-	if o.Limit > 0 && len(heads) > o.Limit {
-		heads = heads[:o.Limit]
+	total := len(heads)
+	table := !o.JSON && !o.JSONL && o.IO.IsStdoutTTY()
+	limit := o.Limit
+	if table && !o.LimitSet {
+		limit = tableRows
+	}
+	if limit > 0 && len(heads) > limit {
+		heads = heads[:limit]
 	}
 	switch {
 	case o.JSON:
-		return writeHeadsJSON(o, heads)
+		return writeHeadsJSON(o, heads, short)
 	case o.JSONL:
 		for _, h := range heads {
-			b, err := logfmt.Marshal(headObject(h))
+			b, err := logfmt.Marshal(headObject(h, short[h.ID]))
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(o.IO.Out, "%s\n", b)
 		}
 		return nil
-	case o.IO.IsStdoutTTY():
-		return writeHeadsTable(o, heads, now)
+	case table:
+		return writeHeadsTable(o, heads, total, short, now)
 	}
 	return writeHeadsTSV(o, heads)
 }
@@ -184,15 +196,17 @@ func oneLineCut(s string, n int) string {
 	return s
 }
 
-func headObject(h store.Head) logfmt.Object {
+// headObject is one session of --json and --jsonl: every header field,
+// and shortId, what any command takes for the session.
+func headObject(h store.Head, shortID string) logfmt.Object {
 	if h.Corrupt {
 		msg := ""
 		if h.Err != nil {
 			msg = h.Err.Error()
 		}
-		return logfmt.Object{logfmt.F("id", h.ID), logfmt.F("status", "corrupt"), logfmt.F("path", h.Path), logfmt.F("error", msg)}
+		return logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID), logfmt.F("status", "corrupt"), logfmt.F("path", h.Path), logfmt.F("error", msg)}
 	}
-	o := logfmt.Object{logfmt.F("id", h.ID)}
+	o := logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID)}
 	add := func(k, v string) {
 		if v != "" {
 			o = append(o, logfmt.F(k, v))
@@ -220,10 +234,10 @@ func headObject(h store.Head) logfmt.Object {
 	return o
 }
 
-func writeHeadsJSON(o *ListOptions, heads []store.Head) error {
+func writeHeadsJSON(o *ListOptions, heads []store.Head, short map[string]string) error {
 	arr := make([]any, len(heads))
 	for i, h := range heads {
-		arr[i] = headObject(h)
+		arr[i] = headObject(h, short[h.ID])
 	}
 	b, err := logfmt.Marshal(arr)
 	if err != nil {
@@ -246,26 +260,4 @@ func writeHeadsTSV(o *ListOptions, heads []store.Head) error {
 
 func tsvField(s string) string {
 	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
-}
-
-func writeHeadsTable(o *ListOptions, heads []store.Head, now time.Time) error {
-	if len(heads) == 0 {
-		fmt.Fprintln(o.IO.ErrOut, "no sessions")
-		return nil
-	}
-	home, _ := o.Deps.UserHome()
-	tw := tabwriter.NewWriter(o.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMSGS\tNAME\tCWD")
-	for _, h := range heads {
-		updated := ""
-		if t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt); err == nil {
-			updated = relativeTime(now, t)
-		}
-		cwd := h.Cwd
-		if home != "" && (cwd == home || strings.HasPrefix(cwd, home+"/")) {
-			cwd = "~" + cwd[len(home):]
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, updated, headStatus(h), h.MessageCount, headLabel(h), cwd)
-	}
-	return tw.Flush()
 }

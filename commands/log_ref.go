@@ -58,7 +58,11 @@ func resolveLog(st *store.FS, arg string) (logTarget, error) {
 			return logTarget{Path: st.LogPath(ids[0]), ID: ids[0]}, nil
 		case 0:
 		default:
-			return logTarget{}, &errs.AmbiguousError{Ref: arg, Candidates: ids}
+			amb := &errs.AmbiguousError{Ref: arg}
+			for _, id := range ids {
+				amb.Candidates = append(amb.Candidates, errs.Candidate{ID: id, ShortID: id})
+			}
+			return logTarget{}, amb
 		}
 	}
 	if isFile(arg) {
@@ -77,7 +81,8 @@ func isFile(path string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-// logIDsWithPrefix lists the sessions whose log file name starts with prefix.
+// logIDsWithPrefix lists the sessions whose log file name starts with
+// prefix, or whose id's random part does (a short id).
 func logIDsWithPrefix(st *store.FS, prefix string) ([]string, error) {
 	entries, err := os.ReadDir(st.LogsDir())
 	if errors.Is(err, fs.ErrNotExist) {
@@ -89,7 +94,7 @@ func logIDsWithPrefix(st *store.FS, prefix string) ([]string, error) {
 	var ids []string
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if ok && !e.IsDir() && strings.HasPrefix(id, prefix) && store.ValidateID(id) == nil {
+		if ok && !e.IsDir() && core.MatchesRef(id, prefix) && store.ValidateID(id) == nil {
 			ids = append(ids, id)
 		}
 	}

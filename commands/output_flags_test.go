@@ -35,7 +35,10 @@ func TestThinkingTakesAnOptionalValue(t *testing.T) {
 				}
 			}
 			args := strings.Fields(tt.args)
-			err := app.Run(reorderArgs(app, joinOptionalValues(args)))
+			args, _, err := reorderArgs(app, joinOptionalValues(args))
+			if err == nil {
+				err = app.Run(args)
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)

@@ -54,6 +54,7 @@ func newRenderer(o *RunOptions) *renderer {
 
 // Event implements core.Observer.
 func (r *renderer) Event(e core.StepEvent) {
+	r.o.IO.EndQuestion() // a Ctrl-C at a question: what follows starts a line
 	if r.sj != nil {
 		r.sj.Event(e)
 	}
@@ -147,6 +148,7 @@ func (r *renderer) endLine() {
 // finish writes the result and returns the error that decides the exit code.
 func (r *renderer) finish(res *core.Result, err error) error {
 	io := r.o.IO
+	io.EndQuestion()
 	r.spin.Stop()
 	r.endThinking()
 	r.endLine()
@@ -177,7 +179,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 	if err == nil && res != nil {
 		switch res.Subtype {
 		case core.SubtypeMaxTurns:
-			return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %d turns (--max-turns); the session is saved: trail resume %s", res.NumTurns, res.SessionID)}
+			return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %s (--max-turns); the session is saved: trail resume %s", plural(res.NumTurns, "turn"), res.SessionID)}
 		case core.SubtypeMaxTokens:
 			return &stoppedError{
 				msg: fmt.Sprintf("the answer hit its output limit of %d tokens and is cut short (stop reason %s)", res.MaxTokens, res.ModelStopReason),
@@ -188,6 +190,11 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		}
 	}
 	if errors.Is(err, errs.ErrInterrupted) && res != nil {
+		if res.Text == "" {
+			// Nothing of an answer had come: saying it was saved would
+			// send the person looking for text that is not there.
+			return &exitError{code: ExitInterrupted, msg: "interrupted with no answer yet; session " + res.SessionID + " is saved"}
+		}
 		return &exitError{code: ExitInterrupted, msg: "interrupted; the partial answer is saved in session " + res.SessionID}
 	}
 	return err

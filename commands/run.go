@@ -29,6 +29,11 @@ type RunOptions struct {
 	Step    core.StepOptions
 }
 
+// promptRule is how options and prompt words are told apart (args.go).
+const promptRule = "After the prompt's first word, only options written in full are read (--output-format\n" +
+	"json, not -o json); -v, -h and any unknown option are words of the prompt. A prompt\n" +
+	"that starts with \"-\" goes after --: trail run -- \"-v or --verbose?\""
+
 // Output formats (SPEC 6).
 const (
 	outText       = "text"
@@ -76,7 +81,9 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 		ArgsUsage: "[PROMPT...]",
 		Description: "The prompt is -p, else the arguments joined by spaces, else standard input.\n" +
 			"With both a prompt and piped input, the input follows the prompt after a blank line:\n" +
-			"   git diff | trail run \"review this\"",
+			"   git diff | trail run \"review this\"\n" +
+			promptRule + "\n" +
+			"trail \"PROMPT\" and trail -p \"PROMPT\" are trail run.",
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			opts, err := stepOptions(c, d, false)
@@ -118,8 +125,10 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 		Name:      "resume",
 		Usage:     "run one more prompt in a stored session",
 		ArgsUsage: "[ID] [PROMPT...]",
-		Description: "ID is a full id, a unique prefix of at least 4 characters, or a session name;\n" +
-			"--last takes the most recently updated session of the current directory.",
+		Description: "ID is the short id trail list shows, a full id or a unique prefix of at least 4\n" +
+			"characters of either, or a session name; --last takes the most recently updated\n" +
+			"session of the current directory (then the prompt comes first).\n" +
+			promptRule,
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			opts, err := stepOptions(c, d, true)
@@ -224,6 +233,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Settings = settings
+	warnUnknownKeys(o.IO, settings)
 	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err

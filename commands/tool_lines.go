@@ -1,15 +1,28 @@
 package commands
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"trail/core"
 	"trail/core/chat"
 	"trail/core/permission"
 )
 
-// toolEvent shows tool activity: one line per finished call on a terminal
-// (or with --verbose), and hook messages unless --quiet.
+// Tool activity on stderr:
+//   - on a terminal (or with --verbose), one line per finished call:
+//     "✓ Bash(go test ./...)", "✗ Write(a.go) denied: no terminal to ask…";
+//   - with --verbose, the first lines of each call's output under it, dimmed;
+//   - piped, in text mode, a denied call still gets one line, since the
+//     answer on stdout may rest on a call that never ran:
+//     "trail: denied Bash(rm -rf build): no terminal to ask; allow with
+//     --allow-tool 'Bash(rm *)'". --quiet silences all of it.
+
+// outputLines is how many lines of a tool's output --verbose shows.
+const outputLines = 4
+
+// toolEvent shows tool activity, and hook messages unless --quiet.
 func (r *renderer) toolEvent(e core.StepEvent) {
 	switch e.Kind {
 	case core.EvNotice:
@@ -17,20 +30,32 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 			fmt.Fprintf(r.o.IO.ErrOut, "trail: %s\n", e.Text)
 		}
 	case core.EvToolFinished:
-		if (r.progress || r.verbose) && e.ToolCall != nil && e.Tool != nil {
+		if e.ToolCall == nil || e.Tool == nil || r.o.Globals.Quiet {
+			return
+		}
+		switch {
+		case r.progress || r.verbose:
+			r.spin.Stop()
 			fmt.Fprintln(r.o.IO.ErrOut, toolLine(*e.ToolCall, *e.Tool, r.color))
+			if r.verbose && !e.Tool.Denied {
+				for _, l := range outputHead(e.Tool.Result, outputLines) {
+					fmt.Fprintln(r.o.IO.ErrOut, r.dim("  │ "+l))
+				}
+			}
+		case e.Tool.Denied && r.o.Output == outText:
+			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s: %s\n", permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args()), denialWhy(*e.ToolCall, *e.Tool))
 		}
 	}
 }
 
-// toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied",
+// toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied: why",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
 func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
 	desc := permission.DescribeCall(call.Name, call.Args())
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:
-		mark, note = "✗", " denied"
+		mark, note = "✗", " denied: "+denialWhy(call, out)
 	case !out.Success:
 		mark, note = "✗", ": "+oneLine(out.Summary)
 	case out.ExitCode != nil && *out.ExitCode != 0:
@@ -44,4 +69,84 @@ func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
 		}
 	}
 	return mark + " " + desc + note
+}
+
+// denialWhy says who denied a call and, when a flag would have allowed
+// it, which one.
+func denialWhy(call chat.ToolCall, out core.ToolOutcome) string {
+	switch out.Source {
+	case permission.SourceNoTerminal:
+		return "no terminal to ask; allow with --allow-tool " + shellQuote(allowRule(call))
+	case permission.SourceRule:
+		return "deny rule " + out.Rule
+	case permission.SourceMode:
+		return fmt.Sprintf("not allowed in %s mode", out.Mode)
+	case permission.SourcePrompt:
+		return "not approved"
+	case permission.SourceHook:
+		return "a hook said no: " + oneLine(strings.TrimPrefix(out.Summary, "Blocked by hook: "))
+	}
+	return oneLine(out.Summary)
+}
+
+// allowRule is the narrowest rule a person would likely write to allow a
+// call like this one: the command's first word for Bash, the file for a
+// file tool.
+func allowRule(call chat.ToolCall) string {
+	var args map[string]any
+	_ = json.Unmarshal(call.Args(), &args)
+	switch call.Name {
+	case "Bash":
+		cmd, _ := args["command"].(string)
+		if f := strings.Fields(cmd); len(f) > 0 && !strings.ContainsAny(f[0], "()*") {
+			if len(f) == 1 {
+				return "Bash(" + f[0] + ")"
+			}
+			return "Bash(" + f[0] + " *)"
+		}
+	case "Write", "Edit", "Read":
+		if p, _ := args["filePath"].(string); p != "" && !strings.ContainsAny(p, "()*") {
+			return call.Name + "(" + p + ")"
+		}
+	}
+	return call.Name
+}
+
+// shellQuote quotes s for a POSIX shell, so the hint can be pasted.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`*?[]()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// outputHead is the first n lines of a tool result's output (the result
+// is JSON {success, output, error}), and a line counting the rest.
+func outputHead(result string, n int) []string {
+	var res struct {
+		Output string `json:"output"`
+		Error  string `json:"error"`
+	}
+	text := result
+	if json.Unmarshal([]byte(result), &res) == nil {
+		text = res.Output
+		if text == "" {
+			text = res.Error
+		}
+	}
+	text = strings.TrimRight(text, "\n")
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	out := make([]string, 0, n+1)
+	for i, l := range lines {
+		if i == n {
+			more := len(lines) - n
+			out = append(out, fmt.Sprintf("… %d more %s", more, map[bool]string{true: "line", false: "lines"}[more == 1]))
+			break
+		}
+		out = append(out, cutEnd(strings.TrimRight(l, "\r"), 200))
+	}
+	return out
 }

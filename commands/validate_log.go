@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -218,16 +219,46 @@ func promoteWarnings(r *logfmt.Report) {
 	r.Warnings = 0
 }
 
+// writeValidation writes the report in its format. With -q, in every
+// format, only errors are written: no warnings, no summary of a log, no
+// log without errors (JUnit keeps every test case: a suite that lost its
+// passing cases would count wrong).
 func writeValidation(o *ValidateLogOptions, results []logResult) error {
+	quiet := o.Globals.Quiet
+	if quiet {
+		results = onlyErrors(results)
+	}
 	switch o.Format {
 	case vfJSON:
+		if quiet {
+			results = slices.DeleteFunc(results, func(r logResult) bool { return r.Report != nil && r.Report.Errors == 0 })
+		}
 		return writeValidationJSON(o.IO.Out, results)
 	case vfGitHub:
-		writeValidationGitHub(o.IO.Out, o.IO.ErrOut, results)
+		writeValidationGitHub(o.IO.Out, o.IO.ErrOut, results, quiet)
 	case vfJUnit:
 		return writeValidationJUnit(o.IO.Out, results)
 	default:
-		writeValidationText(o.IO.Out, o.IO.ErrOut, results)
+		writeValidationText(o.IO.Out, o.IO.ErrOut, results, quiet)
 	}
 	return nil
+}
+
+// onlyErrors keeps each report's errors (its counts stay whole).
+func onlyErrors(results []logResult) []logResult {
+	out := make([]logResult, 0, len(results))
+	for _, r := range results {
+		if r.Report != nil {
+			rep := *r.Report
+			rep.Issues = nil
+			for _, is := range r.Report.Issues {
+				if is.Severity == logfmt.SeverityError {
+					rep.Issues = append(rep.Issues, is)
+				}
+			}
+			r.Report = &rep
+		}
+		out = append(out, r)
+	}
+	return out
 }

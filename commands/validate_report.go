@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"trail/logfmt"
 	"trail/store"
@@ -31,20 +32,22 @@ func summary(r *logfmt.Report) string {
 	return fmt.Sprintf("%s, %s (%s)", plural(r.Errors, "error"), plural(r.Warnings, "warning"), entries(r.Entries))
 }
 
-func writeValidationText(out, errOut io.Writer, results []logResult) {
+func writeValidationText(out, errOut io.Writer, results []logResult, quiet bool) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	for _, r := range results {
 		if r.Report == nil {
 			w.Flush()
-			reportError(errOut, fmt.Errorf("%s: %w", errorName(r.Name), r.Err))
+			reportError(errOut, fmt.Errorf("%s: %w", errorName(r.Name), r.Err), time.Time{})
 			continue
 		}
-		fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))
+		if !quiet {
+			fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))
+		}
 		for _, is := range r.Report.Issues {
 			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", r.Name, is.Line, is.Severity, is.Code, oneLine(is.Message))
 		}
-		if r.Report.Dropped > 0 {
+		if r.Report.Dropped > 0 && !quiet {
 			fmt.Fprintf(w, "%s: %s not shown\n", r.Name, plural(r.Report.Dropped, "more issue"))
 		}
 	}
@@ -99,7 +102,7 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-func writeValidationGitHub(out, errOut io.Writer, results []logResult) {
+func writeValidationGitHub(out, errOut io.Writer, results []logResult, quiet bool) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	for _, r := range results {
@@ -111,7 +114,9 @@ func writeValidationGitHub(out, errOut io.Writer, results []logResult) {
 			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", is.Severity, ghProp(r.Name), is.Line, ghProp(is.Code), ghData(is.Message))
 		}
 		w.Flush()
-		fmt.Fprintf(errOut, "%s: %s\n", r.Name, summary(r.Report))
+		if !quiet {
+			fmt.Fprintf(errOut, "%s: %s\n", r.Name, summary(r.Report))
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	res.Summary, res.After = summary, s.contextState()
 	s.addUsageTotals()
 	saveErr := s.save(StatusIdle, s.rec.StopReason)
-	s.logEvent("session_shutdown", logfmt.F("reason", "other"))
+	s.logShutdown("other")
 	hookCtx := context.WithoutCancel(ctx)
 	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput("other"))
 	s.syncLog()

@@ -79,4 +79,7 @@ type ToolOutcome struct {
 	// IsError: the call failed, was denied, or (Bash) exited non-zero, as
 	// Claude Code's tool_result is_error says.
 	IsError bool
+	// Source, Rule and Mode say who decided a denied call: the decision
+	// source (permission.Source*), the deny rule, the permission mode.
+	Source, Rule, Mode string
 }

@@ -212,7 +212,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	if stop == StopInterrupted {
 		reason = "interrupted"
 	}
-	s.logEvent("session_shutdown", logfmt.F("reason", reason))
+	s.logShutdown(reason)
 	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput(reason))
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {

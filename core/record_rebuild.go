@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +18,11 @@ import (
 
 // Rebuilding a record from its log is the repair path (SPEC 3.4, 1.8):
 // a record lost or corrupted is rebuilt from what the log says, and the
-// session can be resumed. The log decides messages and history; what the
-// log does not carry (the name, the script file) comes from the existing
-// record when it is still readable, and is otherwise left unset.
+// session can be resumed. The log decides messages and history, and the
+// header fields it carries (session_init's name, title, createdAt, base
+// URL and script; session_shutdown's updatedAt and permission mode); what
+// a log does not carry (Robota's, or an older trail's) comes from the
+// existing record when it is still readable, and is otherwise left unset.
 
 // RebuildRecord makes a session record from a replayed log. base, when not
 // nil, is the record being replaced (with --force); its fields the log
@@ -32,29 +35,39 @@ func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
 		r = &cp
 	}
 	r.ID = rep.SessionID
+	hd := rep.Header
 	if rep.Cwd != "" {
 		r.Cwd = rep.Cwd
 	}
 	if r.CreatedAt == "" || base == nil {
-		r.CreatedAt = rep.CreatedAt
+		r.CreatedAt = cmp.Or(hd.CreatedAt, rep.CreatedAt)
 	}
-	r.UpdatedAt = rep.UpdatedAt
+	r.UpdatedAt = cmp.Or(hd.UpdatedAt, rep.UpdatedAt)
+	if hd.Name != "" {
+		r.Name = hd.Name
+	}
+	if hd.PermissionMode != "" {
+		_ = r.Fields.Set(fieldPermissionMode, hd.PermissionMode)
+	}
 	if r.Version == 0 {
 		r.Version = 1
 	}
 	r.Status, r.StopReason = StatusIdle, rebuiltStopReason(rep.LastOutcome)
 	if rep.Provider != "" {
-		p := &store.ProviderRef{Name: rep.Provider, Model: rep.Model}
+		p := &store.ProviderRef{Name: rep.Provider, Model: rep.Model, BaseURL: hd.BaseURL, Script: hd.Script}
 		if base != nil && base.Provider != nil && base.Provider.Name == rep.Provider {
-			p.BaseURL, p.Script = base.Provider.BaseURL, base.Provider.Script
+			p.BaseURL, p.Script = cmp.Or(hd.BaseURL, base.Provider.BaseURL), cmp.Or(hd.Script, base.Provider.Script)
 		}
 		r.Provider = p
 	}
 	r.Messages = rep.Messages
 	r.History = rep.History()
 	r.MessageCount = len(r.Messages)
-	r.Title = ""
+	r.Title = hd.Title
 	for _, m := range rep.TranscriptMessages() {
+		if r.Title != "" {
+			break
+		}
 		if f := gjson.GetManyBytes(m, "role", "content"); f[0].Str == chat.RoleUser && f[1].Type == gjson.String {
 			r.Title = chat.FirstLine(f[1].Str, titleLen)
 			break

@@ -62,6 +62,11 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.checkPromptSize(); err != nil {
 		return err
 	}
+	if o.Name != "" {
+		if err := checkName(e.Store, o.Name, id); err != nil {
+			return err
+		}
+	}
 	if err := s.takeLock(ctx, id); err != nil {
 		return err
 	}
@@ -147,6 +152,15 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	}
 	if err := s.checkPromptSize(); err != nil {
 		return err
+	}
+	if o.Name != "" {
+		self := id
+		if o.Fork {
+			self = "" // the fork is a new session: its parent's name is taken too
+		}
+		if err := checkName(e.Store, o.Name, self); err != nil {
+			return err
+		}
 	}
 	if o.Fork {
 		return s.fork(ctx)
@@ -259,6 +273,7 @@ func (s *session) openLog(resumed bool) error {
 	if s.rec.ParentSessionID != "" {
 		fields = append(fields, logfmt.F("parentSessionId", s.rec.ParentSessionID))
 	}
+	fields = append(fields, s.headerFields()...)
 	s.logEvent("session_init", fields...)
 	if resumed && fresh {
 		for i, m := range s.messages {
@@ -268,6 +283,40 @@ func (s *session) openLog(resumed bool) error {
 	}
 	s.repairLog(check)
 	return nil
+}
+
+// headerFields are the record's header fields no other event carries, so
+// that a record rebuilt from the log (replay --write-record) keeps them:
+// the name (a resume --name renames, and its session_init says so), the
+// title, the creation time and where the provider is.
+func (s *session) headerFields() []logfmt.Field {
+	var out []logfmt.Field
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, logfmt.F(k, v))
+		}
+	}
+	add("name", s.rec.Name)
+	add("title", s.rec.Title)
+	add("createdAt", s.rec.CreatedAt)
+	if p := s.rec.Provider; p != nil {
+		add("baseUrl", p.BaseURL)
+		add("script", p.Script)
+	}
+	return out
+}
+
+// logShutdown ends the step's lines with the record's updatedAt and
+// permission mode as last saved: the rest of the header a rebuild needs.
+func (s *session) logShutdown(reason string) {
+	fields := []logfmt.Field{logfmt.F("reason", reason), logfmt.F("updatedAt", s.rec.UpdatedAt)}
+	if raw, ok := s.rec.Fields.Get(fieldPermissionMode); ok {
+		var mode string
+		if unmarshalString(raw, &mode) && mode != "" {
+			fields = append(fields, logfmt.F("permissionMode", mode))
+		}
+	}
+	s.logEvent("session_shutdown", fields...)
 }
 
 func (s *session) systemPrompt(now time.Time) string {

@@ -1,9 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -13,7 +13,7 @@ import (
 
 // SessionRef is how a command names a session (SPEC 1.2).
 type SessionRef struct {
-	Ref    string // full id, unique prefix (>= 4 chars) or exact name
+	Ref    string // full id, unique prefix (>= 4 chars) of the id or of its short id, or exact name
 	Last   bool   // most recently updated session of Cwd
 	AnyDir bool   // with Last: of any directory
 	Cwd    string
@@ -49,33 +49,109 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var byPrefix, byName []string
-	for _, h := range heads {
-		if validID && len(r) >= minPrefix && strings.HasPrefix(h.ID, r) {
-			byPrefix = append(byPrefix, h.ID)
-		}
-		if !h.Corrupt && h.Name == r {
-			byName = append(byName, h.ID)
-		}
-	}
 	// A name and an id prefix that point at different sessions are as
 	// ambiguous as two prefixes: "review" may name one session and start
 	// the id "review-2" of another, and taking either silently would step
 	// the wrong one.
-	matches := byPrefix
-	for _, id := range byName {
-		if !slices.Contains(matches, id) {
-			matches = append(matches, id)
+	var matches []int
+	byName := 0
+	for i, h := range heads {
+		named := !h.Corrupt && h.Name == r
+		if named {
+			byName++
+		}
+		if named || validID && MatchesRef(h.ID, r) {
+			matches = append(matches, i)
 		}
 	}
 	switch len(matches) {
 	case 0:
-		return "", &errs.NotFoundError{What: fmt.Sprintf("session %s not found", store.QuoteInput(r)), Fix: "see trail list for the stored sessions"}
+		return "", notFound(r)
 	case 1:
-		return matches[0], nil
+		return heads[matches[0]].ID, nil
 	}
-	sort.Strings(matches)
-	return "", &errs.AmbiguousError{Ref: r, Candidates: matches}
+	return "", ambiguous(r, heads, matches, byName == len(matches))
+}
+
+// notFound says what was looked for: a reference that cannot be an id
+// (UUIDs are hex digits and dashes) is said to be a name.
+func notFound(r string) error {
+	what := fmt.Sprintf("session %s not found", store.QuoteInput(r))
+	if looksLikeID(r) {
+		return &errs.NotFoundError{What: what, Fix: "no session's id or short id starts with it, and no session has that name; see trail list"}
+	}
+	return &errs.NotFoundError{What: what, Fix: fmt.Sprintf("no session is named %s; see trail list (trail run --name NAME names a session)", store.QuoteInput(r))}
+}
+
+func looksLikeID(r string) bool {
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' || c == '-') {
+			return false
+		}
+	}
+	return len(r) >= minPrefix
+}
+
+// ambiguous lists the matching sessions, newest first, with their short
+// ids (unique among all the sessions, so the next try works).
+func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
+	short := ShortIDs(heads)
+	sort.SliceStable(matches, func(a, b int) bool {
+		ha, hb := heads[matches[a]], heads[matches[b]]
+		if ha.UpdatedAt != hb.UpdatedAt {
+			return ha.UpdatedAt > hb.UpdatedAt
+		}
+		return ha.ID > hb.ID
+	})
+	e := &errs.AmbiguousError{Ref: r, ByName: byName, Candidates: make([]errs.Candidate, len(matches))}
+	for k, i := range matches {
+		h := heads[i]
+		label := h.Title
+		if label == "" {
+			label = h.FirstPrompt
+		}
+		e.Candidates[k] = errs.Candidate{ID: h.ID, ShortID: short[h.ID], Name: h.Name, UpdatedAt: h.UpdatedAt, Label: label}
+	}
+	return e
+}
+
+// checkName refuses a name another session holds (names are unique in a
+// home, so a name always names one session), or that would name another
+// session by its id: self is the session taking the name. Two steps
+// naming two new sessions alike at the same instant can both pass: names
+// are checked, not locked.
+func checkName(st Store, name, self string) error {
+	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
+	}
+	heads, err := st.ListHeads()
+	if err != nil {
+		return err
+	}
+	short := ShortIDs(heads)
+	for _, h := range heads {
+		if h.ID == self || h.Corrupt {
+			continue
+		}
+		if h.Name == name {
+			return errs.Usagef(fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID]),
+				"the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
+		}
+		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
+			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
+		}
+	}
+	return nil
+}
+
+// oneLineLabel is a session's title or first prompt, short, for messages.
+func oneLineLabel(h store.Head) string {
+	label := strings.Join(strings.Fields(cmp.Or(h.Title, h.FirstPrompt, "no prompt yet")), " ")
+	if r := []rune(label); len(r) > 40 {
+		label = string(r[:39]) + "…"
+	}
+	return store.QuoteInput(label)
 }
 
 func resolveLast(st Store, ref SessionRef) (string, error) {

@@ -127,7 +127,8 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 			logfmt.F("denied", r.denied),
 		}
 		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error, Result: content, ExitCode: r.result.ExitCode,
-			Response: r.result.Response, IsError: r.failed() || r.denied || r.tool == nil}
+			Response: r.result.Response, IsError: r.failed() || r.denied || r.tool == nil,
+			Source: r.source, Rule: r.rule, Mode: s.perms.Mode}
 		s.obs.Event(StepEvent{Kind: EvToolFinished, Round: round, ToolCall: &r.call, Tool: out})
 	}
 	s.eventEntry("tool-summary", logfmt.Object{logfmt.F("round", round), logfmt.F("tools", summary)})

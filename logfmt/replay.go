@@ -57,6 +57,11 @@ type Replay struct {
 	HasSystemPrompt                      bool
 	Provider, Model, ParentSessionID     string
 	ToolSchemas                          json.RawMessage // from the last session_init; nil when none
+	// Header is the record's header as trail logs it (session_init's
+	// name, title, createdAt, baseUrl and script, session_shutdown's
+	// updatedAt and permissionMode): the latest of each, "" when no line
+	// gave it (a Robota log, or an older trail's).
+	Header RecordHeader
 
 	// Messages is what the model sees next: compactions applied.
 	Messages []json.RawMessage
@@ -75,6 +80,11 @@ type Replay struct {
 	LastOutcome   string // end_turn, error, interrupted or requires_action: how the last step ended
 	Entries       int    // non-blank lines read
 	Warnings      []ReplayWarning
+}
+
+// RecordHeader is what the log says of a record's header fields.
+type RecordHeader struct {
+	Name, Title, CreatedAt, UpdatedAt, BaseURL, Script, PermissionMode string
 }
 
 // TranscriptItem is a message, or a marker: a compaction when Compaction
@@ -203,6 +213,10 @@ func (p *replayer) line(l Line) error {
 		p.sessionInit(l, e)
 	case "history_mutation":
 		return p.mutation(l, e)
+	case "session_shutdown":
+		f := gjson.GetManyBytes(l.Bytes, "updatedAt", "permissionMode")
+		setString(&rep.Header.UpdatedAt, f[0])
+		setString(&rep.Header.PermissionMode, f[1])
 	case "provider_request":
 		rep.ProviderCalls++
 	case "assistant":
@@ -227,6 +241,10 @@ func (p *replayer) sessionInit(l Line, e *entry) {
 		rep.SystemPrompt, rep.HasSystemPrompt = unquoteToken(e.systemPrompt), true
 	}
 	p.initTime = unquoteToken(e.timestamp)
+	h := gjson.GetManyBytes(l.Bytes, "name", "title", "createdAt", "baseUrl", "script")
+	for i, dst := range []*string{&rep.Header.Name, &rep.Header.Title, &rep.Header.CreatedAt, &rep.Header.BaseURL, &rep.Header.Script} {
+		setString(dst, h[i])
+	}
 	fields := gjson.GetManyBytes(l.Bytes, "provider", "model", "parentSessionId", "toolSchemas")
 	if fields[0].Type == gjson.String {
 		rep.Provider = fields[0].Str
@@ -241,6 +259,13 @@ func (p *replayer) sessionInit(l Line, e *entry) {
 		if raw, err := p.payloads.resolve([]byte(ts.Raw), 0); err == nil {
 			rep.ToolSchemas = raw
 		}
+	}
+}
+
+// setString keeps a string value; any other leaves dst as it was.
+func setString(dst *string, v gjson.Result) {
+	if v.Type == gjson.String && v.Str != "" {
+		*dst = v.Str
 	}
 }
 

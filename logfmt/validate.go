@@ -204,6 +204,7 @@ func (v *validator) line(l Line) {
 				fmt.Sprintf("The last line is incomplete (no newline, not valid JSON); its %d bytes are ignored.", len(l.Bytes)))
 		} else {
 			v.issue(l, CodeLineInvalidJSON, SeverityError, "Line is not a JSON object: "+l.Problem()+".")
+			v.brokenLine(l) // its partners are not its knock-on errors
 		}
 		v.prevHasSeq = false
 		return

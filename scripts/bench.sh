@@ -2,6 +2,7 @@
 # bench.sh: the SPEC 9 numbers, as Go benchmarks, grouped by what they need.
 #
 #   trail --version                          BenchmarkVersion            < 5 ms
+#   trail --version vs a Go hello-world      BenchmarkVersionVsHelloWorld x-hello <= 1.5 (both release builds)
 #   trail run --provider echo                BenchmarkRunEcho            < 15 ms
 #   trail run against a local server         BenchmarkRunAnthropicLocal  < 15 ms of CLI overhead
 #   first text byte -> first stdout line     BenchmarkStreamJSONFirstDelta < 2 ms

@@ -23,13 +23,20 @@ cat > answers.json <<'JSON'
 JSON
 printf 'ship the release notes\ntag v1.0\n' > TODO.txt
 
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Commands are shown in bold on a terminal only: piped or redirected (CI
+# logs, a file), escape codes are noise. NO_COLOR turns them off too.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-}" != dumb ]; then
+    bold=$'\033[1m' plain=$'\033[0m'
+else
+    bold='' plain=''
+fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; "$@"; }
 
 step "$trail" run --provider script --script answers.json --name demo "What is a trail session?"
 step "$trail" resume demo "What is left in TODO.txt?"
 step "$trail" resume --last -o json "And the log?"
 step "$trail" list
-id=$("$trail" list --jsonl | head -n1 | sed 's/.*"id":"\([^"]*\)".*/\1/')
+id=$("$trail" list --jsonl | head -n1 | sed 's/.*"shortId":"\([^"]*\)".*/\1/')
 step "$trail" replay "$id" --format text
 step "$trail" validate-log "$id"
 printf '\nThe session %s lives in a temporary home, removed on exit.\n' "$id"

@@ -49,13 +49,31 @@ func (e *NotFoundError) Hint() string  { return e.Fix }
 // AmbiguousError is a session reference matching several sessions (exit 3).
 type AmbiguousError struct {
 	Ref        string
-	Candidates []string
+	Candidates []Candidate // newest first
+	// ByName: the reference is a name several sessions hold, so more
+	// characters would not help.
+	ByName bool
 }
 
-func (e *AmbiguousError) Error() string {
-	return fmt.Sprintf("session %s is ambiguous: it matches %s", store.QuoteInput(e.Ref), strings.Join(e.Candidates, ", "))
+// Candidate is one session an ambiguous reference matched, with what a
+// person needs to tell it from the others.
+type Candidate struct {
+	ID, ShortID, Name, UpdatedAt string
+	Label                        string // the title or first prompt
 }
-func (e *AmbiguousError) Hint() string { return "give more characters of the id, or the full id" }
+
+// MaxCandidates is how many candidates are listed; the rest are counted.
+const MaxCandidates = 10
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("session %s is ambiguous: it matches %d sessions", store.QuoteInput(e.Ref), len(e.Candidates))
+}
+func (e *AmbiguousError) Hint() string {
+	if e.ByName {
+		return fmt.Sprintf("several sessions are named %s; give the short id trail list shows, or rename one with trail resume ID --name NEW", store.QuoteInput(e.Ref))
+	}
+	return "give more characters, or the short id trail list shows"
+}
 
 // RequiresActionError reports a session paused for approval (exit 4).
 type RequiresActionError struct {

@@ -83,8 +83,7 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
 			c.Name = OpenAI
 		default:
-			return c, errs.Usagef("set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL, or try offline with --provider echo",
-				"no model provider configured")
+			return c, errs.Usagef(noProviderHint(s), "no model provider configured")
 		}
 	}
 	if _, ok := DefaultModels[c.Name]; !ok {
@@ -135,6 +134,18 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		}
 	}
 	return c, nil
+}
+
+// noProviderHint names every way to choose a provider, and the settings
+// files that were read without naming one (a misspelt key among them is
+// warned about as they are read).
+func noProviderHint(s *settings.Settings) string {
+	read := "none was found"
+	if len(s.Files) > 0 {
+		read = "read: " + strings.Join(s.Files, ", ")
+	}
+	return "export ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, OPENAI_API_KEY or OPENAI_BASE_URL; or set \"provider\" (and \"model\") in " +
+		"$TRAIL_HOME/settings.json or ./.trail/settings.json (" + read + "; trail config shows them); or try offline with --provider echo"
 }
 
 // Secrets returns the API key values present in the environment, so the log

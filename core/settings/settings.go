@@ -47,6 +47,9 @@ type Settings struct {
 	DisableAllHooks bool
 	// Files lists the settings files that were read, in merge order.
 	Files []string
+	// Unknown lists the keys no settings file may hold (keys.go), in
+	// merge order: each is worth a warning, since it is ignored.
+	Unknown []UnknownKey
 }
 
 // Permissions are the permission rules of the settings files.
@@ -179,6 +182,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		return &errs.InvalidDataError{Path: path, Err: describeJSONError(data, err), Fix: "fix the JSON in " + path}
 	}
 	s.Files = append(s.Files, path)
+	s.Unknown = append(s.Unknown, unknownKeys(path, data)...)
 	if f.Provider != nil {
 		s.Provider = *f.Provider
 	}

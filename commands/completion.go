@@ -1,0 +1,228 @@
+package commands
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core"
+	"trail/core/errs"
+	"trail/store"
+)
+
+// Shell completion. Each script asks the binary itself what fits
+// (`trail __complete WORDS...`, the words typed so far before the one being
+// completed), so commands, options and the sessions of the home are never
+// out of date with the trail on the PATH. __complete prints one candidate
+// a line and nothing on error: a completion must never spill errors over
+// the command line.
+
+// completeCmd is the hidden command the completion scripts call.
+const completeCmd = "__complete"
+
+// sessionArgs says whether a command's positional argument number n
+// (0-based) names a session.
+func sessionArgs(cmd string, n int) bool {
+	switch cmd {
+	case "resume", "compact", "replay":
+		return n == 0
+	case "validate-log", "delete":
+		return true
+	}
+	return false
+}
+
+// valueChoices are the values of an option that takes one of a few words.
+func valueChoices(cmd, option string) []string {
+	switch option {
+	case "provider":
+		return []string{"anthropic", "openai", "echo", "script"}
+	case "output-format", "o":
+		if cmd == "compact" {
+			return []string{"text", "json"}
+		}
+		return []string{"text", "json", "stream-json"}
+	case "permission-mode":
+		return []string{"default", "plan", "acceptEdits", "bypassPermissions"}
+	case "on-ask":
+		return []string{"deny", "pause"}
+	case "view":
+		return []string{"context", "transcript"}
+	case "status":
+		return []string{"idle", "running", "requires_action", "terminated", "corrupt"}
+	case "format", "f":
+		switch cmd {
+		case "replay":
+			return []string{"text", "json", "jsonl", "record"}
+		case "validate-log":
+			return []string{"text", "json", "github", "junit"}
+		}
+	}
+	return nil
+}
+
+const bashCompletion = `# bash completion for trail: source <(trail completion bash)
+_trail() {
+    local cur=${COMP_WORDS[COMP_CWORD]}
+    local IFS=$'\n'
+    local words
+    words=$(trail __complete "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -o default -o bashdefault -F _trail trail
+`
+
+const zshCompletion = `#compdef trail
+# zsh completion for trail: trail completion zsh > "${fpath[1]}/_trail"
+_trail() {
+    local -a candidates
+    candidates=("${(@f)$(trail __complete "${(@)words[2,CURRENT-1]}" 2>/dev/null)}")
+    candidates=(${candidates:#})
+    if (( ${#candidates} )); then
+        compadd -Q -- "${candidates[@]}"
+    else
+        _files
+    fi
+}
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+    _trail "$@"
+else
+    compdef _trail trail
+fi
+`
+
+const fishCompletion = `# fish completion for trail: trail completion fish > ~/.config/fish/completions/trail.fish
+function __trail_complete
+    set -l words (commandline -opc)
+    trail __complete $words[2..-1] 2>/dev/null
+end
+complete -c trail -f -a '(__trail_complete)'
+complete -c trail -n 'test -z "$(__trail_complete)"' -F
+`
+
+func newCompletionCmd(d *Deps) *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script (bash, zsh or fish)",
+		ArgsUsage: "bash|zsh|fish",
+		Description: "Completes commands, options, their values, and the names and short ids of the\n" +
+			"sessions in the home.",
+		Action: func(c *cli.Context) error {
+			var script string
+			switch sh := c.Args().First(); sh {
+			case "bash":
+				script = bashCompletion
+			case "zsh":
+				script = zshCompletion
+			case "fish":
+				script = fishCompletion
+			default:
+				return errs.Usagef("trail completion bash, zsh or fish", "unknown shell %s", store.QuoteInput(sh))
+			}
+			_, err := fmt.Fprint(d.IO.Out, script)
+			return err
+		},
+	}
+}
+
+// complete prints the candidates for the word after words.
+func complete(app *cli.App, d *Deps, words []string) {
+	out := func(list []string) {
+		for _, s := range list {
+			fmt.Fprintln(d.IO.Out, s)
+		}
+	}
+	globals := flagTable(app.Flags)
+	home := ""
+	var cmd *cli.Command
+	var positional []string
+	prev := ""
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if optionName(w) == "home" {
+			if v, ok := strings.CutPrefix(w, "--home="); ok {
+				home = v
+			} else if i+1 < len(words) {
+				home = words[i+1]
+			}
+		}
+		switch {
+		case isOption(w):
+			table := globals
+			if cmd != nil && flagTable(cmd.Flags).knows(w) {
+				table = flagTable(cmd.Flags)
+			}
+			if table.takesValue(w) {
+				if i+1 == len(words) {
+					prev = optionName(w) // the value is being completed
+				}
+				i++
+			}
+		case cmd == nil:
+			cmd = app.Command(w)
+			if cmd == nil {
+				cmd = app.Command("run") // trail "prompt"
+			}
+		default:
+			positional = append(positional, w)
+		}
+	}
+	if prev != "" {
+		name := ""
+		if cmd != nil {
+			name = cmd.Name
+		}
+		out(valueChoices(name, prev))
+		return
+	}
+	if cmd == nil {
+		out(commandNames(app))
+		out(dashedNames(globals.long))
+		return
+	}
+	out(dashedNames(flagTable(cmd.Flags).long))
+	if sessionArgs(cmd.Name, len(positional)) {
+		out(sessionCandidates(d, home))
+	}
+	if cmd.Name == "completion" && len(positional) == 0 {
+		out([]string{"bash", "zsh", "fish"})
+	}
+}
+
+func dashedNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != "help" {
+			out = append(out, "--"+n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sessionCandidates are the names and short ids of the home's sessions,
+// newest first.
+func sessionCandidates(d *Deps, home string) []string {
+	if home == "" {
+		var err error
+		if home, err = defaultHome(d); err != nil {
+			return nil
+		}
+	}
+	heads, err := d.OpenStore(home).ListHeads()
+	if err != nil {
+		return nil
+	}
+	short := core.ShortIDs(heads)
+	sortHeads(heads)
+	var out []string
+	for _, h := range heads {
+		if h.Name != "" && !strings.ContainsAny(h.Name, "\n\t") {
+			out = append(out, h.Name)
+		}
+		out = append(out, short[h.ID])
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"trail/core/errs"
+	"trail/store"
+)
+
+// appDescription is the top of trail --help: what the bare forms do.
+const appDescription = `trail "PROMPT" and trail -p "PROMPT" are trail run: they start a session.
+A session is named by its id, the short id trail list shows, a name
+(run --name), or --last. Run trail help COMMAND, or trail COMMAND --help.
+Claude Code habits work too: trail -c "next" (--continue) resumes the latest
+session of this folder, trail -r ID "next" (--resume ID) resumes that one.
+
+EXAMPLES:
+   trail run --provider echo "hi"                  # offline, prints: echo: hi
+   git diff | trail "review this change"           # the diff follows the prompt
+   trail resume --last -o json "and now?" | jq -r .result
+   trail list                                      # short ids, newest first`
+
+// examples are shown at the end of each command's help.
+func examples(cmd string) []string {
+	return map[string][]string{
+		"run": {
+			`trail run "summarise the release notes" < notes.txt > summary.md`,
+			`trail run --name triage --provider echo "what does grep -v do"   # -v is part of the prompt`,
+			`trail run -o json -- "-v or --verbose?" | jq -r .result`,
+		},
+		"resume": {
+			`trail resume triage "and how do I fix it?"`,
+			`trail resume 3f9a2c --approve all              # run the calls a paused session waits on`,
+			`trail resume --last --fork "try another way"`,
+		},
+		"compact": {
+			`trail compact triage --keep-last 4`,
+			`trail compact --last --instructions "keep the file paths"`,
+		},
+		"delete": {
+			`trail delete 3f9a2c`,
+			`trail delete --older-than 30d --dry-run`,
+			`trail delete --all --yes`,
+		},
+		"replay": {
+			`trail replay triage                             # the conversation, as text on a terminal`,
+			`trail replay 3f9a2c --format json | jq '.messages | length'`,
+			`trail replay 3f9a2c --write-record && trail resume 3f9a2c "go on"`,
+		},
+		"validate-log": {
+			`trail validate-log 'logs/*.jsonl' --format github -q`,
+			`trail validate-log ~/.trail/logs/ --format junit > validate-log.xml`,
+			`cat session.jsonl | trail validate-log -`,
+		},
+		"migrate-history": {
+			`trail migrate-history --dry-run`,
+			`trail migrate-history --backup`,
+		},
+		"list": {
+			`trail list --here --limit 5`,
+			`trail list --json | jq -r '.[] | select(.status == "requires_action") | .shortId'`,
+			`trail list --since 2h --status idle`,
+		},
+		"import": {
+			`trail import ~/.claude/projects/-home-me-app/59f7c1e2.jsonl   # a Claude Code session`,
+			`trail import --dry-run rollout-2026-11-01.jsonl       # what it would create`,
+			`trail resume "$(trail import session.json)" --provider echo "go on"`,
+		},
+		"export": {
+			`trail export triage --to markdown > triage.md`,
+			`trail export --last --to claude --install      # then: claude --resume ID`,
+		},
+		"config": {
+			`trail config                                    # effective settings, and the file of each`,
+			`trail config --check                            # exit 7 on an unknown key or a bad value`,
+			`trail config --json | jq .provider`,
+		},
+		"completion": {
+			`source <(trail completion bash)                 # in ~/.bashrc`,
+			`trail completion zsh > "${fpath[1]}/_trail"`,
+			`trail completion fish > ~/.config/fish/completions/trail.fish`,
+		},
+	}[cmd]
+}
+
+// withExamples appends a command's examples to its description.
+func withExamples(c *cli.Command) {
+	ex := examples(c.Name)
+	if len(ex) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(c.Description)
+	if c.Description != "" {
+		b.WriteString("\n\n")
+	}
+	b.WriteString("EXAMPLES:")
+	for _, e := range ex {
+		b.WriteString("\n   " + e)
+	}
+	c.Description = b.String()
+}
+
+// newHelpCmd replaces urfave/cli's help command, which answers an unknown
+// topic with exit 1 and no list.
+func newHelpCmd() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "show the commands, or one command's help",
+		ArgsUsage: "[COMMAND]",
+		HideHelp:  true,
+		Action: func(c *cli.Context) error {
+			topic := c.Args().First()
+			if topic == "" {
+				return cli.ShowAppHelp(c)
+			}
+			if c.App.Command(topic) != nil {
+				return cli.ShowCommandHelp(c, topic)
+			}
+			names := commandNames(c.App)
+			fix := "topics: " + strings.Join(names, ", ")
+			if s := suggest(topic, names); s != "" {
+				fix = fmt.Sprintf("did you mean trail help %s? topics: %s", s, strings.Join(names, ", "))
+			}
+			return &errs.UsageError{Msg: "no help topic " + store.QuoteInput(topic), Fix: fix}
+		},
+	}
+}

@@ -1,0 +1,30 @@
+package commands
+
+import (
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// defaultWidth is assumed when a terminal will not say how wide it is.
+const defaultWidth = 80
+
+// TerminalWidth is the width in columns of the terminal stdout writes to:
+// what the terminal says, else $COLUMNS, else 80.
+func (s *IOStreams) TerminalWidth(env func(string) string) int {
+	if s.width > 0 {
+		return s.width
+	}
+	if s.outFile != nil {
+		if ws, err := unix.IoctlGetWinsize(int(s.outFile.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+			return int(ws.Col)
+		}
+	}
+	if n, err := strconv.Atoi(env("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return defaultWidth
+}
+
+// SetWidth fixes the terminal width (tests).
+func (s *IOStreams) SetWidth(n int) { s.width = n }

@@ -1,0 +1,170 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+
+	"trail/core/errs"
+)
+
+// Inspect is what `trail config` shows: each value in effect with the
+// file it came from, and what each settings file holds that it should
+// not. Unlike Load it reads every file, whatever an earlier one holds, so
+// one run reports every problem.
+//
+// Values are shown as the files wrote them (raw JSON), merged as Load
+// merges them: the rules of permissions.allow, ask and deny and each hook
+// event's entries add up, one Entry each; env merges name by name; any
+// other key, trail's keys to come included, is the last file's.
+
+// Entry is one value in effect.
+type Entry struct {
+	Key   string          // "provider", "permissions.allow", "hooks.PreToolUse", "env.NAME"
+	Value json.RawMessage // as the file wrote it
+	File  string
+}
+
+// FileReport is what one settings file holds, or why it could not be read.
+type FileReport struct {
+	Path    string
+	Found   bool
+	Err     error   // it cannot be read, is not JSON, or holds a value Load refuses
+	Entries []Entry // every value it sets of a key trail reads, list items one by one
+	Unknown []UnknownKey
+}
+
+// Inspect reads paths (and extra, when not "") in merge order.
+func Inspect(paths []string, extra string) ([]Entry, []FileReport) {
+	all := append([]string(nil), paths...)
+	if extra != "" {
+		all = append(all, extra)
+	}
+	var reports []FileReport
+	for i, path := range all {
+		r := FileReport{Path: path}
+		tmp := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
+		r.Err = tmp.mergeFile(path, extra != "" && i == len(all)-1)
+		var missing *errs.UsageError // --settings names a file that does not exist
+		r.Found = len(tmp.Files) > 0 || r.Err != nil && !errors.As(r.Err, &missing)
+		if r.Found {
+			if data, err := readFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+				r.Unknown = unknownKeys(path, data)
+				r.Entries = flatten(path, data)
+			}
+		}
+		reports = append(reports, r)
+	}
+	return effective(reports), reports
+}
+
+// effective merges the files' entries as Load merges their values; a
+// file Load would refuse counts for nothing.
+func effective(reports []FileReport) []Entry {
+	last := map[string]Entry{}
+	var lists []Entry
+	for _, r := range reports {
+		if r.Err != nil {
+			continue
+		}
+		for _, e := range r.Entries {
+			if isListKey(e.Key) {
+				lists = append(lists, e)
+			} else {
+				last[e.Key] = e
+			}
+		}
+	}
+	entries := make([]Entry, 0, len(last)+len(lists))
+	for _, e := range last {
+		entries = append(entries, e)
+	}
+	entries = append(entries, lists...)
+	// By rank, then key; a list's items keep their merge order.
+	sort.SliceStable(entries, func(i, j int) bool {
+		ri, rj := KeyRank(entries[i].Key), KeyRank(entries[j].Key)
+		return ri < rj || ri == rj && entries[i].Key < entries[j].Key
+	})
+	return entries
+}
+
+func isListKey(key string) bool {
+	switch key {
+	case "permissions.allow", "permissions.ask", "permissions.deny":
+		return true
+	}
+	return strings.HasPrefix(key, "hooks.")
+}
+
+// flatten lists what a file sets of the keys trail reads: one Entry per
+// scalar, per rule, per hook entry and per env variable.
+func flatten(path string, data []byte) []Entry {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return nil
+	}
+	var out []Entry
+	for _, k := range sortedKeys(obj) {
+		v := obj[k]
+		if string(v) == "null" || !isTrailKey(k) {
+			continue
+		}
+		var sub map[string]json.RawMessage
+		switch k {
+		case "permissions", "hooks", "env":
+			if json.Unmarshal(v, &sub) != nil {
+				continue
+			}
+		default:
+			out = append(out, Entry{k, v, path})
+			continue
+		}
+		for _, sk := range sortedKeys(sub) {
+			key := k + "." + sk
+			if k == "permissions" && !slices.Contains(tables().trailPermissions, sk) {
+				continue // Claude Code's, or unknown: trail reads neither
+			}
+			if !isListKey(key) {
+				out = append(out, Entry{key, sub[sk], path})
+				continue
+			}
+			var items []json.RawMessage
+			if json.Unmarshal(sub[sk], &items) != nil {
+				continue
+			}
+			for _, it := range items {
+				out = append(out, Entry{key, it, path})
+			}
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func isTrailKey(k string) bool { return slices.Contains(tables().trail, k) }
+
+// KeyRank puts the keys in the order README lists them: what picks the
+// model first, then permissions, hooks, the step's limits, env last.
+func KeyRank(key string) int {
+	order := []string{"provider", "model", "baseUrl", "systemPrompt", "permissions.", "hooks.", "autoCompactThreshold", "maxTurns", "timeout"}
+	for i, k := range order {
+		if key == k || strings.HasSuffix(k, ".") && strings.HasPrefix(key, k) {
+			return i
+		}
+	}
+	if strings.HasPrefix(key, "env.") {
+		return len(order) + 1
+	}
+	return len(order) // keys trail reads that this list does not name yet
+}

@@ -1,0 +1,55 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// Piped, a denied call is one line on stderr naming the flag that would
+// allow it; -q silences it; -o json carries it instead; -v shows each
+// tool's first lines of output.
+func TestDeniedCallsAreSaidOnStderr(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("notes.txt", "line one\nline two\nline three\nline four\nline five\nline six\n")
+	round := func() string {
+		return e.script(calls(
+			call("Bash", map[string]any{"command": "rm -rf build"}),
+			call("Write", map[string]any{"filePath": "a.txt", "content": "x"}),
+			call("Read", map[string]any{"filePath": "notes.txt"}),
+		), answer("done"))
+	}
+
+	r := e.must("", "run", "--provider", "script", "--script", round(), "go")
+	want := "trail: denied Bash(rm -rf build): no terminal to ask; allow with --allow-tool 'Bash(rm *)'\n" +
+		"trail: denied Write(a.txt): no terminal to ask; allow with --allow-tool 'Write(a.txt)'\n"
+	if r.stdout != "done\n" || r.stderr != want {
+		t.Errorf("piped run with denials:\n%s\nwant stderr %q", r, want)
+	}
+	if r := e.must("", "-q", "run", "--provider", "script", "--script", round(), "go"); r.stderr != "" {
+		t.Errorf("-q: %s", r)
+	}
+	if r := e.must("", "run", "-o", "json", "--provider", "script", "--script", round(), "go"); r.stderr != "" || len(jsonResult(t, r)["permission_denials"].([]any)) != 2 {
+		t.Errorf("-o json: %s", r)
+	}
+	// the hint works as given
+	r = e.must("", "run", "--allow-tool", "Bash(rm *)", "--provider", "script", "--script", round(), "go")
+	if strings.Contains(r.stderr, "Bash(rm -rf build)") || !strings.Contains(r.stderr, "denied Write(a.txt)") {
+		t.Errorf("with the suggested rule: %s", r)
+	}
+	// a deny rule and a mode say so
+	r = e.must("", "run", "--deny-tool", "Bash(rm *)", "--permission-mode", "plan", "--provider", "script", "--script", round(), "go")
+	if !strings.Contains(r.stderr, "trail: denied Bash(rm -rf build): deny rule Bash(rm *)\n") || !strings.Contains(r.stderr, "trail: denied Write(a.txt): not allowed in plan mode\n") {
+		t.Errorf("rule and mode denials: %s", r)
+	}
+	// -v: every call's line, and the first lines of its output, dimmed on a terminal only
+	r = e.must("", "-v", "run", "--provider", "script", "--script", round(), "go")
+	for _, want := range []string{"✗ Bash(rm -rf build) denied: no terminal to ask", "✓ Read(notes.txt)\n", "  │ ", "line one", "more lines"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("-v lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "\x1b[") || strings.Contains(r.stderr, "line six") {
+		t.Errorf("-v piped: escape codes, or too many lines:\n%s", r.stderr)
+	}
+}
