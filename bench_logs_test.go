@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -150,11 +149,8 @@ func runMeasured(b *testing.B, args ...string) float64 {
 	if err := c.Run(); err != nil {
 		b.Fatalf("trail %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
-	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0
-	}
-	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	kib, _ := peakRSSKiB(c.ProcessState)
+	return float64(kib) / 1024
 }
 
 func benchSize(b *testing.B, mb int64) int64 {

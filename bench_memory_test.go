@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -53,8 +52,8 @@ func BenchmarkToolLoop200Rounds(b *testing.B) {
 		if out, err := c.CombinedOutput(); err != nil || !strings.HasPrefix(string(out), "done") {
 			b.Fatalf("trail run: %v\n%s", err, out)
 		}
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			peak = max(peak, ru.Maxrss) // KiB on Linux
+		if kib, ok := peakRSSKiB(c.ProcessState); ok {
+			peak = max(peak, kib)
 		}
 	}
 	b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")

@@ -45,6 +45,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestCompactReplacesTheConversationWithASummary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("Paris."), answer("About 2.1 million."), answer("The user asked about Paris: capital of France, 2.1M people."), answer("It is on the Seine."))
 	e.must("", "run", "--provider", "script", "--script", s, "What is the capital of France?")
@@ -96,6 +97,7 @@ func TestCompactReplacesTheConversationWithASummary(t *testing.T) {
 }
 
 func TestCompactInstructionsAndJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("done"), answer("summary with focus"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "focus-1", "refactor the parser")
@@ -112,6 +114,7 @@ func TestCompactInstructionsAndJSON(t *testing.T) {
 }
 
 func TestCompactKeepLastNeverOrphansAToolResult(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("notes.txt", "hello")
 	s := e.script(calls(call("Read", map[string]any{"filePath": "notes.txt"})), answer("The file says hello."), answer("short summary"))
@@ -144,6 +147,7 @@ func TestCompactKeepLastNeverOrphansAToolResult(t *testing.T) {
 }
 
 func TestAutoCompactionBeforeThePrompt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer(strings.Repeat("long answer ", 100)), answer("auto summary"), answer("fresh answer"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "auto-1", "first")
@@ -179,6 +183,7 @@ func TestAutoCompactionBeforeThePrompt(t *testing.T) {
 }
 
 func TestPreCompactHookBlocksAndLeavesTheRecord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{"PreCompact": {hook(t, "manual", "block.sh")}})
 	s := e.script(answer("one"), answer("never used"))
@@ -195,6 +200,7 @@ func TestPreCompactHookBlocksAndLeavesTheRecord(t *testing.T) {
 }
 
 func TestFailedCompactionLeavesTheRecord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 529, "message": "overloaded"}})
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fail-1", "hello")
@@ -210,6 +216,7 @@ func TestFailedCompactionLeavesTheRecord(t *testing.T) {
 }
 
 func TestPostCompactAndSessionStartHooksSeeTheCompaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{
 		"PostCompact":  {hook(t, "", "capture.sh", "post")},
@@ -228,6 +235,7 @@ func TestPostCompactAndSessionStartHooksSeeTheCompaction(t *testing.T) {
 }
 
 func TestReplayAfterCompaction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("notes.txt", "hello")
 	s := e.script(
@@ -277,6 +285,7 @@ func TestReplayAfterCompaction(t *testing.T) {
 // first answer reports 600 tokens used, so with a window of 1,000 the
 // context is 60% full when the next prompt comes.
 func TestAutoCompactThresholdFromSettingsAndFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		settings    string
@@ -291,6 +300,7 @@ func TestAutoCompactThresholdFromSettingsAndFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			if tt.settings != "" {
 				e.writeFile(".trail/settings.json", tt.settings)
@@ -310,6 +320,7 @@ func TestAutoCompactThresholdFromSettingsAndFlags(t *testing.T) {
 // A failed auto-compaction is a warning: the conversation stays as it was
 // and the prompt is answered.
 func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 500, "message": "boom"}}, answer("two"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fa-1", "first")
@@ -336,6 +347,7 @@ func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
 }
 
 func TestKillAfterAutoCompactionLeavesALogThatReplaysToTheRecord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer(strings.Repeat("long answer ", 100)), answer("auto summary"), map[string]any{"text": "slow answer that never ends", "delayMs": 30000})
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "kill-1", "first")

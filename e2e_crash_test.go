@@ -56,6 +56,7 @@ var killedStepCodes = []string{
 }
 
 func TestCrashCampaign(t *testing.T) {
+	t.Parallel()
 	if err := statSources(); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	badSettings := e.writeFile(".trail/settings.json", "{\n  \"model\": \"x\",\n  oops\n}\n")
 	_ = badSettings
@@ -37,6 +38,7 @@ func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			sub := newEnv(t)
 			if tt.dir == "bad" {
 				sub.writeFile(".trail/settings.json", "{\n  \"model\": \"x\",\n  oops\n}\n")
@@ -61,6 +63,7 @@ func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
 }
 
 func TestHelpListsExitCodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, cmd := range []string{"run", "resume", "list", "delete"} {
 		r := e.must("", cmd, "--help")

@@ -30,6 +30,7 @@ func (e *env) withHooks(hooks map[string][]map[string]any) {
 }
 
 func TestPreToolUseExit2BlocksEvenUnderBypassPermissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{"PreToolUse": {hook(t, "Bash", "block.sh")}})
 	s := e.script(calls(
@@ -64,7 +65,9 @@ func TestPreToolUseExit2BlocksEvenUnderBypassPermissions(t *testing.T) {
 }
 
 func TestPreToolUseJSONDecisions(t *testing.T) {
+	t.Parallel()
 	t.Run("allow skips the question when piped", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.withHooks(map[string][]map[string]any{"PreToolUse": {hook(t, "Bash", "allow.sh")}})
 		s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
@@ -74,6 +77,7 @@ func TestPreToolUseJSONDecisions(t *testing.T) {
 		}
 	})
 	t.Run("deny denies even under bypassPermissions", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.withHooks(map[string][]map[string]any{"PreToolUse": {hook(t, "", "deny.sh")}})
 		s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
@@ -86,6 +90,7 @@ func TestPreToolUseJSONDecisions(t *testing.T) {
 		}
 	})
 	t.Run("allow does not override a deny rule", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.withHooks(map[string][]map[string]any{"PreToolUse": {hook(t, "", "allow.sh")}})
 		s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
@@ -95,6 +100,7 @@ func TestPreToolUseJSONDecisions(t *testing.T) {
 		}
 	})
 	t.Run("updatedInput replaces the arguments", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.withHooks(map[string][]map[string]any{"PreToolUse": {hook(t, "^Bash$", "rewrite.sh")}})
 		s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
@@ -110,6 +116,7 @@ func TestPreToolUseJSONDecisions(t *testing.T) {
 }
 
 func TestUserPromptSubmitAndSessionStartInjectContext(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{
 		"SessionStart":     {hook(t, "startup", "context.sh", "branch-main")},
@@ -135,6 +142,7 @@ func TestUserPromptSubmitAndSessionStartInjectContext(t *testing.T) {
 }
 
 func TestUserPromptSubmitExit2RefusesThePrompt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hello")
 	id := e.onlySession()
@@ -153,6 +161,7 @@ func TestUserPromptSubmitExit2RefusesThePrompt(t *testing.T) {
 }
 
 func TestHooksReceiveTheDocumentedFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{
 		"PostToolUse": {hook(t, "Read", "capture.sh", "PostToolUse")},
@@ -204,6 +213,7 @@ func TestHooksReceiveTheDocumentedFields(t *testing.T) {
 }
 
 func TestAHookPastItsTimeoutIsKilledAndTheStepGoesOn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	slow := hook(t, "", "slow.sh")
 	slow["hooks"].([]any)[0].(map[string]any)["timeout"] = 1
@@ -223,6 +233,7 @@ func TestAHookPastItsTimeoutIsKilledAndTheStepGoesOn(t *testing.T) {
 }
 
 func TestAStopHookThatBlocksSendsTheModelBackToWork(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{"Stop": {hook(t, "", "stop_once.sh")}})
 	s := e.script(answer("I am done"), answer("tests pass now"))
@@ -237,6 +248,7 @@ func TestAStopHookThatBlocksSendsTheModelBackToWork(t *testing.T) {
 }
 
 func TestStopFailureRunsWhenTheProviderFails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.withHooks(map[string][]map[string]any{"StopFailure": {hook(t, "", "capture.sh", "StopFailure")}})
 	s := e.script(map[string]any{"error": map[string]any{"status": 400, "message": "bad request"}})

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -70,6 +69,7 @@ func isSymlink(path string) bool {
 }
 
 func TestASymlinkedLogIsRefusedAndTheFileOutsideIsUntouched(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // the log is a link on purpose
 	e.must("", "run", "--provider", "echo", "hi")
@@ -92,6 +92,7 @@ func TestASymlinkedLogIsRefusedAndTheFileOutsideIsUntouched(t *testing.T) {
 }
 
 func TestASymlinkedRecordIsRefusedAndListedCorrupt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hi")
 	id := e.onlySession()
@@ -116,8 +117,10 @@ func TestASymlinkedRecordIsRefusedAndListedCorrupt(t *testing.T) {
 }
 
 func TestASymlinkedLockFileIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, dangling := range []bool{false, true} {
 		t.Run(fmt.Sprintf("dangling=%v", dangling), func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			e.must("", "run", "--provider", "echo", "hi")
 			id := e.onlySession()
@@ -142,6 +145,7 @@ func TestASymlinkedLockFileIsRefused(t *testing.T) {
 }
 
 func TestASymlinkedPayloadFolderIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hi")
 	id := e.onlySession()
@@ -169,12 +173,13 @@ func TestASymlinkedPayloadFolderIsRefused(t *testing.T) {
 // cloned repository controls. A FIFO there must not hang run: it exits 7
 // at once. The deadline only bounds a hang; the test fails on it.
 func TestAFIFOSettingsFileExitsSevenPromptly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	fifo := filepath.Join(e.cwd, ".trail", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(fifo), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("no FIFOs: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -213,6 +218,7 @@ const wrongTypedRecord = `{
 `
 
 func TestRecordsWithWrongTypesAreCorruptEverywhere(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, from, to, why string }{
 		{"a message with role 7 and content {}", `"role": "user", "content": "hello"`, `"role": 7, "content": {}`, "messages[1].role is a number, not a string"},
 		{"usage that overflows a float64", `"inputTokens": 12, "outputTokens": 5}`, `"inputTokens": 1e400, "outputTokens": 5}`, "usage.inputTokens is 1e400, not a count"},
@@ -227,6 +233,7 @@ func TestRecordsWithWrongTypesAreCorruptEverywhere(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			id := "typed-1"
 			if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
@@ -269,6 +276,7 @@ func TestRecordsWithWrongTypesAreCorruptEverywhere(t *testing.T) {
 // --write-record rebuilds it from the log without --force, and the session
 // resumes again.
 func TestAWrongTypedRecordIsRepairedFromItsLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hi")
 	id := e.onlySession()
@@ -286,6 +294,7 @@ func TestAWrongTypedRecordIsRepairedFromItsLog(t *testing.T) {
 }
 
 func TestARecordTooDeepToLogIsRefusedBeforeTheStep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // the record holds a message validate-log cannot read
 	e.must("", "run", "--provider", "echo", "hi")
@@ -320,6 +329,7 @@ func TestARecordTooDeepToLogIsRefusedBeforeTheStep(t *testing.T) {
 // An id, a name or a path pasted by mistake can be 10 KB: the error quotes
 // its first 200 characters and says how long it was.
 func TestA10KBSessionReferenceIsCutInTheError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	long := strings.Repeat("a", 10_000)
 	for _, args := range [][]string{
@@ -347,6 +357,7 @@ func TestA10KBSessionReferenceIsCutInTheError(t *testing.T) {
 // file (as the killed step left it). The next step that takes the lock
 // removes it; list does not, and another session's temp file stays.
 func TestAKilledStepsTempFileIsRemovedByTheNextStep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hi")
 	id := e.onlySession()

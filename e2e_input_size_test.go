@@ -13,6 +13,7 @@ import (
 // only as far as the window could hold.
 
 func TestStdinLargerThanTheContextWindowIsRefusedBeforeAnyFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := strings.Repeat("0123456789abcdef", 2<<20/16) // 2 MB
 	r := e.run(big, "run", "--provider", "echo", "--context-window", "1000", "review this")
@@ -39,6 +40,7 @@ func TestStdinLargerThanTheContextWindowIsRefusedBeforeAnyFile(t *testing.T) {
 // session on the echo model (200,000 tokens) refuses 1 MB of input that
 // the widest window would hold, and leaves the session as it was.
 func TestAPromptOverTheSessionsModelWindowLeavesTheSessionUntouched(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hello")
 	id := e.onlySession()
@@ -65,6 +67,7 @@ func TestAPromptOverTheSessionsModelWindowLeavesTheSessionUntouched(t *testing.T
 // A huge stream on standard input is not read to its end: trail stops a
 // little past what the window holds and the writer sees the pipe close.
 func TestAHugeStdinStreamIsNotReadToItsEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -44,6 +44,7 @@ func pausedSession(t *testing.T, e *env, more ...map[string]any) string {
 }
 
 func TestOnAskPauseSavesTheRoundUntouched(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e)
 	if e.exists("out.txt") {
@@ -84,6 +85,7 @@ func assertReplayMatchesRecord(t *testing.T, e *env, id string) {
 }
 
 func TestResumeWithoutADecisionExits4AndChangesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("done"))
 	before, _ := os.ReadFile(e.recordPath(id))
@@ -102,6 +104,7 @@ func TestResumeWithoutADecisionExits4AndChangesNothing(t *testing.T) {
 }
 
 func TestResumeOfAnIdleSessionWithoutAPromptIsAUsageError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hi")
 	id := e.onlySession()
@@ -116,6 +119,7 @@ func TestResumeOfAnIdleSessionWithoutAPromptIsAUsageError(t *testing.T) {
 }
 
 func TestResumeApproveAllRunsTheBatchThenContinues(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("all done"), answer("and the prompt"))
 	r := e.must("", "resume", id, "--approve", "all", "-o", "json")
@@ -152,6 +156,7 @@ func TestResumeApproveAllRunsTheBatchThenContinues(t *testing.T) {
 }
 
 func TestResumeWithDecisionAndPromptRunsBoth(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("batch done"), answer("prompt answered"))
 	r := e.must("", "resume", id, "--approve", "call_0_0", "now this")
@@ -169,6 +174,7 @@ func TestResumeWithDecisionAndPromptRunsBoth(t *testing.T) {
 }
 
 func TestResumeDenyDeniesAndUnnamedCallsAreDenied(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("ok, not written"))
 	r := e.must("", "resume", id, "--deny", "all", "-o", "json")
@@ -205,6 +211,7 @@ func TestResumeDenyDeniesAndUnnamedCallsAreDenied(t *testing.T) {
 }
 
 func TestApprovalFlagsAreChecked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("done"))
 	for _, args := range [][]string{
@@ -229,6 +236,7 @@ func TestApprovalFlagsAreChecked(t *testing.T) {
 }
 
 func TestForkOfAPausedSessionCarriesTheDecision(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := pausedSession(t, e, answer("forked done"))
 	r := e.must("", "resume", id, "--fork", "--approve", "all")

@@ -81,6 +81,7 @@ func lastMessage(t *testing.T, e *env, id string) map[string]any {
 }
 
 func TestAnthropicAnswerStreamsIntoRecordAndLog(t *testing.T) {
+	t.Parallel()
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
 	e := anthropicEnv(t)
 	e.setenv("ANTHROPIC_BASE_URL=" + srv.URL) // no --provider: the key selects anthropic
@@ -123,6 +124,7 @@ func TestAnthropicAnswerStreamsIntoRecordAndLog(t *testing.T) {
 }
 
 func TestOpenAICompatibleServerWithoutKey(t *testing.T) {
+	t.Parallel()
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "openai/text.sse")))
 	e := newEnv(t)
 	e.setenv("OPENAI_BASE_URL=" + srv.URL + "/v1")
@@ -146,6 +148,7 @@ func TestOpenAICompatibleServerWithoutKey(t *testing.T) {
 // A tool round over the wire: the model calls a tool trail does not have
 // (the failed result goes back all the same), then answers.
 func TestToolRoundGoesBackInEachAPIsShape(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		provider, first, second, final string
 		check                          func(t *testing.T, body []byte)
@@ -181,6 +184,7 @@ func TestToolRoundGoesBackInEachAPIsShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
+			t.Parallel()
 			srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, tt.first)), wiretest.Replay(wiretest.Transcript(t, tt.second)))
 			e := anthropicEnv(t)
 			e.setenv("OPENAI_API_KEY=sk-proj-e2e-0123456789abcdefghijklmnop")
@@ -205,6 +209,7 @@ func TestToolRoundGoesBackInEachAPIsShape(t *testing.T) {
 // A base URL without its scheme, the usual slip, is a usage error at once,
 // not a connection error retried for seconds.
 func TestABaseURLWithoutSchemeIsAUsageError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.setenv("TRAIL_RETRY_BASE_MS=200")
 	r := e.run("", "run", "--provider", "openai", "--base-url", "localhost:11434/v1", "Hello")
@@ -221,6 +226,7 @@ func TestABaseURLWithoutSchemeIsAUsageError(t *testing.T) {
 // API's path, the key reaches the server on run and on resume, and no file
 // under the home holds it.
 func TestAKeyInTheBaseURLReachesTheServerButNotTheDisk(t *testing.T) {
+	t.Parallel()
 	const key = "sk-proj-e2e-inurl-0123456789abcdefghij"
 	text := wiretest.Transcript(t, "openai/text.sse")
 	var mu sync.Mutex
@@ -250,6 +256,7 @@ func TestAKeyInTheBaseURLReachesTheServerButNotTheDisk(t *testing.T) {
 }
 
 func TestProviderFaultsOnTheBinary(t *testing.T) {
+	t.Parallel()
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	tests := []struct {
 		name      string
@@ -288,6 +295,7 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wiretest.NewServer(t, tt.steps...)
 			e := anthropicEnv(t)
 			args := append([]string{"run", "--base-url", srv.URL, "Hello"}, tt.args...)
@@ -348,6 +356,7 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 // After a cut stream the text already shown is saved as interrupted, and
 // the next resume sends it with the interrupted note (SPEC 3.3).
 func TestResumeAfterACutStream(t *testing.T) {
+	t.Parallel()
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	srv := wiretest.NewServer(t, wiretest.Cut(text, 4), wiretest.Replay(text))
 	e := anthropicEnv(t)
@@ -402,6 +411,7 @@ func startTrail(t *testing.T, e *env, args ...string) (*bufio.Reader, *exec.Cmd,
 }
 
 func TestSIGINTMidStreamSavesThePartialAnswer(t *testing.T) {
+	t.Parallel()
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	srv := wiretest.NewServer(t, wiretest.Hold(text, 4), wiretest.Replay(text))
 	e := anthropicEnv(t)
@@ -450,6 +460,7 @@ func TestSIGINTMidStreamSavesThePartialAnswer(t *testing.T) {
 }
 
 func TestStreamJSONOverTheWire(t *testing.T) {
+	t.Parallel()
 	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/thinking.sse")))
 	e := anthropicEnv(t)
 	r := e.must("", "run", "--base-url", srv.URL, "-o", "stream-json", "What is the greatest common divisor of 1071 and 462?")
@@ -504,6 +515,7 @@ func TestStreamJSONOverTheWire(t *testing.T) {
 }
 
 func TestAPIKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
 	leaky := `{"error":{"message":"Incorrect API key provided: ` + anthropicKey + `","type":"invalid_request_error","code":"invalid_api_key"}}`
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	srv := wiretest.NewServer(t,

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package main_test
 
 import (
@@ -12,7 +14,9 @@ import (
 	"unsafe"
 )
 
-// pty is a pseudo-terminal pair built with the standard library only.
+// pty is a pseudo-terminal pair built with the standard library only; how
+// the slave side is unlocked and named differs per system
+// (e2e_pty_linux_test.go, e2e_pty_darwin_test.go).
 type pty struct {
 	master, slave *os.File
 }
@@ -23,17 +27,12 @@ func openPTY(t *testing.T) *pty {
 	if err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+	name, err := unlockPTY(m)
+	if err != nil {
 		m.Close()
-		t.Fatalf("unlock pty: %v", e)
+		t.Fatalf("unlock pty: %v", err)
 	}
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		m.Close()
-		t.Fatalf("pty number: %v", e)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	s, err := os.OpenFile(name, os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		m.Close()
 		t.Fatalf("open pty slave: %v", err)
@@ -90,7 +89,7 @@ func (e *env) startOnTerminal(args ...string) *terminalRun {
 // expect reads the terminal until text appears.
 func (tr *terminalRun) expect(text string) {
 	tr.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience)
 	for !strings.Contains(tr.seen.String(), text) {
 		select {
 		case b, ok := <-tr.out:
@@ -99,7 +98,7 @@ func (tr *terminalRun) expect(text string) {
 			}
 			tr.seen.Write(b)
 		case <-deadline:
-			tr.t.Fatalf("%q did not appear within 10s:\n%s", text, tr.seen.String())
+			tr.t.Fatalf("%q did not appear within %s:\n%s", text, patience, tr.seen.String())
 		}
 	}
 }
@@ -114,7 +113,7 @@ func (tr *terminalRun) send(s string) {
 // wait reads to the end and returns the exit code and everything shown.
 func (tr *terminalRun) wait() (int, string) {
 	tr.t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(patience)
 	for open := true; open; {
 		select {
 		case b, ok := <-tr.out:
@@ -139,6 +138,7 @@ func (tr *terminalRun) wait() (int, string) {
 }
 
 func TestTerminalPromptYRunsTheTool(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
 	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
@@ -163,6 +163,7 @@ func TestTerminalPromptYRunsTheTool(t *testing.T) {
 }
 
 func TestTerminalPromptNDenies(t *testing.T) {
+	t.Parallel()
 	for _, answer := range []string{"n\r", "\r"} { // n, and Enter for the default
 		e := newEnv(t)
 		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), map[string]any{"text": "ok"})
@@ -183,6 +184,7 @@ func TestTerminalPromptNDenies(t *testing.T) {
 }
 
 func TestTerminalPromptAIsRememberedByTheNextResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(
 		calls(call("Bash", map[string]any{"command": "touch one"})), answer("first"),

@@ -100,6 +100,7 @@ func joinedDeltas(lines []map[string]any, event string) string {
 // not in the lines joined either: text_delta, the raw deltas and the
 // provider's stream events each join into the answer the record keeps.
 func TestAKeyStreamedInPiecesIsInNoFileOfTheHome(t *testing.T) {
+	t.Parallel()
 	answer := "Your token is " + streamedToken + " and the id " + streamedKeyID + "; keep them safe."
 	redacted := "Your token is [REDACTED] and the id [REDACTED]; keep them safe."
 	tests := []struct {
@@ -120,6 +121,7 @@ func TestAKeyStreamedInPiecesIsInNoFileOfTheHome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wiretest.NewServer(t, wiretest.Replay(tt.events))
 			e := newEnv(t)
 			args := tt.setup(e, srv.URL)
@@ -155,6 +157,7 @@ func TestAKeyStreamedInPiecesIsInNoFileOfTheHome(t *testing.T) {
 // Every path a secret takes into a session, one at a time: each secret is
 // in no file under the home afterwards.
 func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
+	t.Parallel()
 	const (
 		promptToken = "svc-0123456789-prompt"
 		envBlockKey = "dk-0123456789-settings"
@@ -189,8 +192,8 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		}},
 		{"hook output (SessionStart and UserPromptSubmit context)", []string{hookToken, hookKeyID}, func(e *env) result {
 			e.withHooks(map[string][]map[string]any{
-				"SessionStart":     {hook(t, "startup", "context.sh", hookToken)},
-				"UserPromptSubmit": {hook(t, "", "context.sh", hookKeyID)},
+				"SessionStart":     {hook(e.t, "startup", "context.sh", hookToken)},
+				"UserPromptSubmit": {hook(e.t, "", "context.sh", hookKeyID)},
 			})
 			return e.must("", "run", "--provider", "echo", "hi")
 		}},
@@ -199,13 +202,14 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 			s := e.script(calls(call("Bash", map[string]any{"command": "printf %s " + pausedKey})), answer("done"))
 			r := e.run("", "run", "--provider", "script", "--script", s, "--on-ask", "pause", "go")
 			if r.code != 4 {
-				t.Fatalf("want a paused session (exit 4): %s", r)
+				e.t.Fatalf("want a paused session (exit 4): %s", r)
 			}
 			return r
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			tt.run(e)
 			e.checkNoSecrets(tt.secrets...)
@@ -219,6 +223,7 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 
 // The settings' env values that are plainly not secrets stay readable.
 func TestPlainSettingsValuesAreNotRedacted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile(".trail/settings.json", `{"env": {"NODE_ENV": "production", "BUILD_DIR": "out/build-dir", "GREETING": "hello there"}}`)
 	s := e.script(calls(call("Bash", map[string]any{"command": "echo $NODE_ENV $BUILD_DIR $GREETING"})), answer("done"))
@@ -233,6 +238,7 @@ func TestPlainSettingsValuesAreNotRedacted(t *testing.T) {
 // "[REDACTED]" in its place, and resume takes the URL from the environment
 // again, so the proxy sees its key both times.
 func TestAProxyKeyInTheBaseURLIsNotStored(t *testing.T) {
+	t.Parallel()
 	const proxyKey = "proxy-0123456789-inurl"
 	text := wiretest.Transcript(t, "openai/text.sse")
 	var mu sync.Mutex
@@ -264,6 +270,7 @@ func TestAProxyKeyInTheBaseURLIsNotStored(t *testing.T) {
 // token) is logged when the answer stops short: on Ctrl-C, the text_delta
 // lines still join into the interrupted answer the record keeps.
 func TestHeldBackTextIsLoggedWhenTheAnswerIsInterrupted(t *testing.T) {
+	t.Parallel()
 	partial := "Here it is: " + streamedToken[:10]
 	events := streamedTranscript(t, "anthropic/text.sse", 3, `"text": "Hello"`, 4, partial)
 	srv := wiretest.NewServer(t, wiretest.Hold(events, len(events)-3))
@@ -298,6 +305,7 @@ func TestHeldBackTextIsLoggedWhenTheAnswerIsInterrupted(t *testing.T) {
 // When the connection drops mid-answer, the log still gets every character
 // that streamed, the held-back tail included.
 func TestHeldBackTextIsLoggedWhenTheStreamIsCut(t *testing.T) {
+	t.Parallel()
 	partial := "Here it is: " + streamedToken[:10]
 	events := streamedTranscript(t, "anthropic/text.sse", 3, `"text": "Hello"`, 4, partial)
 	srv := wiretest.NewServer(t, wiretest.Cut(events, len(events)-3))
@@ -316,6 +324,7 @@ func TestHeldBackTextIsLoggedWhenTheStreamIsCut(t *testing.T) {
 // whatever logs them again — a fork's new log, compaction — scrubs them in
 // the record and the log alike.
 func TestAValueThatBecomesASecretLaterKeepsRecordAndLogTogether(t *testing.T) {
+	t.Parallel()
 	const value = "val-0123456789-later"
 	e := newEnv(t)
 	s := e.script(answer("noted "+value), answer("second"), answer("the summary"), answer("after"), answer("in the fork"))
@@ -356,6 +365,7 @@ func (e *env) sessionByName(name string) string {
 // A key in a tool call's arguments, streamed 4 characters per
 // input_json_delta: no stream event holds it, nor do they joined.
 func TestAKeyStreamedInToolArgumentsIsInNoFileOfTheHome(t *testing.T) {
+	t.Parallel()
 	const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJlMmUifQ.c2lnbmF0dXJl"
 	args := `{"command": "echo 'Authorization: Bearer ` + token + `'"}`
 	var events []string

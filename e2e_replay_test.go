@@ -51,6 +51,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestReplayGivesTheRecordsMessagesAfterEveryKindOfStep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(
 		// run: two unknown tool calls in one round, then an answer
@@ -110,6 +111,7 @@ func TestReplayGivesTheRecordsMessagesAfterEveryKindOfStep(t *testing.T) {
 }
 
 func TestReplayFormatsOnTheBinary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "Calling.", "toolCalls": []any{nope(map[string]any{"x": 1})}}, map[string]any{"text": "Done."})
 	e.must("", "run", "--provider", "script", "--script", s, "go")
@@ -133,6 +135,7 @@ func TestReplayFormatsOnTheBinary(t *testing.T) {
 }
 
 func TestDeletedRecordIsRebuiltFromTheLogAndResumed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(
 		map[string]any{"text": "Trying.", "toolCalls": []any{nope(nil)}},
@@ -247,6 +250,7 @@ func (e *env) checkRobotaReplay(id string) {
 }
 
 func TestRobotaLogsAndRecordsReplayValidateMigrateAndResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // Robota wrote these files, not trail
 	e.robotaHome()
@@ -295,6 +299,7 @@ func TestRobotaLogsAndRecordsReplayValidateMigrateAndResume(t *testing.T) {
 }
 
 func TestMigrateHistoryLeavesCorruptRecordsAlone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // Robota wrote these files, not trail
 	e.robotaHome()
@@ -318,6 +323,7 @@ func TestMigrateHistoryLeavesCorruptRecordsAlone(t *testing.T) {
 }
 
 func TestValidateLogOnTheBinary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "ok"})
 	e.must("", "run", "--provider", "script", "--script", s, "hello")
@@ -360,6 +366,7 @@ func sameFiles(a, b map[string][]byte) bool {
 }
 
 func TestLogCommandsHelpListsExitCodes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, cmd := range []string{"replay", "validate-log", "migrate-history"} {
 		r := e.must("", cmd, "--help")
@@ -373,6 +380,7 @@ func TestLogCommandsHelpListsExitCodes(t *testing.T) {
 }
 
 func TestReplayLast(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "older")
 	e.must("", "run", "--provider", "echo", "newest")
@@ -391,6 +399,7 @@ func TestReplayLast(t *testing.T) {
 // replay to the whole record, not to the new turns only, so that it
 // validates clean and a rebuilt record loses nothing.
 func TestALogStartedLateReplaysTheWholeSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("first answer"), answer("second answer"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "late-1", "--no-log", "one")

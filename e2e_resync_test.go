@@ -46,6 +46,7 @@ func (e *env) limitedRun(args ...string) result {
 }
 
 func TestAFailedSaveIsRepairedOnTheNextResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "fs-1", "one")
 	e.bigField("fs-1")
@@ -111,6 +112,7 @@ func TestAFailedSaveIsRepairedOnTheNextResume(t *testing.T) {
 // step logs the record's list, so replay gives the record again, the
 // system message with Robota's own id included.
 func TestARobotaRecordThatCountsDifferentlyIsResynced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.robotaHome()
 	st := store.New(e.home)

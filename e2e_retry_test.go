@@ -15,6 +15,7 @@ import (
 // ends the step with the server's wait.
 
 func TestEachRetryIsOneLineOnStderr(t *testing.T) {
+	t.Parallel()
 	text := wiretest.Transcript(t, "anthropic/text.sse")
 	limited := wiretest.Status(429, wiretest.Body(t, "anthropic/429.json"))
 	tests := []struct {
@@ -30,6 +31,7 @@ func TestEachRetryIsOneLineOnStderr(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wiretest.NewServer(t, limited, limited, wiretest.Replay(text))
 			e := anthropicEnv(t)
 			r := e.must("", append(append([]string{"run", "--base-url", srv.URL}, tt.args...), "Hello")...)
@@ -59,6 +61,7 @@ func TestEachRetryIsOneLineOnStderr(t *testing.T) {
 // ignored: the step ends at once (exit 6) naming the server's wait, and the
 // session is saved as after any provider error.
 func TestARetryAfterBeyondWhatTrailWaitsEndsTheStep(t *testing.T) {
+	t.Parallel()
 	srv := wiretest.NewServer(t, wiretest.Status(429, wiretest.Body(t, "anthropic/429.json"), "Retry-After", "100"))
 	e := anthropicEnv(t)
 	start := time.Now()

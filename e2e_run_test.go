@@ -10,6 +10,7 @@ import (
 )
 
 func TestRunEchoPrintsAnswerAndSavesSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.must("", "run", "--provider", "echo", "hi")
 	if r.stdout != "echo: hi\n" {
@@ -41,6 +42,7 @@ func TestRunEchoPrintsAnswerAndSavesSession(t *testing.T) {
 }
 
 func TestRunIgnoresIdleInheritedStdin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -63,6 +65,7 @@ func TestRunIgnoresIdleInheritedStdin(t *testing.T) {
 }
 
 func TestRunPromptFromStdinAndArguments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.must("line one\nline two\n", "run", "--provider", "echo", "review this")
 	if r.stdout != "echo: review this\n\nline one\nline two\n" {
@@ -83,6 +86,7 @@ func TestRunPromptFromStdinAndArguments(t *testing.T) {
 }
 
 func TestScriptDrivesRunResumeResumeAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "first answer"}, map[string]any{"text": "second answer"}, map[string]any{"text": "third answer"})
 	r := e.must("", "run", "--provider", "script", "--script", s, "one")
@@ -126,6 +130,7 @@ func TestScriptDrivesRunResumeResumeAcrossProcesses(t *testing.T) {
 }
 
 func TestForkContinuesInANewSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "a"}, map[string]any{"text": "b"})
 	e.must("", "run", "--provider", "script", "--script", s, "--name", "base", "one")
@@ -152,6 +157,7 @@ func TestForkContinuesInANewSession(t *testing.T) {
 }
 
 func TestLogLinesParseAndSeqRunsAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "one")
 	id := e.onlySession()

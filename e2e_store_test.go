@@ -35,6 +35,7 @@ const foreignRecord = `{
 `
 
 func TestUnknownFieldsSurviveResumeAndHeaderComesFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := "robota-session-1"
 	if err := os.MkdirAll(filepath.Join(e.home, "sessions"), 0o700); err != nil {
@@ -119,6 +120,7 @@ func topLevelKeys(t *testing.T, data []byte) []string {
 }
 
 func TestConcurrentResumesLoseNoTurn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "start")
 	id := e.onlySession()
@@ -153,15 +155,18 @@ func TestConcurrentResumesLoseNoTurn(t *testing.T) {
 }
 
 func TestBusySessionExitsFive(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
-	s := e.script(map[string]any{"text": "a"}, map[string]any{"text": "slow answer", "delayMs": 3000}, map[string]any{"text": "c"})
+	// The slow answer would take 30 s: the step holds the lock until the
+	// busy resume has been refused, then Ctrl-C ends it.
+	s := e.script(map[string]any{"text": "a"}, map[string]any{"text": "slow answer", "delayMs": 30000}, map[string]any{"text": "c"})
 	e.must("", "run", "--provider", "script", "--script", s, "one")
 	id := e.onlySession()
 	slow := e.cmd("resume", id, "two")
 	if err := slow.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer slow.Wait()
+	defer slow.Process.Kill()
 	// wait until the slow step holds the lock (its log shows the request)
 	waitFor(t, func() bool {
 		b, _ := os.ReadFile(e.logPath(id))
@@ -171,9 +176,16 @@ func TestBusySessionExitsFive(t *testing.T) {
 	if r.code != 5 || !strings.Contains(r.stderr, "is busy") {
 		t.Fatalf("busy resume: %s", r)
 	}
+	if err := slow.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := slow.Wait(); slow.ProcessState.ExitCode() != 130 {
+		t.Fatalf("the slow step after Ctrl-C: %v", err)
+	}
 }
 
 func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // the record is corrupt on purpose
 	e.must("", "run", "--provider", "echo", "hello")
@@ -203,6 +215,7 @@ func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
 }
 
 func TestPathLikeIDIsRefusedBeforeAnyFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.run("", "resume", "../../etc/passwd", "hi", "--provider", "echo")
 	if r.code != 2 || !strings.Contains(r.stderr, "invalid session id") {
@@ -221,6 +234,7 @@ func TestPathLikeIDIsRefusedBeforeAnyFile(t *testing.T) {
 }
 
 func TestAmbiguousPrefixListsCandidates(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "abcd-one", "a")
 	e.must("", "run", "--provider", "echo", "--session-id", "abcd-two", "b")
@@ -243,6 +257,7 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 // --name that starts another session's id is refused, but the id can come
 // after the name.)
 func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "named", "--name", "review", "b")
 	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
@@ -259,6 +274,7 @@ func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
 // A record copied under a new name is a new session: resuming the copy
 // must leave the session its "id" member names alone.
 func TestACopiedRecordResumesAsItself(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "orig", "hello")
 	orig, err := os.ReadFile(e.recordPath("orig"))
@@ -282,6 +298,7 @@ func TestACopiedRecordResumesAsItself(t *testing.T) {
 // --older-than cannot tell the age of a corrupt record: it keeps it, says
 // so on stderr, and deletes the rest; by id the corrupt one goes too.
 func TestDeleteOlderThanNamesTheRecordsItCannotDate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "fresh", "hi")
 	os.WriteFile(e.recordPath("old"), []byte(`{"id":"old","cwd":"/x","createdAt":"2020-01-01T00:00:00.000Z","updatedAt":"2020-01-01T00:00:00.000Z","messages":[]}`), 0o600)
@@ -302,6 +319,7 @@ func TestDeleteOlderThanNamesTheRecordsItCannotDate(t *testing.T) {
 // that log is the session's only copy, and a new session must not be
 // appended to it.
 func TestSessionIDOfALogWithoutARecordIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "lost", "one")
 	if err := os.Remove(e.recordPath("lost")); err != nil {
@@ -319,6 +337,7 @@ func TestSessionIDOfALogWithoutARecordIsRefused(t *testing.T) {
 }
 
 func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "a")
 	id := e.onlySession()
@@ -352,6 +371,7 @@ func TestDeleteWithoutTerminalNeedsYes(t *testing.T) {
 }
 
 func TestAPIKeyNeverReachesDiskAndBigPromptsBecomePayloads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	key := "sk-ant-api03-" + strings.Repeat("Zx9", 20)
 	e.setenv("ANTHROPIC_API_KEY=" + key)

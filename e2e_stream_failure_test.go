@@ -14,6 +14,7 @@ import (
 // assistant message, as after Ctrl-C, the log replays to it, the step
 // still exits 6 with the error, and the next resume carries on from it.
 func TestTextShownBeforeAStreamFailsIsSaved(t *testing.T) {
+	t.Parallel()
 	anthropic := wiretest.Transcript(t, "anthropic/text.sse")
 	openai := wiretest.Transcript(t, "openai/text.sse")
 	// The recordings up to their first text, then one event cut inside its JSON.
@@ -38,6 +39,7 @@ func TestTextShownBeforeAStreamFailsIsSaved(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := wiretest.NewServer(t, tt.first, wiretest.Replay(tt.then))
 			e := newEnv(t)
 			e.setenv("TRAIL_RETRY_BASE_MS=1")

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package main_test
 
 import (
@@ -8,6 +10,7 @@ import (
 )
 
 func TestListOnATerminalIsAnAlignedTable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--name", "first-session", "one")
 	e.must("", "run", "--provider", "echo", "a prompt that is much longer than fifty characters, so the table cuts it")
@@ -31,6 +34,7 @@ func TestListOnATerminalIsAnAlignedTable(t *testing.T) {
 }
 
 func TestDeleteOnATerminalAsks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "del-a", "a")
 	e.must("", "run", "--provider", "echo", "--session-id", "del-b", "b")
@@ -71,6 +75,7 @@ func TestDeleteOnATerminalAsks(t *testing.T) {
 }
 
 func TestRunOnATerminalStreamsAndNamesTheSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "one two three four", "delayMs": 600})
 	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "hello")

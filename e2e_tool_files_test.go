@@ -23,6 +23,7 @@ func tempFilesIn(t *testing.T, dir string) []string {
 }
 
 func TestWriteThroughASymlinkKeepsTheLinkAndTheMode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	real := e.writeFile("real.txt", "#!/bin/sh\necho old\n")
 	if err := os.Chmod(real, 0o755); err != nil {
@@ -56,6 +57,7 @@ func TestWriteThroughASymlinkKeepsTheLinkAndTheMode(t *testing.T) {
 }
 
 func TestWriteRefusesADanglingSymlinkAndKeepsIt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	os.Symlink("missing.txt", filepath.Join(e.cwd, "link.txt"))
 	s := e.script(calls(call("Write", map[string]any{"filePath": "link.txt", "content": "x"})), answer("done"))
@@ -76,6 +78,7 @@ func TestWriteRefusesADanglingSymlinkAndKeepsIt(t *testing.T) {
 // the test plants what such a kill leaves: the journal line and the temp
 // file. The next step that takes the lock removes that file, and only it.
 func TestTheNextStepRemovesATempFileAKilledWriteLeft(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("first"), answer("second"))
 	e.must("", "run", "--provider", "script", "--script", s, "go")
@@ -111,6 +114,7 @@ func TestTheNextStepRemovesATempFileAKilledWriteLeft(t *testing.T) {
 }
 
 func TestASymlinkedTempJournalIsRefusedNotFollowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(answer("first"), answer("second"))
 	e.must("", "run", "--provider", "script", "--script", s, "go")
@@ -128,6 +132,7 @@ func TestASymlinkedTempJournalIsRefusedNotFollowed(t *testing.T) {
 }
 
 func TestGrepAndGlobSkipWhatGitignoreIgnoresUnlessNoIgnore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	os.MkdirAll(filepath.Join(e.cwd, ".git"), 0o755)
 	e.writeFile(".gitignore", "build/\n")
@@ -158,6 +163,7 @@ func TestGrepAndGlobSkipWhatGitignoreIgnoresUnlessNoIgnore(t *testing.T) {
 }
 
 func TestDeleteRemovesATempFileAKilledWriteLeft(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "go")
 	id := e.onlySession()

@@ -12,6 +12,7 @@ import (
 )
 
 func TestPipedDefaultModeDeniesChangesAndAllowsReads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("notes.txt", "hello world\nsecond line\n")
 	s := e.script(calls(
@@ -75,6 +76,7 @@ func TestPipedDefaultModeDeniesChangesAndAllowsReads(t *testing.T) {
 }
 
 func TestAllowToolRuleRunsEchoButNotRm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("keep.txt", "keep")
 	s := e.script(calls(
@@ -101,6 +103,7 @@ func TestAllowToolRuleRunsEchoButNotRm(t *testing.T) {
 }
 
 func TestDenyRuleBeatsBypassPermissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("keep.txt", "keep")
 	s := e.script(calls(
@@ -125,7 +128,9 @@ func rawCall(name, arguments string) map[string]any {
 }
 
 func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
+	t.Parallel()
 	t.Run("an allow rule reads the last of repeated keys, as Bash does", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile("keep.txt", "keep")
 		s := e.script(calls(rawCall("Bash", `{"command":"echo hi","command":"rm keep.txt"}`)), answer("done"))
@@ -135,6 +140,7 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 		}
 	})
 	t.Run("a deny rule is not dodged by a key in other case or arguments sent as a string", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile("keep.txt", "keep")
 		s := e.script(calls(
@@ -154,6 +160,7 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 		}
 	})
 	t.Run("a symlink does not lead around a path rule", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile(".env", "TOKEN=s3cret")
 		if err := os.MkdirAll(filepath.Join(e.cwd, "docs"), 0o755); err != nil {
@@ -169,6 +176,7 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 		}
 	})
 	t.Run("Read rules keep a file from Grep, Edit rules cover Write (Claude Code)", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile(".env", "TOKEN=s3cret\n")
 		s := e.script(calls(
@@ -188,6 +196,7 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 		}
 	})
 	t.Run("./ paths and a trailing space-star match as in Claude Code", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile("src/secret.txt", "s3cret")
 		s := e.script(calls(
@@ -204,7 +213,9 @@ func TestRulesJudgeTheArgumentsThatRun(t *testing.T) {
 }
 
 func TestModesDecideWriteAndEdit(t *testing.T) {
+	t.Parallel()
 	t.Run("plan denies Write", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), answer("done"))
 		e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "plan", "go")
@@ -217,6 +228,7 @@ func TestModesDecideWriteAndEdit(t *testing.T) {
 		}
 	})
 	t.Run("acceptEdits allows Edit and still asks for Bash", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile("a.txt", "old")
 		s := e.script(calls(
@@ -229,6 +241,7 @@ func TestModesDecideWriteAndEdit(t *testing.T) {
 		}
 	})
 	t.Run("settings defaultMode applies and the flag overrides it", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.writeFile(".trail/settings.json", `{"permissions":{"defaultMode":"acceptEdits"}}`)
 		s := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "x"})), answer("done"),
@@ -249,6 +262,7 @@ func TestModesDecideWriteAndEdit(t *testing.T) {
 }
 
 func TestClaudeSettingsRulesAreHonoured(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile(".claude/settings.json", `{"permissions":{"allow":["Bash(touch *)"],"ask":["Bash(touch pushed *)"],"deny":["Read(secret.txt)"]}}`)
 	e.writeFile("secret.txt", "s3cret")
@@ -271,6 +285,7 @@ func TestClaudeSettingsRulesAreHonoured(t *testing.T) {
 }
 
 func TestInvalidRulesAreUsageErrorsNamingThem(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.run("", "run", "--provider", "echo", "--allow-tool", "Bash(ls", "hi")
 	if r.code != 2 || !strings.Contains(r.stderr, `"Bash(ls"`) || !strings.Contains(r.stderr, "--allow-tool") {
@@ -295,6 +310,7 @@ func TestInvalidRulesAreUsageErrorsNamingThem(t *testing.T) {
 }
 
 func TestToolsFlagChoosesTheOfferedTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--tools", "Read, Grep", "--permission-mode", "bypassPermissions", "go")
@@ -324,6 +340,7 @@ func TestToolsFlagChoosesTheOfferedTools(t *testing.T) {
 }
 
 func TestBashUsesSettingsEnvAndTheSessionCwd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.writeFile(".trail/settings.json", `{"env":{"GREETING":"from settings"}}`)
 	s := e.script(calls(call("Bash", map[string]any{"command": "echo \"$GREETING\" in \"$(basename \"$PWD\")\""})), answer("done"))
@@ -335,6 +352,7 @@ func TestBashUsesSettingsEnvAndTheSessionCwd(t *testing.T) {
 }
 
 func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // the resume closes what the kill left open: the log ends valid, --strict
 	s := e.script(
 		calls(call("Bash", map[string]any{"command": "echo first"})),
@@ -348,7 +366,7 @@ func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
 			var pid int
 			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
-				syscall.Kill(-pid, syscall.SIGKILL)
+				killGroup(pid)
 			}
 		}
 	}()
@@ -403,6 +421,7 @@ func (e *env) onlyKilledStepIssues(id string, codes ...string) {
 }
 
 func TestKillDuringAProviderCallLeavesALogThatReplaysToTheRecord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t) // the resume closes what the kill left open: the log ends valid, --strict
 	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 30000})
 	e.must("", "run", "--provider", "script", "--script", s, "go")
@@ -424,6 +443,7 @@ func TestKillDuringAProviderCallLeavesALogThatReplaysToTheRecord(t *testing.T) {
 }
 
 func TestInterruptKillsARunningToolsProcessGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	s := e.script(calls(call("Bash", map[string]any{"command": "(sleep 30; touch late) & echo $! > pid; touch started; wait"})), answer("never"))
 	c := e.cmd("run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")

@@ -1,10 +1,6 @@
 package commands
 
-import (
-	"strconv"
-
-	"golang.org/x/sys/unix"
-)
+import "strconv"
 
 // defaultWidth is assumed when a terminal will not say how wide it is.
 const defaultWidth = 80
@@ -16,8 +12,8 @@ func (s *IOStreams) TerminalWidth(env func(string) string) int {
 		return s.width
 	}
 	if s.outFile != nil {
-		if ws, err := unix.IoctlGetWinsize(int(s.outFile.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col)
+		if n := ttyWidth(s.outFile); n > 0 {
+			return n
 		}
 	}
 	if n, err := strconv.Atoi(env("COLUMNS")); err == nil && n > 0 {

@@ -127,7 +127,13 @@ func TestObjectMarshalJSON(t *testing.T) {
 }
 
 func TestFloatsMatchEncodingJSON(t *testing.T) {
-	for _, f := range []float64{0, -0.0, 1, -1.5, 1e20, 1e21, 1e-6, 9.999e-7, 3.14159265358979, 5e-324, math.MaxFloat64, 1234567.125} {
+	// -0.0 in Go source is +0 (a constant expression); the negative zero
+	// comes from Copysign, and from JSON text as a reader would give it.
+	var negZeroJSON float64
+	if err := json.Unmarshal([]byte("-0"), &negZeroJSON); err != nil || !math.Signbit(negZeroJSON) {
+		t.Fatalf("JSON -0 parsed to %v (%v), want the negative zero", negZeroJSON, err)
+	}
+	for _, f := range []float64{0, math.Copysign(0, -1), negZeroJSON, 1, -1.5, 1e20, 1e21, 1e-6, 9.999e-7, 3.14159265358979, 5e-324, math.MaxFloat64, 1234567.125} {
 		want, _ := json.Marshal(f)
 		got, err := Marshal(f)
 		if err != nil || string(got) != string(want) {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 )
 
 // writeFileAtomic replaces path with data so that a crash at any instant
@@ -79,7 +78,7 @@ func createTemp(path string, lk *Lock) (*os.File, string, error) {
 		if err := lk.noteTemp(filepath.Base(tmp)); err != nil {
 			return nil, "", err
 		}
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		f, err := openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -91,17 +90,4 @@ func createTemp(path string, lk *Lock) (*os.File, string, error) {
 	}
 	_ = lk.noteTemp("")
 	return nil, "", fmt.Errorf("create a temp file for %s: too many name collisions", path)
-}
-
-// syncDir fsyncs a folder so a rename or create inside it is durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	if err := d.Sync(); err != nil {
-		_ = d.Close()
-		return err
-	}
-	return d.Close()
 }

@@ -1,6 +1,6 @@
 // Package store keeps trail's session records on disk: the folder layout,
-// the record codec, atomic saves, the per-session flock, listing, deletion
-// and the history migration.
+// the record codec, atomic saves, the per-session lock (flock on unix,
+// LockFileEx on Windows), listing, deletion and the history migration.
 //
 // Invariants every function here keeps:
 //
@@ -10,7 +10,8 @@
 //   - Folders are created 0700 and files 0600: records hold conversations.
 //   - Files inside the home (records, their temp files and .bak, lock
 //     files) are opened with O_NOFOLLOW (and O_NONBLOCK, so a FIFO never
-//     blocks) and must be regular files; anything else is a
+//     blocks; on Windows, FILE_FLAG_OPEN_REPARSE_POINT, see open_windows.go)
+//     and must be regular files; anything else is a
 //     *NotRegularError, never followed, never replaced by a rename. The
 //     home, sessions/ and logs/ folders themselves may be links.
 //   - A record is corrupt when it is not valid JSON, or when a value trail

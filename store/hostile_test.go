@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -112,7 +111,7 @@ func TestAFIFOLockFileIsRefused(t *testing.T) {
 	if err := s.EnsureLayout(); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(s.LockPath("a"), 0o600); err != nil {
+	if err := mkfifo(s.LockPath("a")); err != nil {
 		t.Skipf("no FIFOs: %v", err)
 	}
 	if _, err := s.Lock(t.Context(), "a", 0); !errors.As(err, new(*NotRegularError)) {
@@ -152,7 +151,7 @@ func TestHelperKilledSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	rename = func(string, string) error {
-		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		killSelf()
 		select {}
 	}
 	_ = s.Save(&Record{ID: "a", Name: "never saved"})
@@ -175,8 +174,7 @@ func TestAKilledSavesTempFileIsRemovedUnderTheNextLock(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperKilledSave$")
 	cmd.Env = append(os.Environ(), killedSaveEnv+"="+s.Home)
 	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+	if !killedBySelf(err) {
 		t.Fatalf("the helper was not killed: %v\n%s", err, out)
 	}
 	stale, _ := filepath.Glob(s.RecordPath("a") + ".tmp-*")

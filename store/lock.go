@@ -7,12 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
-// Lock is an exclusive flock on sessions/<id>.lock. The kernel drops it when
-// the process dies, so a killed step never leaves a stale lock.
+// Lock is an exclusive lock on sessions/<id>.lock: flock on unix, LockFileEx
+// on Windows (open_*.go). The kernel drops it when the process dies, so a killed step never leaves a stale lock.
 //
 // The lock file also holds the name of the record temp file its owner is
 // writing, if any (one line; empty when none). A step killed between
@@ -115,7 +114,7 @@ func tryLock(path string) (*os.File, error) {
 	// so a lock counts only if path still names the file we locked; if not,
 	// open the new one. The bound only guards against a pathological race.
 	for range 16 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+		f, err := openFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, noFollow(path, err)
 		}
@@ -126,11 +125,9 @@ func tryLock(path string) (*os.File, error) {
 			}
 			return nil, &NotRegularError{Path: path, Kind: FileKind(st.Mode())}
 		}
-		if err := flockNB(f); err != nil {
+		held, err := flockNB(f)
+		if err != nil || held {
 			_ = f.Close()
-			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, nil
-			}
 			return nil, err
 		}
 		if stillAt(f, path) {
@@ -147,15 +144,6 @@ func stillAt(f *os.File, path string) bool {
 	fst, ferr := f.Stat()
 	pst, perr := os.Lstat(path)
 	return ferr == nil && perr == nil && os.SameFile(fst, pst)
-}
-
-func flockNB(f *os.File) error {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
-	}
 }
 
 // noteTemp records name (a file in the lock's folder) as the temp file

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -199,7 +198,7 @@ func TestMigrateHistoryFailsOnWhatIsNotAFile(t *testing.T) {
 	s := newStore(t)
 	writeRecord(t, s, "robota", fixture(t, "robota.json"))
 	dir := s.SessionsDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o600); err != nil {
+	if err := mkfifo(filepath.Join(dir, "pipe.json")); err != nil {
 		t.Skipf("no FIFOs: %v", err)
 	}
 	if err := os.Symlink(s.RecordPath("robota"), filepath.Join(dir, "link.json")); err != nil {

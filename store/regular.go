@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Files trail keeps inside its home (records, their temp files, locks,
@@ -79,7 +78,7 @@ func checkReplaceable(path string) error {
 // end them); on a regular file it changes nothing. O_NOFOLLOW refuses a
 // symbolic link instead of reading what it points to.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, noFollow(path, err)
 	}

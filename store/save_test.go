@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -222,7 +221,7 @@ func TestLoadTakesTheIDFromTheFileName(t *testing.T) {
 func TestReadsDoNotBlockOnAFIFO(t *testing.T) {
 	s := newStore(t)
 	writeRecord(t, s, "a", fixture(t, "trail.json"))
-	if err := syscall.Mkfifo(s.RecordPath("pipe"), 0o600); err != nil {
+	if err := mkfifo(s.RecordPath("pipe")); err != nil {
 		t.Skipf("no FIFOs: %v", err)
 	}
 	done := make(chan struct{})

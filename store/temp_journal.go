@@ -21,7 +21,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // TempJournalPath is sessions/<id>.tmpfiles.
@@ -46,8 +45,8 @@ func (s *FS) NoteTempFile(id, path string) error {
 	jp := s.TempJournalPath(id)
 	// O_NOFOLLOW: a journal replaced by a link must not make trail append
 	// to a file elsewhere.
-	f, err := os.OpenFile(jp, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
-	if errors.Is(err, syscall.ELOOP) {
+	f, err := openFile(jp, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if isLinkRefused(err) {
 		return &TempJournalError{Path: jp, Err: errSymlinkJournal}
 	}
 	if err != nil {
@@ -79,11 +78,11 @@ func (s *FS) SweepTempFiles(id string, remove func(path string)) error {
 		return fmt.Errorf("sweep temp files: %w", err)
 	}
 	jp := s.TempJournalPath(id)
-	f, err := os.OpenFile(jp, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openFile(jp, os.O_RDONLY, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
-	case errors.Is(err, syscall.ELOOP):
+	case isLinkRefused(err):
 		return &TempJournalError{Path: jp, Err: errSymlinkJournal}
 	case err != nil:
 		return fmt.Errorf("sweep temp files: %w", err)
@@ -129,7 +128,10 @@ func checkRegular(f *os.File, path string) error {
 	if err != nil {
 		return err
 	}
-	if !st.Mode().IsRegular() {
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0: // Windows opens the link itself
+		return &TempJournalError{Path: path, Err: errSymlinkJournal}
+	case !st.Mode().IsRegular():
 		return &TempJournalError{Path: path, Err: errNotRegularJournal}
 	}
 	return nil

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // TranscriptsDir holds <id>.jsonl transcripts.
@@ -40,7 +39,7 @@ func (s *FS) AppendTranscript(id string, data []byte) error {
 		return fmt.Errorf("append transcript: %w", err)
 	}
 	p := s.TranscriptPath(id)
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return s.WriteTranscript(id, data)

@@ -27,7 +27,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"trail/core/chat"
@@ -390,24 +389,24 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	var stdout, stderr limitBuffer
 	stdout.max, stderr.max = outputLimit, outputLimit
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	group, err := startGroup(cmd)
+	if err != nil {
 		return commandResult{code: -1, err: err}
 	}
+	defer group.release()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var err error
 	select {
 	case err = <-done:
 	case <-timer.C:
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		group.kill()
 		<-done
 		return commandResult{code: -1, timedOut: true, stdout: stdout.b, stderr: stderr.b}
 	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		group.kill()
 		<-done
 		return commandResult{code: -1, err: errors.New("interrupted"), stdout: stdout.b, stderr: stderr.b}
 	}

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // writeFileAtomic replaces the file at path (a path writeTarget resolved:
@@ -89,7 +88,9 @@ func createTemp(dir, base string, perm fs.FileMode, existing bool, note func(str
 				return nil, "", fmt.Errorf("journal the temp file: %w", err)
 			}
 		}
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, create)
+		// O_EXCL also fails on a link at tmp (POSIX; Windows opens no link
+		// with it), so the new file is never one reached through a link.
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, create)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

@@ -116,11 +116,12 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	cmd.Env = cmdEnv
 	var stdout, stderr capBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = bashWaitDelay
-	if err := cmd.Start(); err != nil {
+	group, err := startGroup(cmd)
+	if err != nil {
 		return fail("%s", err.Error())
 	}
+	defer group.release()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(time.Duration(timeoutMS) * time.Millisecond)
@@ -135,7 +136,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		why = "Aborted"
 	}
 	if why != "" {
-		killGroup(cmd.Process.Pid)
+		group.kill()
 		<-done
 		out, total := stdout.text()
 		return Result{Success: false, Output: truncateTotal(out, total), Error: why, Interrupted: true}
@@ -184,10 +185,4 @@ func exitCode(ps *os.ProcessState, err error) int {
 		return ee.ExitCode()
 	}
 	return ps.ExitCode()
-}
-
-// killGroup kills the command and everything it started: the shell's
-// children share its process group.
-func killGroup(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -131,8 +130,7 @@ func TestWriteRefusesADanglingSymlink(t *testing.T) {
 }
 
 func TestWriteGivesANewFileTheUmaskedMode(t *testing.T) {
-	old := syscall.Umask(0o027)
-	defer syscall.Umask(old)
+	defer setUmask(0o027)()
 	env := world(t, nil)
 	if r := call(t, Write{}, env, `{"filePath":"new.txt","content":"x"}`); !r.Success {
 		t.Fatalf("%+v", r)
@@ -154,7 +152,7 @@ func TestWriteGivesANewFileTheUmaskedMode(t *testing.T) {
 
 func TestEditRefusesAFIFOWithoutBlocking(t *testing.T) {
 	env := world(t, nil)
-	if err := syscall.Mkfifo(filepath.Join(env.Cwd, "pipe"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(env.Cwd, "pipe")); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	r := call(t, Edit{}, env, `{"filePath":"pipe","oldString":"a","newString":"b"}`)
