@@ -365,6 +365,13 @@ func TestKillAfterAutoCompactionLeavesALogThatReplaysToTheRecord(t *testing.T) {
 	if len(msgs) < 2 || msgs[1]["content"] != "[Context Summary]\nauto summary" {
 		t.Fatalf("the compaction was not saved before the prompt's provider call: %v", msgs)
 	}
+	// The prompt was logged before its request (as Robota logs it), the
+	// record not saved since the compaction: replay has one message more,
+	// and the next step re-syncs the two.
+	if got, want := e.replayMessages("kill-1"), e.recordMessages("kill-1"); len(got) != len(want)+1 {
+		t.Fatalf("replay after the kill: %d messages, the record %d", len(got), len(want))
+	}
+	e.must("", "resume", "kill-1", "--script", e.script(answer("unused"), answer("unused"), answer("third")), "third")
 	e.checkReplayMatchesRecord("kill-1")
 	e.rawLogs = true // the killed step's request has no response, as SPEC 9 allows
 }

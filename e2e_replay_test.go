@@ -201,6 +201,13 @@ const robotaID = "session_1767225600000_k3x9q2m7a"
 // robotaHome copies the Robota fixtures into the home.
 func (e *env) robotaHome() {
 	e.t.Helper()
+	e.robotaFixture(robotaID)
+}
+
+// robotaFixture copies one session of testdata/robota (record, log and
+// payloads) into the home.
+func (e *env) robotaFixture(id string) {
+	e.t.Helper()
 	for _, d := range []string{"sessions", "logs"} {
 		if err := os.MkdirAll(filepath.Join(e.home, d), 0o700); err != nil {
 			e.t.Fatal(err)
@@ -219,11 +226,11 @@ func (e *env) robotaHome() {
 			e.t.Fatal(err)
 		}
 	}
-	copyFile(filepath.Join(src, robotaID+".json"), e.recordPath(robotaID))
-	copyFile(filepath.Join(src, robotaID+".jsonl"), e.logPath(robotaID))
-	payloads, _ := filepath.Glob(filepath.Join(src, robotaID+".payloads", "*.json"))
+	copyFile(filepath.Join(src, id+".json"), e.recordPath(id))
+	copyFile(filepath.Join(src, id+".jsonl"), e.logPath(id))
+	payloads, _ := filepath.Glob(filepath.Join(src, id+".payloads", "*.json"))
 	for _, p := range payloads {
-		copyFile(p, filepath.Join(e.home, "logs", robotaID+".payloads", filepath.Base(p)))
+		copyFile(p, filepath.Join(e.home, "logs", id+".payloads", filepath.Base(p)))
 	}
 }
 

@@ -141,7 +141,7 @@ func TestARobotaRecordThatCountsDifferentlyIsResynced(t *testing.T) {
 		t.Fatalf("validate-log --strict after the re-sync: %s", r2)
 	}
 	rs := e.events(robotaID, "log_resync")
-	if len(rs) != 1 || rs[0]["mutation"] != "replace_all" || rs[0]["firstDifference"] != 0.0 {
+	if len(rs) != 1 || rs[0]["mutation"] != "replace_all" || rs[0]["firstDifference"] != 1.0 {
 		t.Fatalf("log_resync %v", rs)
 	}
 }

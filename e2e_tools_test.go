@@ -433,12 +433,20 @@ func TestKillDuringAProviderCallLeavesALogThatReplaysToTheRecord(t *testing.T) {
 	waitFor(t, func() bool { return len(e.events(id, "provider_request")) == 2 })
 	c.Process.Signal(syscall.SIGKILL)
 	c.Wait()
-	e.checkReplayMatchesRecord(id)                       // the unanswered "two" is in neither
+	// The prompt was logged before its request, as Robota logs it; the
+	// record, saved at the answer, never had it.
+	if got, want := e.replayMessages(id), e.recordMessages(id); len(got) != len(want)+1 ||
+		!strings.Contains(string(got[len(want)]), `"content":"two"`) {
+		t.Fatalf("replay after the kill: %d messages, the record %d", len(got), len(want))
+	}
 	again := e.script(answer("unused"), answer("third")) // the killed call was never counted
 	if r := e.must("", "resume", id, "--script", again, "three"); r.stdout != "third\n" {
 		t.Fatalf("%s", r)
 	}
-	e.checkReplayMatchesRecord(id)
+	e.checkReplayMatchesRecord(id) // the resume re-synced the log with the record
+	if rs := e.events(id, "log_resync"); len(rs) != 1 || rs[0]["mutation"] != "replace_all" {
+		t.Errorf("log_resync %v", rs)
+	}
 	e.onlyKilledStepIssues(id, "PROVIDER_NATIVE_RAW_PAYLOAD_MISSING", "PROVIDER_RESPONSE_RAW_MISSING", "PROVIDER_RESPONSE_NORMALIZED_MISSING")
 }
 

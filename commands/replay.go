@@ -262,10 +262,13 @@ func writeReplayJSON(w io.Writer, rep *logfmt.Replay, msgs []json.RawMessage) er
 func writeTranscriptJSONL(w io.Writer, rep *logfmt.Replay) error {
 	for _, it := range rep.Transcript {
 		if c := it.Compaction; c != nil {
-			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("compaction", logfmt.Object{
-				logfmt.F("line", c.Line), logfmt.F("timestamp", c.Timestamp),
-				logfmt.F("messagesBefore", c.Before), logfmt.F("messagesAfter", c.After),
-			})})
+			o := logfmt.Object{logfmt.F("line", c.Line), logfmt.F("timestamp", c.Timestamp),
+				logfmt.F("messagesBefore", c.Before), logfmt.F("messagesAfter", c.After)}
+			if c.SummaryMissing {
+				o[3] = logfmt.F("messagesAfter", nil) // unknown: the log holds no list
+				o = append(o, logfmt.F("summaryMissing", true))
+			}
+			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("compaction", o)})
 			if err != nil {
 				return err
 			}

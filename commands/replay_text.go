@@ -30,6 +30,11 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 	}
 	if view == viewTranscript {
 		for _, it := range rep.Transcript {
+			if c := it.Compaction; c != nil && c.SummaryMissing {
+				// Robota compacts without logging the summary it keeps.
+				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d), summary not in the log: the context after this point cannot be rebuilt from the log (the record holds it) ═══\n", c.Timestamp, c.Line)
+				continue
+			}
 			if c := it.Compaction; c != nil {
 				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d): %s → %d ═══\n", c.Timestamp, c.Line, plural(c.Before, "message"), c.After)
 				continue
@@ -46,6 +51,9 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 	} else {
 		if n := rep.Compactions; n > 0 {
 			fmt.Fprintf(w, "note    compacted %s; --view transcript shows everything\n", plural(n, "time"))
+		}
+		if n := rep.SummariesMissing; n > 0 {
+			fmt.Fprintf(w, "note    %s without a summary in the log: the context shown may not be the model's\n", plural(n, "compaction"))
 		}
 		if n := rep.Resyncs; n > 0 {
 			fmt.Fprintf(w, "note    re-synced with the record %s; --view transcript shows where\n", plural(n, "time"))

@@ -46,6 +46,9 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 			"external payload present and intact. Arguments are log files, folders of logs, globs\n" +
 			"(expanded here too, for shells that pass them quoted), session ids, or - for stdin\n" +
 			"(whose payload paths are then taken from the current directory).\n" +
+			"Warnings (errors under --strict): LOG_TRUNCATED_TAIL, LOG_TIMESTAMP_REGRESSION,\n" +
+			"HISTORY_INDEX_MISMATCH, LOG_COMPACTION_SUMMARY_MISSING (a compaction whose new list the\n" +
+			"log does not hold, as Robota logs them: the context cannot be rebuilt past it).\n" +
 			"Exit 0 when no log has errors, 7 when any has, 3 when a file does not exist\n" +
 			"(the others are still checked and reported).\n\n" +
 			"   trail validate-log logs/*.jsonl --format github",

@@ -45,6 +45,11 @@ func (s *session) loop(ctx context.Context) (string, error) {
 		s.round++
 		round := s.round
 		s.turns++
+		// The prompt (or a Stop hook's feedback) is logged before the
+		// request that carries it, as Robota logs it. A process killed in
+		// the call leaves the log one message past the record; the next
+		// step re-syncs them (log_sync.go).
+		s.logUnsaved()
 		resp, partial, err := s.callProvider(ctx, round)
 		if err != nil {
 			// Text already shown is kept, as Ctrl-C keeps it, when a signal

@@ -102,7 +102,7 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.startContext = nil
 	s.logPreRun(input)
 	user.Content = input
-	s.appendUnsaved(user, 0) // logged with the answer
+	s.appendUnsaved(user, 0) // logged before the round's request
 	if s.rec.Title == "" {
 		// Redacted before it is cut, so a key cut in half is not kept.
 		s.rec.Title = chat.FirstLine(s.red.String(prompt), titleLen)

@@ -134,10 +134,10 @@ func (s *session) appendMessage(m chat.Message, round int, batchID string) {
 }
 
 // appendUnsaved appends a message whose history_mutation waits until the
-// message is part of something the record keeps: the round's answer, its
-// committed results, a pause, or a save (logUnsaved). A process killed
-// before then (in a provider call, while a tool runs) leaves a log that,
-// like the record, replays to the last complete round, and the next step's
+// message is part of something the record keeps: the round's request (a
+// prompt), its committed results, a pause, or a save (logUnsaved). A
+// process killed before then (while a tool runs) leaves a log that, like
+// the record, replays to the last complete round, and the next step's
 // messages land on the right indices.
 func (s *session) appendUnsaved(m chat.Message, round int) {
 	s.messages = append(s.messages, m)

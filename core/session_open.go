@@ -136,8 +136,17 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if err := checkLoggable(rec.Messages); err != nil {
 		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err, Fix: "the record was left untouched and nothing was logged"}
 	}
-	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.historyScrubbed = len(rec.History) // scrubbed when they were saved
+	if len(rec.History) == 0 && len(msgs) > 0 {
+		// A record from before history existed (Robota's first records):
+		// Robota's resume gives every message its chat entry, and so does
+		// trail, so history covers the whole conversation.
+		rec.History = make([]json.RawMessage, len(msgs))
+		for i := range msgs {
+			rec.History[i] = chatEntry(msgs[i])
+		}
+	}
+	s.rec, s.messages, s.history = rec, msgs, rec.History
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
 		return err

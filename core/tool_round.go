@@ -106,13 +106,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	summary := make([]any, len(runs))
 	for i, r := range runs {
 		content := encodeToolResult(r.result)
-		s.logEvent("tool_execution_result", s.callFields(round, batchID, i,
-			logfmt.F("toolName", r.call.Name),
-			logfmt.F("toolCallId", r.call.ID),
-			logfmt.F("success", r.result.Success),
-			logfmt.F("result", content),
-			logfmt.F("error", r.result.Error),
-			logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))...)
+		s.logEvent("tool_execution_result", s.callFields(round, batchID, i, resultFields(r, content)...)...)
 		tm, err := s.newMessage(chat.RoleTool, content)
 		if err != nil {
 			return err
@@ -286,4 +280,23 @@ func encodeToolResult(r tools.Result) string {
 		return `{"success":false,"output":"","error":"result could not be encoded"}`
 	}
 	return string(b)
+}
+
+// resultFields are a tool_execution_result's own keys. Robota leaves error
+// and metadata out of a success (JSON.stringify drops their undefined), so
+// a success here has neither unless there is something to say.
+func resultFields(r *toolRun, content string) []logfmt.Field {
+	fields := []logfmt.Field{
+		logfmt.F("toolName", r.call.Name),
+		logfmt.F("toolCallId", r.call.ID),
+		logfmt.F("success", r.result.Success),
+		logfmt.F("result", content),
+	}
+	if !r.result.Success || r.result.Error != "" {
+		fields = append(fields, logfmt.F("error", r.result.Error))
+	}
+	if !r.result.Success || r.denied {
+		fields = append(fields, logfmt.F("metadata", logfmt.Object{logfmt.F("denied", r.denied)}))
+	}
+	return fields
 }

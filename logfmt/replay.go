@@ -2,11 +2,13 @@ package logfmt
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,8 +30,14 @@ import (
 //     since every other one was said already;
 //   - a Robota log has no mutation for the system message (Robota puts it
 //     in the conversation unannounced), so when the first appended message
-//     is not a system message and a session_init gave a system prompt, the
-//     system message is built from it;
+//     is not a system message, the system message is the one Robota's
+//     pre_run lists first in its "history" (its own id and metadata, as
+//     its record keeps it), else one built from session_init's system
+//     prompt;
+//   - a context_compact line that no replace_all follows is Robota's
+//     compaction, whose summary Robota does not log: the transcript marks
+//     it, and a warning says the context cannot be rebuilt past it unless
+//     a later re-sync brings the record's list;
 //   - external payloads are resolved, each file checked as validation
 //     checks it (path inside the payload folder, size, sha256, JSON);
 //   - a torn last line, or any line that is not a JSON object, is skipped
@@ -73,6 +81,9 @@ type Replay struct {
 	// Resyncs counts the replace_all mutations that re-synced the log
 	// with the record.
 	Resyncs int
+	// SummariesMissing counts the compactions whose summary the log does
+	// not hold (Robota's; counted in Compactions too).
+	SummariesMissing int
 
 	ProviderCalls int    // provider_request lines
 	InputTokens   int64  // summed over every assistant message appended
@@ -101,12 +112,14 @@ type TranscriptItem struct {
 // IsMarker reports whether the item marks an event rather than holding a message.
 func (it TranscriptItem) IsMarker() bool { return it.Compaction != nil || it.Resync != nil }
 
-// Compaction marks where a replace_all replaced the messages.
+// Compaction marks where a replace_all replaced the messages, or where
+// Robota compacted without logging the list (SummaryMissing; After is -1).
 type Compaction struct {
-	Line      int
-	Timestamp string
-	Before    int // messages before
-	After     int // messages after
+	Line           int
+	Timestamp      string
+	Before         int // messages before
+	After          int // messages after
+	SummaryMissing bool
 }
 
 // Resync marks where a step re-synced the log with the record: the
@@ -168,6 +181,13 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
 	}
+	if p.compact.Num > 0 {
+		p.summaryMissing()
+	}
+	if len(p.unsynced) > 0 {
+		p.rep.Warnings = append(p.rep.Warnings, p.unsynced...)
+		slices.SortStableFunc(p.rep.Warnings, func(a, b ReplayWarning) int { return cmp.Compare(a.Line, b.Line) })
+	}
 	p.rep.Entries = rd.Entries()
 	return p.rep, nil
 }
@@ -180,6 +200,15 @@ type replayer struct {
 	seen     map[string]struct{} // ids in the transcript, so a compaction adds only new messages
 	keep     bool                // keep the transcript
 	appended bool
+	// runSystem is the system message a Robota pre_run listed before any
+	// append: the one its record keeps.
+	runSystem json.RawMessage
+	// compact is the line of a context_compact no replace_all has
+	// followed yet (0: none); unsynced are the summary-missing
+	// compactions no re-sync has covered since.
+	compact   Line
+	compactTS string
+	unsynced  []ReplayWarning
 }
 
 func (p *replayer) warn(l Line, msg string) {
@@ -188,6 +217,7 @@ func (p *replayer) warn(l Line, msg string) {
 
 func (p *replayer) line(l Line) error {
 	if !l.Object {
+		p.compact = Line{} // the line may have been its replace_all
 		if l.Torn {
 			p.warn(l, fmt.Sprintf("the last line is incomplete (%d bytes, no newline); ignored", len(l.Bytes)))
 		} else {
@@ -212,7 +242,20 @@ func (p *replayer) line(l Line) error {
 	case "session_init":
 		p.sessionInit(l, e)
 	case "history_mutation":
+		if p.compact.Num > 0 && !stringIs(e.mutation, "replace_all") {
+			p.summaryMissing()
+		}
 		return p.mutation(l, e)
+	case "context_compact":
+		if p.compact.Num > 0 {
+			p.summaryMissing()
+		}
+		p.compact = Line{Num: l.Num, Index: l.Index}
+		p.compactTS = unquoteToken(e.timestamp)
+	case "pre_run":
+		if !p.appended && p.runSystem == nil {
+			p.preRunSystem(l)
+		}
 	case "session_shutdown":
 		f := gjson.GetManyBytes(l.Bytes, "updatedAt", "permissionMode")
 		setString(&rep.Header.UpdatedAt, f[0])
@@ -285,8 +328,12 @@ func (p *replayer) mutation(l Line, e *entry) error {
 			p.warn(l, "append_message whose message is not an object with a known role; skipped")
 			return nil
 		}
-		if !p.appended && role != "system" && p.rep.HasSystemPrompt && p.rep.SystemPrompt != "" {
-			p.appendBoth(p.systemMessage(), l)
+		if !p.appended && role != "system" {
+			if p.runSystem != nil {
+				p.appendBoth(p.runSystem, l)
+			} else if p.rep.HasSystemPrompt && p.rep.SystemPrompt != "" {
+				p.appendBoth(p.systemMessage(), l)
+			}
 		}
 		p.appended = true
 		p.appendBoth(ownBytes(msg, e.message), l)
@@ -351,6 +398,39 @@ func (p *replayer) append(msg json.RawMessage, l Line) {
 	p.rep.Transcript = append(p.rep.Transcript, it)
 }
 
+// preRunSystem keeps the system message a Robota pre_run lists first in
+// its history: Robota logs the conversation it is about to send there,
+// its unlogged system message included.
+func (p *replayer) preRunSystem(l Line) {
+	h := gjson.GetBytes(l.Bytes, "history")
+	if !h.IsArray() && !h.IsObject() {
+		return
+	}
+	list, err := p.payloads.resolve([]byte(h.Raw), 0)
+	if err != nil {
+		return // the message built from session_init stands in
+	}
+	first := gjson.GetBytes(list, "0")
+	if !first.IsObject() || first.Get("role").Str != "system" {
+		return
+	}
+	p.runSystem = json.RawMessage(strings.Clone(first.Raw))
+}
+
+// summaryMissing notes a compaction whose summary the log does not hold:
+// a marker in the transcript, and a warning unless a re-sync follows.
+func (p *replayer) summaryMissing() {
+	c := p.compact
+	p.compact = Line{}
+	p.rep.Compactions++
+	p.rep.SummariesMissing++
+	p.unsynced = append(p.unsynced, ReplayWarning{Line: c.Num, Message: "the conversation was compacted here and the log holds no summary (Robota does not log it): the context cannot be rebuilt past this point; the record holds it"})
+	if p.keep {
+		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{Compaction: &Compaction{
+			Line: c.Num, Timestamp: p.compactTS, Before: len(p.rep.Messages), After: -1, SummaryMissing: true}})
+	}
+}
+
 // systemMessage is the system message Robota keeps but does not log.
 func (p *replayer) systemMessage() json.RawMessage {
 	ts := p.initTime
@@ -410,7 +490,9 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	p.appended = true
 	p.rep.Messages = next
 	ts := unquoteToken(e.timestamp)
+	p.compact = Line{} // a compaction that logged its list
 	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {
+		p.unsynced = nil // the record's list: the context is known again
 		p.rep.Resyncs++
 		if p.keep {
 			p.rep.Transcript[mark] = TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: added}}
@@ -491,12 +573,16 @@ func (r *Replay) History() []json.RawMessage {
 func (r *Replay) HistoryEntry(i int) json.RawMessage {
 	it := r.Transcript[i]
 	if c := it.Compaction; c != nil {
+		data := Object{F("line", c.Line), F("messagesBefore", c.Before), F("messagesAfter", c.After)}
+		if c.SummaryMissing {
+			data = Object{F("line", c.Line), F("messagesBefore", c.Before), F("messagesAfter", nil), F("summaryMissing", true)}
+		}
 		b, _ := Marshal(Object{
 			F("id", "compaction-line"+strconv.Itoa(c.Line)),
 			F("timestamp", c.Timestamp),
 			F("category", "event"),
 			F("type", "compaction"),
-			F("data", Object{F("line", c.Line), F("messagesBefore", c.Before), F("messagesAfter", c.After)}),
+			F("data", data),
 		})
 		return b
 	}

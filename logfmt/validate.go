@@ -151,6 +151,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 		}
 		v.line(l)
 	}
+	v.endCompactions()
 	v.finish()
 	v.rep.Entries = rd.Entries()
 	slices.SortStableFunc(v.rep.Issues, func(a, b Issue) int { return cmp.Compare(a.Line, b.Line) })
@@ -173,7 +174,8 @@ type validator struct {
 	// -1 when unknown (after a replace_all whose list could not be read).
 	position       int
 	appended       bool // an append_message or replace_all was seen
-	systemFromInit bool // a session_init gave a system prompt before any append
+	systemFromInit bool // a session_init or pre_run gave a system message before any append
+	compact        compactions
 
 	providers map[string]*providerKey
 	tools     map[string]*toolKey
@@ -199,6 +201,7 @@ func (v *validator) issue(l Line, code, severity, msg string) {
 
 func (v *validator) line(l Line) {
 	if !l.Object {
+		v.compact.pending = Line{} // the line may have been its replace_all
 		if l.Torn {
 			v.issue(l, CodeTruncatedTail, SeverityWarning,
 				fmt.Sprintf("The last line is incomplete (no newline, not valid JSON); its %d bytes are ignored.", len(l.Bytes)))
@@ -229,7 +232,16 @@ func (v *validator) line(l Line) {
 	case "tool_execution_request", "tool_execution_result":
 		v.tool(l, e, event)
 	case "history_mutation":
+		v.compactMutation(l, e)
 		v.mutation(l, e)
+	case "context_compact":
+		v.compactLine(l)
+	case "pre_run":
+		// Robota's pre_run lists the conversation it sends, its unlogged
+		// system message first: replay takes that one.
+		if !v.appended && gjson.GetBytes(l.Bytes, "history.0.role").Str == "system" {
+			v.systemFromInit = true
+		}
 	case "session_init":
 		if !v.appended && len(unquoteToken(e.systemPrompt)) > 0 {
 			v.systemFromInit = true

@@ -23,6 +23,8 @@ type Head struct {
 	Err                                                                             error // why Corrupt: a *CorruptError, or the I/O error that stopped the read
 	Path                                                                            string
 	Size                                                                            int64
+
+	countAt string // the updatedAt messageCount was computed for (messageCountAt)
 }
 
 // A trail record keeps its header in the first few hundred bytes (SPEC 3.2),
@@ -135,7 +137,11 @@ func (h *Head) fromWindow(win []byte) bool {
 		complete = nextKeyNotHeader(win, end)
 	}
 	const need = seenID | seenUpdatedAt | seenMessageCount | seenTitle
-	return complete && seen&need == need
+	// A count not stamped with this updatedAt may be stale (another
+	// program saved the record since): the whole file counts instead.
+	fresh := h.countAt != "" && h.countAt == h.UpdatedAt
+	h.countAt = ""
+	return complete && seen&need == need && fresh
 }
 
 // nextKeyNotHeader reports whether win[i:] is `, "key"` with a key that is
@@ -202,6 +208,8 @@ func (h *Head) set(key string, v gjson.Result) uint {
 			h.MessageCount = int(v.Int())
 		}
 		return seenMessageCount
+	case "messageCountAt":
+		str(&h.countAt)
 	case "provider":
 		if v.IsObject() {
 			h.Provider = &ProviderRef{

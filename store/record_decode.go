@@ -16,13 +16,13 @@ import (
 // list reads only the first few KiB of a record, so these come first.
 var headerKeys = [...]string{
 	"id", "name", "cwd", "createdAt", "updatedAt", "version", "status",
-	"stopReason", "provider", "messageCount", "title", "parentSessionId", "usage",
+	"stopReason", "provider", "messageCount", "messageCountAt", "title", "parentSessionId", "usage",
 }
 
 func isHeaderKey(k string) bool {
 	switch k {
 	case "id", "name", "cwd", "createdAt", "updatedAt", "version", "status",
-		"stopReason", "provider", "messageCount", "title", "parentSessionId", "usage":
+		"stopReason", "provider", "messageCount", "messageCountAt", "title", "parentSessionId", "usage":
 		return true
 	}
 	return false
@@ -186,6 +186,8 @@ func (r *Record) decodeHeader(key string, v gjson.Result) (typed bool) {
 		r.MessageCount = headerInt(v)
 		r.hadMessageCount = r.hadMessageCount || v.Type == gjson.Number
 		return r.MessageCount != 0
+	case "messageCountAt":
+		return true // Encode writes it from the record it saves
 	case "provider":
 		r.Provider = decodeProvider(v)
 		return r.Provider != nil

@@ -84,6 +84,17 @@ func (r *Record) encodeHeader(e *encoder, key string) error {
 			e.b = strconv.AppendInt(e.b, int64(r.MessageCount), 10)
 			return nil
 		}
+	case "messageCountAt":
+		// The updatedAt the count is true for: another program (Robota)
+		// saving the record keeps trail's header keys but not the count,
+		// and changes updatedAt, so list sees a count gone stale and
+		// counts the messages itself. A count that is not this record's
+		// gets no stamp.
+		if (r.MessageCount != 0 || r.hadMessageCount) && r.MessageCount == len(r.Messages) && r.UpdatedAt != "" {
+			e.key(key)
+			e.b = appendString(e.b, r.UpdatedAt)
+		}
+		return nil
 	case "provider":
 		if p := r.Provider; p != nil {
 			c := appendString([]byte(`{"name":`), p.Name)

@@ -88,7 +88,7 @@ func TestEncodeWritesHeaderInSpecOrderAndMessagesLast(t *testing.T) {
 	r.Fields.SetRaw("title", json.RawMessage(`"stale"`)) // typed Title wins
 	out := mustEncode(t, r)
 	want := []string{"id", "name", "cwd", "createdAt", "updatedAt", "version", "status", "stopReason",
-		"provider", "messageCount", "title", "parentSessionId", "usage", "systemPrompt", "messages", "history"}
+		"provider", "messageCount", "messageCountAt", "title", "parentSessionId", "usage", "systemPrompt", "messages", "history"}
 	if got := topKeys(t, out); !slices.Equal(got, want) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
@@ -109,6 +109,7 @@ func TestEncodeWritesHeaderInSpecOrderAndMessagesLast(t *testing.T) {
     "model": "m"
   },
   "messageCount": 1,
+  "messageCountAt": "u",
   "title": "t",
   "parentSessionId": "p",
   "usage": {
