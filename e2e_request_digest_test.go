@@ -242,7 +242,7 @@ func TestFullRequestLogsAndOldLogsStillValidateAndReplay(t *testing.T) {
 		t.Fatalf("--log-requests all: %s", r)
 	}
 
-	old, err := filepath.Abs(filepath.Join("testdata", "logs", "full-form-before-digests.jsonl"))
+	old, err := filepath.Abs(filepath.Join("testdata", "logs", "before-digests", "full-form-before-digests.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

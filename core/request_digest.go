@@ -42,15 +42,18 @@ func (s *session) fullRequests() bool {
 }
 
 // historyDigest is messagesSha256 of the conversation as requestMessages
-// sends it: each message as the log writes it (the log's redaction), in
-// its request form (an interrupted answer with its note).
+// sends it: each message as the log holds it, in its request form (an
+// interrupted answer with its note). A message loaded from the record and
+// not logged again this step is in the log as the record has it (the two
+// agree: log_sync.go), redacted with the secrets of the step that logged
+// it; any other is as this step logs it (loggedJSON).
 func (s *session) historyDigest() (string, error) {
 	d := &s.reqDigest
 	if d.n > len(s.messages) || (d.n > 0 && s.messages[d.n-1].ID != d.lastID) {
 		d.reset() // the list was replaced (a compaction, a re-sync)
 	}
 	for ; d.n < len(s.messages); d.n++ {
-		b, err := s.log.Encode(s.messages[d.n])
+		b, err := s.loggedJSON(d.n)
 		if err != nil {
 			return "", fmt.Errorf("encode message %d: %w", d.n, err)
 		}
@@ -58,6 +61,16 @@ func (s *session) historyDigest() (string, error) {
 		d.lastID = s.messages[d.n].ID
 	}
 	return d.h.Sum(), nil
+}
+
+// loggedJSON is message i as the log holds it (recordMessage's rule: a
+// value that became a secret since is still in the earlier lines).
+func (s *session) loggedJSON(i int) ([]byte, error) {
+	m := &s.messages[i]
+	if m.Loaded() && !s.relogged {
+		return m.CompactJSON()
+	}
+	return s.log.Encode(*m)
 }
 
 // toolsDigest is toolsSha256 of tools as the log writes them; the step's
