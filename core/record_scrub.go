@@ -42,6 +42,7 @@ func (s *session) useSecrets() {
 func (s *session) markRelogged() {
 	s.relogged = true
 	s.historyScrubbed = 0
+	s.reqDigest.reset() // the log now holds every message as this step redacts it
 }
 
 // recordMessage is message i as the record keeps it.

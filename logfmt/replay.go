@@ -209,6 +209,7 @@ type replayer struct {
 	compact   Line
 	compactTS string
 	unsynced  []ReplayWarning
+	digest    *historyDigest // follows the context in request form (ReadRequests); nil when not
 }
 
 func (p *replayer) warn(l Line, msg string) {
@@ -375,6 +376,9 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.append(msg, l)
 	p.rep.Messages = append(p.rep.Messages, msg)
+	if p.digest != nil {
+		p.digest.add(msg)
+	}
 }
 
 // append adds a message to the transcript (not to Messages), when one is kept.
@@ -437,10 +441,16 @@ func (p *replayer) systemMessage() json.RawMessage {
 	if ts == "" {
 		ts = p.rep.CreatedAt
 	}
+	return synthSystemMessage(p.rep.SessionID, p.rep.SystemPrompt, ts)
+}
+
+// synthSystemMessage is the system message replay puts first in a log
+// whose first message is not one (validation hashes the same bytes).
+func synthSystemMessage(sessionID, prompt, ts string) []byte {
 	b, _ := Marshal(Object{
-		F("id", p.rep.SessionID+"-system"),
+		F("id", sessionID+"-system"),
 		F("role", "system"),
-		F("content", p.rep.SystemPrompt),
+		F("content", prompt),
 		F("state", "complete"),
 		F("timestamp", ts),
 	})
@@ -489,6 +499,12 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	})
 	p.appended = true
 	p.rep.Messages = next
+	if p.digest != nil {
+		p.digest.reset()
+		for _, m := range next {
+			p.digest.add(m)
+		}
+	}
 	ts := unquoteToken(e.timestamp)
 	p.compact = Line{} // a compaction that logged its list
 	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {

@@ -24,7 +24,7 @@ const (
 
 // InterruptedNote is appended to an interrupted assistant message when it is
 // sent to a provider again, so the model knows its answer was cut.
-const InterruptedNote = "\n\n[This response was interrupted by the user]"
+const InterruptedNote = logfmt.InterruptedNote
 
 // ToolCall is one function call of an assistant message (OpenAI shape, as
 // Robota stores it). Arguments is a JSON string.
@@ -114,6 +114,20 @@ func (m *Message) CompactJSON() (json.RawMessage, error) {
 		return CompactBytes(m.raw), nil
 	}
 	return logfmt.Marshal(m.object())
+}
+
+// WithInterruptedNote is the message as a request sends an interrupted
+// answer again: InterruptedNote after its content. Its compact JSON is
+// logfmt.RequestForm of the message's, every other byte kept, so the log
+// proves the request from the message it logged.
+func (m Message) WithInterruptedNote() Message {
+	c, err := m.CompactJSON()
+	m.Content += InterruptedNote
+	m.Touch()
+	if err == nil {
+		m.compact = logfmt.RequestForm(c)
+	}
+	return m
 }
 
 // CompactBytes drops the whitespace outside strings of valid JSON.
