@@ -1,0 +1,227 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"trail/core/errs"
+	"trail/logfmt"
+)
+
+// call is one provider call of the recording: the request as it was sent
+// and the answer as it came back, with the answer's stream on the
+// request's clock.
+type call struct {
+	line     int    // the provider_request line (1-based)
+	key      string // executionId:round
+	provider string
+	model    string
+	purpose  string
+	messages []json.RawMessage
+	sha256   string // messagesSha256: as logged, or computed from messages
+	tools    []string
+	start    time.Time
+
+	answered   bool
+	normalized []byte // provider_response_normalized's response (nil when it failed)
+	failure    []byte // provider_response_normalized's error object
+	committed  []byte // assistant_message_committed's message, when the round had one
+	stream     []piece
+	end        time.Duration
+}
+
+// piece is one streamed piece of an answer, at its offset from the request.
+type piece struct {
+	at       time.Duration
+	text     string
+	thinking bool
+}
+
+// recording is what a log holds for the cassette.
+type recording struct {
+	path  string
+	cwd   string // the recorded session's working directory (session_init)
+	calls []*call
+}
+
+// readRecording reads the provider calls of the log at path in one pass:
+// each provider_request opens a call, and the lines of the same
+// executionId:round that follow fill in its answer. External payloads are
+// resolved as replay resolves them.
+func readRecording(path string) (*recording, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &errs.NotFoundError{What: fmt.Sprintf("cassette %s does not exist", path), Fix: "give a session's log (a .jsonl file) or a session id"}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read cassette %s: %w", path, err)
+	}
+	defer f.Close()
+	rec := &recording{path: path}
+	open := map[string]*call{}
+	var res *logfmt.PayloadResolver
+	rd := logfmt.NewReader(f)
+	defer rd.Release()
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read cassette %s: %w", path, err)
+		}
+		if !l.Object {
+			if l.Torn {
+				continue // a torn last line: the log's writer was killed
+			}
+			return nil, invalid(path, l.Num, "not a JSON object")
+		}
+		line := gjson.ParseBytes(l.Bytes)
+		if res == nil {
+			res = logfmt.NewPayloadResolver(path, line.Get(logfmt.KeySessionID).String())
+		}
+		get := func(key string) ([]byte, error) {
+			v := line.Get(key)
+			if !v.Exists() {
+				return nil, nil
+			}
+			out, err := res.Resolve([]byte(v.Raw))
+			if err != nil {
+				return nil, invalid(path, l.Num, err.Error())
+			}
+			return bytes.Clone(out), nil
+		}
+		ts, _ := time.Parse(logfmt.TimeLayout, line.Get(logfmt.KeyTimestamp).String())
+		key := line.Get("executionId").String() + ":" + line.Get("round").Raw
+		c := open[key]
+		switch line.Get(logfmt.KeyEvent).String() {
+		case "session_init":
+			if rec.cwd == "" {
+				rec.cwd = line.Get("cwd").String()
+			}
+		case "provider_request":
+			c = &call{line: l.Num, key: key, start: ts,
+				provider: line.Get("provider").String(), model: line.Get("model").String(), purpose: line.Get("purpose").String()}
+			if err := c.readRequest(line, get); err != nil {
+				return nil, invalid(path, l.Num, err.Error())
+			}
+			open[key] = c
+			rec.calls = append(rec.calls, c)
+		case "provider_stream_raw_delta":
+			if c != nil && !c.answered {
+				c.stream = append(c.stream, piece{at: ts.Sub(c.start), text: line.Get("delta").String()})
+			}
+		case "provider_native_raw_payload":
+			if c != nil && !c.answered && line.Get("payloadKind").String() == "stream_event" {
+				if t := thinkingIn(line.Get("payload")); t != "" {
+					c.stream = append(c.stream, piece{at: ts.Sub(c.start), text: t, thinking: true})
+				}
+			}
+		case "provider_response_normalized":
+			if c == nil || c.answered {
+				continue
+			}
+			c.answered, c.end = true, ts.Sub(c.start)
+			if c.failure, err = get("error"); err != nil {
+				return nil, err
+			}
+			if r := line.Get("response"); r.IsObject() {
+				if c.normalized, err = get("response"); err != nil {
+					return nil, err
+				}
+			}
+		case "assistant_message_committed":
+			if c != nil && c.answered && c.committed == nil {
+				if c.committed, err = get("message"); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return rec, nil
+}
+
+// readRequest takes the messages the request sent. The log writes them on
+// the line (--log-requests full, and every log before digests); a line
+// with only messagesSha256 needs the history rebuilt (requests.go).
+func (c *call) readRequest(line gjson.Result, get func(string) ([]byte, error)) error {
+	c.sha256 = line.Get("messagesSha256").String()
+	for _, t := range line.Get("tools").Array() {
+		c.tools = append(c.tools, t.Get("name").String())
+	}
+	raw, err := get("messages")
+	if err != nil {
+		return err
+	}
+	if raw == nil {
+		if c.sha256 == "" {
+			return errors.New("the provider_request has neither messages nor messagesSha256")
+		}
+		return nil
+	}
+	msgs := gjson.ParseBytes(raw)
+	if !msgs.IsArray() {
+		return errors.New("messages is not an array")
+	}
+	for _, m := range msgs.Array() {
+		c.messages = append(c.messages, json.RawMessage(m.Raw))
+	}
+	if c.sha256 == "" {
+		c.sha256 = messagesSHA256(c.messages)
+	}
+	return nil
+}
+
+// thinkingIn is the thinking a recorded stream event carried, in the
+// shapes the providers stream it: Anthropic's thinking_delta, and the
+// reasoning_content (DeepSeek, vLLM) or reasoning (OpenRouter, Ollama)
+// of OpenAI-compatible chunks. Thinking is not logged as text, so this is
+// where it is found again.
+func thinkingIn(p gjson.Result) string {
+	if p.Get("type").String() == "content_block_delta" && p.Get("delta.type").String() == "thinking_delta" {
+		return p.Get("delta.thinking").String()
+	}
+	d := p.Get("choices.0.delta")
+	if s := d.Get("reasoning_content").String(); s != "" {
+		return s
+	}
+	return d.Get("reasoning").String()
+}
+
+func invalid(path string, line int, why string) error {
+	return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("line %d: %s", line, strings.TrimSpace(why)),
+		Fix: "a cassette is a log trail wrote (logs/<id>.jsonl); trail validate-log says what is wrong with it"}
+}
+
+// FirstModel is the model the recording's first request named, "" when it
+// cannot be read (Load then says why).
+func FirstModel(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	rd := logfmt.NewReader(f)
+	defer rd.Release()
+	for {
+		l, err := rd.Next()
+		if err != nil {
+			return ""
+		}
+		if !l.Object {
+			continue
+		}
+		if r := gjson.GetManyBytes(l.Bytes, logfmt.KeyEvent, "model"); r[0].String() == "provider_request" {
+			return r[1].String()
+		}
+	}
+}
