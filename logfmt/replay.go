@@ -180,6 +180,7 @@ type replayer struct {
 	seen     map[string]struct{} // ids in the transcript, so a compaction adds only new messages
 	keep     bool                // keep the transcript
 	appended bool
+	digest   *historyDigest // follows the context in request form (ReadRequests); nil when not
 }
 
 func (p *replayer) warn(l Line, msg string) {
@@ -328,6 +329,9 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.append(msg, l)
 	p.rep.Messages = append(p.rep.Messages, msg)
+	if p.digest != nil {
+		p.digest.add(msg)
+	}
 }
 
 // append adds a message to the transcript (not to Messages), when one is kept.
@@ -409,6 +413,12 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	})
 	p.appended = true
 	p.rep.Messages = next
+	if p.digest != nil {
+		p.digest.reset()
+		for _, m := range next {
+			p.digest.add(m)
+		}
+	}
 	ts := unquoteToken(e.timestamp)
 	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {
 		p.rep.Resyncs++

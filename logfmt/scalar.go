@@ -22,8 +22,10 @@ var safeASCII = func() (t [utf8.RuneSelf]bool) {
 }()
 
 // appendString appends s as a JSON string: control characters, '"' and '\'
-// escaped, invalid UTF-8 replaced by U+FFFD, U+2028/U+2029 escaped (they
-// end lines in JavaScript), and <, >, & left alone.
+// escaped, invalid UTF-8 replaced by U+FFFD, and <, >, & and U+2028/U+2029
+// left alone, as JavaScript's JSON.stringify leaves them: the same value
+// gets the same bytes, payload file and digest in trail's log as in
+// Robota's.
 func appendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -61,9 +63,6 @@ func appendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 		case c == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
 		default:
 			i += size
 			continue

@@ -184,8 +184,8 @@ const hexDigits = "0123456789abcdef"
 // appendString writes s as a JSON string the way encoding/json does with
 // HTML escaping off, except that bytes which are not UTF-8 are copied as
 // they are (encoding/json would write U+FFFD): a key or value read from a
-// record must come back byte for byte. U+2028/2029 are escaped so the
-// record stays valid JavaScript for Robota.
+// record must come back byte for byte. U+2028/2029 are written raw, as
+// JavaScript's JSON.stringify writes them (Robota's records have them so).
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -213,14 +213,7 @@ func appendString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		rn, size := utf8.DecodeRuneInString(s[i:])
-		if rn == '\u2028' || rn == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[rn&0xf])
-			i += size
-			start = i
-			continue
-		}
+		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
 	b = append(b, s[start:]...)

@@ -24,7 +24,7 @@ const (
 
 // InterruptedNote is appended to an interrupted assistant message when it is
 // sent to a provider again, so the model knows its answer was cut.
-const InterruptedNote = "\n\n[This response was interrupted by the user]"
+const InterruptedNote = logfmt.InterruptedNote
 
 // ToolCall is one function call of an assistant message (OpenAI shape, as
 // Robota stores it). Arguments is a JSON string.
