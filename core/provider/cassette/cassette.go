@@ -25,6 +25,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/provider"
+	"trail/logfmt"
 )
 
 // Modes and speeds (--cassette-mode, --cassette-speed).
@@ -135,11 +136,11 @@ func (p *Provider) check(k int, c *call, req *provider.Request) error {
 		}
 		got[i] = raw
 	}
-	if messagesSHA256(got) == c.sha256 {
+	if logfmt.MessagesSHA256(got) == c.sha256 {
 		return nil
 	}
-	if c.messages == nil {
-		return p.fail(fmt.Sprintf("request %d: messages differ from the recording's digest (line %d), which holds no messages to compare", k+1, c.line),
+	if !c.complete {
+		return p.fail(fmt.Sprintf("request %d: messages differ from the recording's digest (line %d), and its log does not hold the messages to compare", k+1, c.line),
 			"pass --cassette-mode lenient to answer in order regardless")
 	}
 	if d := mismatch(c.messages, got, p.rec.cwd, p.opts.Cwd); d != "" {

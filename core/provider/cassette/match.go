@@ -1,8 +1,6 @@
 package cassette
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,17 +8,6 @@ import (
 
 	"github.com/tidwall/gjson"
 )
-
-// messagesSHA256 is the request digest of the log format: sha256 over the
-// messages as JSONL (each compact message followed by "\n").
-func messagesSHA256(msgs []json.RawMessage) string {
-	h := sha256.New()
-	for _, m := range msgs {
-		h.Write(m)
-		h.Write([]byte{'\n'})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
 
 // Two runs of the same script never send byte-identical requests: message
 // ids and timestamps are new, the usage metadata of an answer is what the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,9 +27,9 @@ type call struct {
 	provider string
 	model    string
 	purpose  string
-	messages []json.RawMessage
-	sha256   string // messagesSha256: as logged, or computed from messages
-	tools    []string
+	messages []json.RawMessage // as sent, or rebuilt from the logged history
+	sha256   string            // messagesSha256: as logged, or computed from messages
+	complete bool              // messages hash to sha256: they are the request
 	start    time.Time
 
 	answered   bool
@@ -48,9 +49,10 @@ type piece struct {
 
 // recording is what a log holds for the cassette.
 type recording struct {
-	path  string
-	cwd   string // the recorded session's working directory (session_init)
-	calls []*call
+	path      string
+	cwd       string // the recorded session's working directory (session_init)
+	sessionID string // the first line's
+	calls     []*call
 }
 
 // readRecording reads the provider calls of the log at path in one pass:
@@ -87,7 +89,8 @@ func readRecording(path string) (*recording, error) {
 		}
 		line := gjson.ParseBytes(l.Bytes)
 		if res == nil {
-			res = logfmt.NewPayloadResolver(path, line.Get(logfmt.KeySessionID).String())
+			rec.sessionID = line.Get(logfmt.KeySessionID).String()
+			res = logfmt.NewPayloadResolver(path, rec.sessionID)
 		}
 		get := func(key string) ([]byte, error) {
 			v := line.Get(key)
@@ -111,9 +114,6 @@ func readRecording(path string) (*recording, error) {
 		case "provider_request":
 			c = &call{line: l.Num, key: key, start: ts,
 				provider: line.Get("provider").String(), model: line.Get("model").String(), purpose: line.Get("purpose").String()}
-			if err := c.readRequest(line, get); err != nil {
-				return nil, invalid(path, l.Num, err.Error())
-			}
 			open[key] = c
 			rec.calls = append(rec.calls, c)
 		case "provider_stream_raw_delta":
@@ -147,38 +147,40 @@ func readRecording(path string) (*recording, error) {
 			}
 		}
 	}
+	if err := rec.readRequests(); err != nil {
+		return nil, &errs.InvalidDataError{Path: path, Err: err, Fix: "trail validate-log says what is wrong with the recording"}
+	}
 	return rec, nil
 }
 
-// readRequest takes the messages the request sent. The log writes them on
-// the line (--log-requests full, and every log before digests); a line
-// with only messagesSha256 needs the history rebuilt (requests.go).
-func (c *call) readRequest(line gjson.Result, get func(string) ([]byte, error)) error {
-	c.sha256 = line.Get("messagesSha256").String()
-	for _, t := range line.Get("tools").Array() {
-		c.tools = append(c.tools, t.Get("name").String())
+// readRequests takes each call's request from logfmt.ReadRequests: the
+// messages as the line logged them, or (a log that logs only digests)
+// rebuilt from the history it logged, with the digest.
+func (rec *recording) readRequests() error {
+	byLine := make(map[int]*call, len(rec.calls))
+	for _, c := range rec.calls {
+		byLine[c.line] = c
 	}
-	raw, err := get("messages")
+	f, err := os.Open(rec.path)
 	if err != nil {
 		return err
 	}
-	if raw == nil {
-		if c.sha256 == "" {
-			return errors.New("the provider_request has neither messages nor messagesSha256")
+	defer f.Close()
+	// The payload folder is named for the session, which a fixture copied
+	// under another name still is.
+	opts := logfmt.ReplayOptions{Dir: filepath.Dir(rec.path), SessionID: rec.sessionID}
+	return logfmt.ReadRequestsFrom(f, opts, func(r logfmt.Request) error {
+		c := byLine[r.Line]
+		if c == nil {
+			return nil
+		}
+		c.sha256, c.complete = r.SHA256, r.DigestOK
+		c.messages = r.Messages
+		if c.sha256 == "" { // neither form: compare what there is
+			c.sha256 = logfmt.MessagesSHA256(c.messages)
 		}
 		return nil
-	}
-	msgs := gjson.ParseBytes(raw)
-	if !msgs.IsArray() {
-		return errors.New("messages is not an array")
-	}
-	for _, m := range msgs.Array() {
-		c.messages = append(c.messages, json.RawMessage(m.Raw))
-	}
-	if c.sha256 == "" {
-		c.sha256 = messagesSHA256(c.messages)
-	}
-	return nil
+	})
 }
 
 // thinkingIn is the thinking a recorded stream event carried, in the
