@@ -15,6 +15,7 @@
 package cassette
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -159,7 +160,7 @@ func (p *Provider) fail(msg, fix string) error {
 // assistant message where the round had one (cache usage, providerData,
 // the stop and refusal the engine acted on).
 func (c *call) response() (*provider.Response, error) {
-	resp := &provider.Response{Model: c.model}
+	resp := &provider.Response{Model: cmp.Or(c.answerModel, c.model)}
 	src := c.committed
 	if src == nil {
 		src = c.normalized

@@ -31,6 +31,9 @@ type call struct {
 	sha256   string            // messagesSha256: as logged, or computed from messages
 	complete bool              // messages hash to sha256: they are the request
 	start    time.Time
+	// answerModel is the model the answer named (Anthropic's
+	// message_start, OpenAI's chunks): what the call was priced as.
+	answerModel string
 
 	answered   bool
 	normalized []byte // provider_response_normalized's response (nil when it failed)
@@ -121,6 +124,9 @@ func readRecording(path string) (*recording, error) {
 				c.stream = append(c.stream, piece{at: ts.Sub(c.start), text: line.Get("delta").String()})
 			}
 		case "provider_native_raw_payload":
+			if c != nil && !c.answered && c.answerModel == "" {
+				c.answerModel = modelIn(line.Get("payload"))
+			}
 			if c != nil && !c.answered && line.Get("payloadKind").String() == "stream_event" {
 				if t := thinkingIn(line.Get("payload")); t != "" {
 					c.stream = append(c.stream, piece{at: ts.Sub(c.start), text: t, thinking: true})
@@ -197,6 +203,19 @@ func thinkingIn(p gjson.Result) string {
 		return s
 	}
 	return d.Get("reasoning").String()
+}
+
+// modelIn is the model a recorded payload names: Anthropic's message_start
+// (message.model) or whole message, an OpenAI chunk or body (model). The
+// request payload names the model asked for, which the answer may not be.
+func modelIn(p gjson.Result) string {
+	if p.Get("type").String() == "message_start" {
+		return p.Get("message.model").String()
+	}
+	if p.Get("messages").Exists() {
+		return "" // a request body
+	}
+	return p.Get("model").String()
 }
 
 func invalid(path string, line int, why string) error {
