@@ -29,10 +29,11 @@ func mismatch(want, got []json.RawMessage, wantCwd, gotCwd string) string {
 		role := g.Get("role").String()
 		for _, k := range keysOf(w, g) {
 			wv, gv := w.Get(gjson.Escape(k)), g.Get(gjson.Escape(k))
-			if sameValue(k, role, wv, gv, wantCwd, gotCwd) {
+			ws, gs, same := compare(k, role, wv, gv, wantCwd, gotCwd)
+			if same {
 				continue
 			}
-			a, b := shortPair(wv, gv)
+			a, b := shortPair(wv, gv, ws, gs)
 			return fmt.Sprintf("message %d (%s) %s differs: %s vs %s", i, cmpRole(w, g), k, a, b)
 		}
 	}
@@ -67,25 +68,24 @@ func cmpRole(w, g gjson.Result) string {
 	return w.Get("role").String()
 }
 
-// sameValue compares one key of a recorded and a new message.
-func sameValue(key, role string, w, g gjson.Result, wantCwd, gotCwd string) bool {
+// compare compares one key of a recorded and a new message, and returns
+// the two as the diff shows them: a content string as compared (the
+// recorded working directory read as the new one), anything else as JSON.
+func compare(key, role string, w, g gjson.Result, wantCwd, gotCwd string) (ws, gs string, same bool) {
+	ws, gs = text(w), text(g)
 	if w.Raw == g.Raw {
-		return true
+		return ws, gs, true
 	}
-	if w.Exists() != g.Exists() {
-		return false
+	if w.Exists() != g.Exists() || key != "content" || w.Type != gjson.String || g.Type != gjson.String {
+		return ws, gs, false
 	}
-	if key != "content" || w.Type != gjson.String || g.Type != gjson.String {
-		return false
-	}
-	ws, gs := w.String(), g.String()
 	if wantCwd != "" && gotCwd != "" && wantCwd != gotCwd {
 		ws = strings.ReplaceAll(ws, wantCwd, gotCwd)
 	}
-	if role == "system" {
-		ws, gs = dropRunLines(ws), dropRunLines(gs)
+	if role == "system" && dropRunLines(ws) == dropRunLines(gs) {
+		return ws, gs, true
 	}
-	return ws == gs
+	return ws, gs, ws == gs
 }
 
 // dropRunLines leaves out the lines of trail's default system prompt that
@@ -105,18 +105,14 @@ func dropRunLines(s string) string {
 // shortPair renders two differing values for the one-line diff. Strings
 // are shown from a little before their first differing character, cut to
 // 40 characters with … where they were cut, so two long tool results that
-// differ at the end show the end; other values as JSON, cut the same way.
-func shortPair(w, g gjson.Result) (string, string) {
-	ws, gs := text(w), text(g)
-	from := 0
-	if w.Type == gjson.String && g.Type == gjson.String {
-		wr, gr := []rune(ws), []rune(gs)
-		d := 0
-		for d < len(wr) && d < len(gr) && wr[d] == gr[d] {
-			d++
-		}
-		from = max(0, d-10)
+// differ at the end show the end; other values as JSON, the same way.
+func shortPair(w, g gjson.Result, ws, gs string) (string, string) {
+	wr, gr := []rune(ws), []rune(gs)
+	d := 0
+	for d < len(wr) && d < len(gr) && wr[d] == gr[d] {
+		d++
 	}
+	from := max(0, d-10)
 	return cut(w, ws, from), cut(g, gs, from)
 }
 
