@@ -48,6 +48,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
 			&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS`"},
 			&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log"},
+			&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
 			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
 			cassetteFlags()[0], cassetteFlags()[1], cassetteFlags()[2],
 		},
@@ -91,6 +92,9 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 				return err
 			}
 			if err := contextOptions(c, &step); err != nil {
+				return err
+			}
+			if err := logRequestsOption(c, &step); err != nil {
 				return err
 			}
 			o.Compact = core.CompactOptions{Step: step, Instructions: c.String("instructions"), KeepLast: c.Int("keep-last")}

@@ -55,11 +55,14 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			"terminal), jsonl (one message a line; the default when piped), json ({sessionId, cwd,\n" +
 			"createdAt, updatedAt, messages, history}), record (a full session record).\n" +
 			"In the transcript view a jsonl compaction marker is a line {\"compaction\": {...}}.\n" +
+			"--view requests gives every provider call, {executionId, round, provider, model,\n" +
+			"messages, tools, sha256} (json or jsonl), rebuilt from the log with each digest\n" +
+			"checked: a request the log contradicts is exit 7.\n" +
 			"--write-record repairs a session whose record is missing or corrupt:\n" +
 			"   trail replay 0193abcd --write-record && trail resume 0193abcd \"go on\"",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "text, json, jsonl or record (default: text on a terminal, jsonl when piped)"},
-			&cli.StringFlag{Name: "view", Value: viewContext, Usage: "context (what the model sees next) or transcript (everything ever said)"},
+			&cli.StringFlag{Name: "view", Value: viewContext, Usage: "context (what the model sees next), transcript (everything ever said) or requests (every provider call, checked)"},
 			&cli.BoolFlag{Name: "write-record", Usage: "rebuild sessions/<id>.json from the log when it is missing or corrupt"},
 			&cli.BoolFlag{Name: "force", Usage: "with --write-record: replace a record that parses"},
 			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "with --write-record: how long to wait for a session locked by a step"},
@@ -95,8 +98,15 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			}
 			switch o.View {
 			case viewContext, viewTranscript:
+			case viewRequests:
+				if o.Format != "" && o.Format != rfJSON && o.Format != rfJSONL {
+					return errs.Usagef("use --format json or jsonl", "--view requests has no %s format", store.QuoteInput(o.Format))
+				}
+				if o.WriteRecord {
+					return errs.Usagef("drop --view requests to rebuild the record", "--write-record has no requests view")
+				}
 			default:
-				return errs.Usagef("use context or transcript", "unknown view %s", store.QuoteInput(o.View))
+				return errs.Usagef("use context, transcript or requests", "unknown view %s", store.QuoteInput(o.View))
 			}
 			if o.Format == rfRecord && o.View == viewTranscript {
 				return errs.Usagef("a record holds the context; drop --view or use --format json", "--format record has no transcript view")
@@ -124,6 +134,13 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	}
 	if err := checkLogFile(t.Path); err != nil {
 		return err
+	}
+	if o.View == viewRequests {
+		format := o.Format
+		if format == "" {
+			format = rfJSONL
+		}
+		return writeRequests(o, t.Path, format)
 	}
 	// The transcript (and the history built from it) is kept only when
 	// the output needs it; a context replay's memory is the context's.

@@ -13,6 +13,7 @@ import (
 	"trail/core"
 	"trail/core/errs"
 	"trail/core/provider"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -53,6 +54,7 @@ func stepFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout, refreshed by every streamed event"},
 		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
 		&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log (the record is still saved)"},
+		&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
 		&cli.BoolFlag{Name: "no-stdin", Usage: "never read standard input"},
 		&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
 		&cli.StringFlag{Name: "name", Usage: "session `NAME` (resume: rename)"},
@@ -210,6 +212,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	if err := readCassetteFlags(c, d, g.Home, cwd, &opts.Step.Provider); err != nil {
 		return nil, err
 	}
+	if err := logRequestsOption(c, &opts.Step); err != nil {
+		return nil, err
+	}
 	permissionOptions(c, &opts.Step)
 	if err := contextOptions(c, &opts.Step); err != nil {
 		return nil, err
@@ -218,6 +223,19 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		return nil, err
 	}
 	return opts, nil
+}
+
+// logRequestsOption reads --log-requests.
+func logRequestsOption(c *cli.Context, step *core.StepOptions) error {
+	if !c.IsSet("log-requests") {
+		return nil
+	}
+	v := c.String("log-requests")
+	if settings.CheckLogRequests(v) != nil {
+		return errs.Usagef("use --log-requests digest or --log-requests full", "unknown --log-requests %s", store.QuoteInput(v))
+	}
+	step.LogRequests = v
+	return nil
 }
 
 // flagTimeout is --timeout when given, else 0: the step then takes the

@@ -43,7 +43,8 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 		ArgsUsage: "LOGFILE|ID|- ...",
 		Description: "Checks each log in one streaming pass: every line a JSON object with a valid envelope,\n" +
 			"one session, seq without gaps, every provider request and tool call answered, every\n" +
-			"external payload present and intact. Arguments are log files, folders of logs, globs\n" +
+			"external payload present and intact, every request digest (messagesSha256) matching\n" +
+			"the history the log rebuilds (LOG_REQUEST_DIGEST_MISMATCH). Arguments are log files, folders of logs, globs\n" +
 			"(expanded here too, for shells that pass them quoted), session ids, or - for stdin\n" +
 			"(whose payload paths are then taken from the current directory).\n" +
 			"Exit 0 when no log has errors, 7 when any has, 3 when a file does not exist\n" +

@@ -144,6 +144,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	next := make([]chat.Message, 0, len(system)+1+len(tail))
 	next = append(append(append(next, system...), note), tail...)
 	s.messages = next
+	s.reqDigest.reset()
 	s.markRelogged() // replace_all below logs every message again
 	after := s.contextState()
 	all := make([]any, len(next))

@@ -66,11 +66,15 @@ type StepOptions struct {
 	ContextWindow  int64    // --context-window: overrides the model table
 	Tools          []string // --tools: the tools offered; nil = every built-in tool
 
-	NoLog    bool
-	Wait     time.Duration // how long to wait for the session lock
-	Cwd      string
-	Settings *settings.Settings
-	Observer Observer
+	NoLog bool
+	// LogRequests is --log-requests: "full" logs every request's messages
+	// and tools whole, "digest" only their digests; "" leaves it to the
+	// settings (logRequests), else digest.
+	LogRequests string
+	Wait        time.Duration // how long to wait for the session lock
+	Cwd         string
+	Settings    *settings.Settings
+	Observer    Observer
 }
 
 // Step runs one prompt to completion in a new or stored session.

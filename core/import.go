@@ -319,6 +319,7 @@ func (im *importer) item(it peer.Item) error {
 		logfmt.F("line", it.Line),
 		logfmt.F("messages", all))...)
 	s.messages = next
+	s.reqDigest.reset()
 	s.eventEntry("compaction", logfmt.Object{
 		logfmt.F("source", format+" "+c.Source),
 		logfmt.F("messagesBefore", before),

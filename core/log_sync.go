@@ -70,6 +70,11 @@ type logCheckpoint struct {
 	Bytes    int64 `json:"bytes"`
 	Seq      int64 `json:"seq"`
 	Messages int   `json:"messages"`
+	// The digests of the system prompt and tools the log gave last
+	// (session_init), so the next step logs them again only when they
+	// changed; "" when unknown.
+	SystemPromptSha256 string `json:"systemPromptSha256,omitempty"`
+	ToolsSha256        string `json:"toolsSha256,omitempty"`
 }
 
 // readCheckpoint reads the record's checkpoint; ok is false when there is
@@ -79,12 +84,16 @@ func readCheckpoint(f store.Fields) (cp logCheckpoint, ok bool) {
 	if !found {
 		return cp, false
 	}
-	var v struct{ Bytes, Seq, Messages *int64 }
+	var v struct {
+		Bytes, Seq, Messages            *int64
+		SystemPromptSha256, ToolsSha256 string
+	}
 	if err := json.Unmarshal(raw, &v); err != nil || v.Bytes == nil || v.Seq == nil || v.Messages == nil ||
 		*v.Bytes < 0 || *v.Seq < 0 || *v.Messages < 0 {
 		return cp, false
 	}
-	return logCheckpoint{Bytes: *v.Bytes, Seq: *v.Seq, Messages: int(*v.Messages)}, true
+	return logCheckpoint{Bytes: *v.Bytes, Seq: *v.Seq, Messages: int(*v.Messages),
+		SystemPromptSha256: v.SystemPromptSha256, ToolsSha256: v.ToolsSha256}, true
 }
 
 // setCheckpoint stores where the log stands in the record being saved. A
@@ -95,7 +104,8 @@ func (s *session) setCheckpoint(r *store.Record) error {
 		r.Fields.Delete(fieldLogCheckpoint)
 		return nil
 	}
-	return r.Fields.Set(fieldLogCheckpoint, logCheckpoint{Bytes: s.log.Size(), Seq: s.log.NextSeq(), Messages: len(s.messages)})
+	return r.Fields.Set(fieldLogCheckpoint, logCheckpoint{Bytes: s.log.Size(), Seq: s.log.NextSeq(), Messages: len(s.messages),
+		SystemPromptSha256: s.logged.prompt, ToolsSha256: s.logged.tools})
 }
 
 // checkpointHolds reports whether the checkpoint proves the log agrees with
@@ -160,6 +170,7 @@ func sameJSON(a, b []byte) bool {
 type logCheck struct {
 	open   []logfmt.OpenRequest
 	resync *resyncPlan
+	logged loggedInit // what the log's session_init lines gave last
 }
 
 // warnLater keeps a warning found while the session opens: the step's
@@ -189,7 +200,7 @@ func (s *session) checkLog() *logCheck {
 		}
 	}
 	if checkpointHolds(cp, ok, len(s.messages), l.Size(), l.NextSeq(), tail) {
-		return &logCheck{open: tail.Open}
+		return &logCheck{open: tail.Open, logged: loggedInit{prompt: cp.SystemPromptSha256, tools: cp.ToolsSha256}}
 	}
 	whole, err := logfmt.ScanLog(l.Path(), 0)
 	if err != nil {
@@ -202,6 +213,7 @@ func (s *session) checkLog() *logCheck {
 		s.warnLater("log not re-synced with the record: " + err.Error())
 		return c
 	}
+	c.logged = loggedFrom(rep)
 	record := make([]json.RawMessage, len(s.messages))
 	for i := range s.messages {
 		if record[i], err = l.Encode(s.messages[i]); err != nil {

@@ -232,12 +232,20 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	return res, stepErr
 }
 
+// logAssistantSummary logs the step's answer. Robota's historyStructure
+// (an outline of every message) is written only with full requests: on
+// every step it repeated the whole conversation, which historyLength and
+// the history_mutation lines already give.
 func (s *session) logAssistantSummary() {
-	s.logEvent("assistant",
+	fields := []logfmt.Field{
 		logfmt.F("content", s.final),
 		logfmt.F("historyLength", len(s.messages)),
 		logfmt.F("estimatedChars", chat.SerializedLength(s.messages)),
-		logfmt.F("historyStructure", json.RawMessage(historyStructure(s.messages))))
+	}
+	if s.fullRequests() {
+		fields = append(fields, logfmt.F("historyStructure", json.RawMessage(historyStructure(s.messages))))
+	}
+	s.logEvent("assistant", fields...)
 }
 
 // historyStructure is Robota's per-message outline for the assistant event.

@@ -2,9 +2,7 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -24,11 +22,12 @@ type providerCall struct {
 	tools    []chat.ToolSchema
 	quiet    bool // no text_delta lines, no observer text: not the answer
 	purpose  string
+	history  bool // messages is the conversation (requestMessages): the log proves it by digest
 }
 
 // callProvider sends one round of the conversation.
 func (s *session) callProvider(ctx context.Context, round int) (*provider.Response, string, error) {
-	return s.send(ctx, providerCall{execID: s.execID, round: round, messages: s.requestMessages(), tools: s.toolSchemas()})
+	return s.send(ctx, providerCall{execID: s.execID, round: round, messages: s.requestMessages(), tools: s.toolSchemas(), history: true})
 }
 
 // send makes one provider call. It returns the answer, or the error and
@@ -52,19 +51,14 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 	if !pc.quiet { // a summary needs no thinking
 		req.Thinking = s.thinking
 	}
-	msgs := make([]json.RawMessage, len(req.Messages))
-	for i := range req.Messages {
-		raw, err := req.Messages[i].CompactJSON()
-		if err != nil {
-			return nil, "", fmt.Errorf("encode message %d: %w", i, err)
-		}
-		msgs[i] = raw
+	sent, err := s.requestFields(pc, req.Messages)
+	if err != nil {
+		return nil, "", err
 	}
 	fields := roundFields(pc.execID, round,
 		logfmt.F("provider", s.pcfg.Name),
-		logfmt.F("model", s.pcfg.Model),
-		logfmt.F("messages", msgs),
-		logfmt.F("tools", req.Tools))
+		logfmt.F("model", s.pcfg.Model))
+	fields = append(fields, sent...)
 	if pc.purpose != "" {
 		fields = append(fields, logfmt.F("purpose", pc.purpose))
 	}
@@ -133,8 +127,7 @@ func (s *session) requestMessages() []chat.Message {
 	copy(out, s.messages)
 	for i := range out {
 		if out[i].Role == chat.RoleAssistant && out[i].State == chat.StateInterrupted {
-			out[i].Content += chat.InterruptedNote
-			out[i].Touch()
+			out[i] = out[i].WithInterruptedNote()
 		}
 	}
 	return out
@@ -245,6 +238,9 @@ func (k *roundSink) ToolCallStarted(index int, id, name string) {
 func (k *roundSink) RawPayload(kind string, payload any) {
 	if kind == "response" || kind == "stream_event" {
 		k.native = true
+	}
+	if kind == "request" {
+		payload = k.s.requestPayload(payload)
 	}
 	k.payload(kind, payload)
 }

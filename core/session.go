@@ -47,6 +47,8 @@ type session struct {
 	provider      provider.Provider
 	execID        string
 	providerCalls int
+	reqDigest     requestDigest // the running hash of the requests' messages (request_digest.go)
+	logged        loggedInit    // the system prompt and tools the log holds (session_init.go)
 
 	// what each request asks for (output_limits.go, provider_call.go)
 	maxTokens        int

@@ -261,15 +261,19 @@ func (s *session) openLog(resumed bool) error {
 		check = s.checkLog() // reads only: session_init comes first
 	}
 	sp := s.currentSystemPrompt()
+	var known loggedInit
+	if check != nil {
+		known = check.logged
+	}
 	fields := []logfmt.Field{
 		logfmt.F("cwd", s.rec.Cwd),
 		logfmt.F("systemPromptLength", utf8.RuneCountInString(sp)),
-		logfmt.F("systemPrompt", sp),
-		logfmt.F("toolSchemas", s.toolSchemas()),
+	}
+	fields = append(fields, s.initFields(sp, known)...)
+	fields = append(fields,
 		logfmt.F("model", s.pcfg.Model),
 		logfmt.F("provider", s.pcfg.Name),
-		logfmt.F("resumed", resumed),
-	}
+		logfmt.F("resumed", resumed))
 	if s.rec.ParentSessionID != "" {
 		fields = append(fields, logfmt.F("parentSessionId", s.rec.ParentSessionID))
 	}

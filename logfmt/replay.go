@@ -361,10 +361,16 @@ func (p *replayer) systemMessage() json.RawMessage {
 	if ts == "" {
 		ts = p.rep.CreatedAt
 	}
+	return synthSystemMessage(p.rep.SessionID, p.rep.SystemPrompt, ts)
+}
+
+// synthSystemMessage is the system message replay puts first in a log
+// whose first message is not one (validation hashes the same bytes).
+func synthSystemMessage(sessionID, prompt, ts string) []byte {
 	b, _ := Marshal(Object{
-		F("id", p.rep.SessionID+"-system"),
+		F("id", sessionID+"-system"),
 		F("role", "system"),
-		F("content", p.rep.SystemPrompt),
+		F("content", prompt),
 		F("state", "complete"),
 		F("timestamp", ts),
 	})

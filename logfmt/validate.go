@@ -41,6 +41,7 @@ const (
 	CodeTruncatedTail             = "LOG_TRUNCATED_TAIL"
 	CodeTimestampRegression       = "LOG_TIMESTAMP_REGRESSION"
 	CodeHistoryIndexMismatch      = "HISTORY_INDEX_MISMATCH"
+	// CodeRequestDigestMismatch is in validate_digest.go.
 )
 
 // Severities.
@@ -138,6 +139,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 		tools:     make(map[string]*toolKey),
 		closed:    newClosedSet(),
 	}
+	v.dg.d = &historyDigest{done: v.digestSettled}
 	v.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
 	defer rd.Release()
@@ -151,6 +153,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 		}
 		v.line(l)
 	}
+	v.dg.d.close()
 	v.finish()
 	v.rep.Entries = rd.Entries()
 	slices.SortStableFunc(v.rep.Issues, func(a, b Issue) int { return cmp.Compare(a.Line, b.Line) })
@@ -177,7 +180,8 @@ type validator struct {
 
 	providers map[string]*providerKey
 	tools     map[string]*toolKey
-	closed    *closedSet // recently closed keys
+	closed    *closedSet      // recently closed keys
+	dg        validatorDigest // request digests (validate_digest.go)
 }
 
 func (v *validator) add(is Issue) {
@@ -218,7 +222,10 @@ func (v *validator) line(l Line) {
 	}
 	event := unquoteToken(e.event)
 	switch event {
-	case "provider_request", "provider_response_raw", "provider_native_raw_payload":
+	case "provider_request":
+		v.provider(l, e, event)
+		v.digestRequest(l, e)
+	case "provider_response_raw", "provider_native_raw_payload":
 		v.provider(l, e, event)
 	case "provider_response_normalized":
 		// Like Robota, a normalized response whose payload cannot be
@@ -234,6 +241,9 @@ func (v *validator) line(l Line) {
 		if !v.appended && len(unquoteToken(e.systemPrompt)) > 0 {
 			v.systemFromInit = true
 		}
+		v.digestInit(l, e)
+	case "log_resync", "abandoned_requests":
+		v.dg.d.close() // a request still waiting for its messages never got them
 	}
 }
 
@@ -359,6 +369,7 @@ func (v *validator) listLen(list []byte) int {
 func (v *validator) mutation(l Line, e *entry) {
 	switch {
 	case stringIs(e.mutation, "append_message"):
+		v.digestAppend(e, !v.appended)
 		if !v.appended && v.systemFromInit && v.role(e.message) != "system" {
 			v.position = 1 // Robota's system message is not logged: replay adds it
 		}
@@ -380,5 +391,6 @@ func (v *validator) mutation(l Line, e *entry) {
 	case stringIs(e.mutation, "replace_all"):
 		v.appended = true
 		v.position = v.listLen(e.messages)
+		v.digestReplace(e)
 	}
 }

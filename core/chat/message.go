@@ -116,6 +116,20 @@ func (m *Message) CompactJSON() (json.RawMessage, error) {
 	return logfmt.Marshal(m.object())
 }
 
+// WithInterruptedNote is the message as a request sends an interrupted
+// answer again: InterruptedNote after its content. Its compact JSON is
+// logfmt.RequestForm of the message's, every other byte kept, so the log
+// proves the request from the message it logged.
+func (m Message) WithInterruptedNote() Message {
+	c, err := m.CompactJSON()
+	m.Content += InterruptedNote
+	m.Touch()
+	if err == nil {
+		m.compact = logfmt.RequestForm(c)
+	}
+	return m
+}
+
 // CompactBytes drops the whitespace outside strings of valid JSON.
 func CompactBytes(data []byte) []byte {
 	out := make([]byte, 0, len(data))

@@ -42,6 +42,10 @@ type Settings struct {
 	StreamOptionsOff bool
 	// PromptCachingOff: promptCaching false (no cache_control breakpoints).
 	PromptCachingOff bool
+	// LogRequests is how provider_request lines carry the messages and
+	// tools sent: LogRequestsDigest (the default, "" when no file says)
+	// or LogRequestsFull (the whole lists, as Robota writes them).
+	LogRequests string
 	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
 	// switch); no hook runs.
 	DisableAllHooks bool
@@ -159,6 +163,23 @@ type settingsFile struct {
 	AlwaysThinking       *bool                    `json:"alwaysThinkingEnabled"`
 	StreamOptions        *bool                    `json:"streamOptions"`
 	PromptCaching        *bool                    `json:"promptCaching"`
+	LogRequests          *string                  `json:"logRequests"`
+}
+
+// The values of logRequests.
+const (
+	LogRequestsDigest = "digest"
+	LogRequestsFull   = "full"
+)
+
+// CheckLogRequests accepts "digest" or "full" (logRequests,
+// --log-requests).
+func CheckLogRequests(v string) error {
+	switch v {
+	case LogRequestsDigest, LogRequestsFull:
+		return nil
+	}
+	return fmt.Errorf(`logRequests must be "digest" or "full", got %q`, v)
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
@@ -264,6 +285,12 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	}
 	if f.PromptCaching != nil {
 		s.PromptCachingOff = !*f.PromptCaching
+	}
+	if f.LogRequests != nil {
+		if err := CheckLogRequests(*f.LogRequests); err != nil {
+			return &errs.InvalidDataError{Path: path, Err: err}
+		}
+		s.LogRequests = *f.LogRequests
 	}
 	for k, v := range f.Env {
 		if s.Env == nil {
