@@ -212,9 +212,13 @@ func TestCassetteOfScriptAndEchoSessionsWithCompact(t *testing.T) {
 	id := play.onlySession()
 	sameJSON(t, "messages", cassetteMessages(rec, recID), cassetteMessages(play, id))
 
-	// An echo recording, played back by path.
+	// An echo recording whose log holds the full messages (the older
+	// form), played back by path.
 	echo := newEnv(t)
-	echo.must("", "run", "--provider", "echo", "hello there")
+	echo.must("", "run", "--provider", "echo", "--log-requests", "full", "hello there")
+	if msgs := echo.events(echo.onlySession(), "provider_request")[0]["messages"]; msgs == nil {
+		t.Fatal("--log-requests full wrote no messages")
+	}
 	echoLog := echo.logPath(echo.onlySession())
 	r := echo.must("", "run", "--provider", "cassette", "--cassette", echoLog, "hello there")
 	if r.stdout != "echo: hello there\n" {
