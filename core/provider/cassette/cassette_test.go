@@ -51,7 +51,7 @@ func recordingLog(t *testing.T) string {
 
 // request is what a new run sends: the recorded messages with new ids,
 // timestamps and metadata, in another directory on another day.
-func request(t *testing.T, k int, raws ...string) *provider.Request {
+func request(t testing.TB, k int, raws ...string) *provider.Request {
 	t.Helper()
 	req := &provider.Request{CallIndex: k}
 	for _, r := range raws {
