@@ -153,6 +153,17 @@ func (e *env) checkLogs() {
 		for _, is := range report.Issues {
 			e.t.Errorf("a log trail wrote does not validate: %s:%d: %s %s", path, is.Line, is.Code, is.Message)
 		}
+		// Every request the log names by digest is rebuilt and proven
+		// (replay --view requests), unless a killed step never logged it.
+		err = logfmt.ReadRequests(path, func(r logfmt.Request) error {
+			if !r.DigestOK && r.Missing == 0 {
+				e.t.Errorf("%s:%d: the request's messages do not hash to its digest", path, r.Line)
+			}
+			return nil
+		})
+		if err != nil {
+			e.t.Errorf("read requests %s: %v", path, err)
+		}
 	}
 	if e.t.Failed() {
 		return

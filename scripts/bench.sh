@@ -12,6 +12,7 @@
 #   replay on a 1 GB log                     BenchmarkReplay1GB          >= 150 MB/s
 #   100,000 log appends                      logfmt BenchmarkAppend100k  < 1 s
 #   a 200-round tool loop in one process     BenchmarkToolLoop200Rounds  peak RSS (peak-RSS-MB)
+#   log bytes after 10, 100, 1,000 turns     BenchmarkLogBytesAfter*     linear: log-B/turn about the same
 #
 # The big fixtures (2 GB of records, 1 GB logs) are built in temp folders and
 # removed afterwards; TRAIL_BENCH_LARGE=0 skips them.
@@ -24,6 +25,8 @@ echo "== whole-process timings (each op is one trail process)"
 bench -bench 'Version|RunEcho$|ResumeEcho|Resume10k|AnthropicLocal|FirstDelta' -benchtime 100x .
 echo "== memory: one run whose model reads a file 200 times (peak RSS of the process)"
 bench -bench 'ToolLoop200Rounds' -benchtime 3x .
+echo "== log growth: log and payload bytes after 10, 100 and 1,000 turns (log-KB, log-B/turn)"
+bench -bench 'LogBytesAfter' -benchtime 1x .
 echo "== list over 10,000 sessions; validate-log and replay on 100 MB and 1 GB logs"
 bench -bench 'List10k|ValidateLog|Replay' -benchtime 3x .
 echo "== store: record heads, load and save"
