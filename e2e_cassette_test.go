@@ -220,7 +220,7 @@ func TestCassetteOfScriptAndEchoSessionsWithCompact(t *testing.T) {
 		t.Fatal("--log-requests full wrote no messages")
 	}
 	echoLog := echo.logPath(echo.onlySession())
-	r := echo.must("", "run", "--provider", "cassette", "--cassette", echoLog, "hello there")
+	r := echo.must("", "run", "--cassette", echoLog, "hello there") // --cassette alone picks the provider
 	if r.stdout != "echo: hello there\n" {
 		t.Errorf("echo cassette: %s", r)
 	}
@@ -241,6 +241,7 @@ func TestCassetteUsageErrors(t *testing.T) {
 		{[]string{"run", "--provider", "cassette", "--cassette", log, "--cassette-speed", "slow", "hi"}, 2, `unknown cassette speed "slow"`},
 		{[]string{"run", "--provider", "cassette", "--cassette", filepath.Join(e.cwd, "none.jsonl"), "hi"}, 3, "none.jsonl does not exist"},
 		{[]string{"run", "--provider", "cassette", "--cassette", "nosuchsession", "hi"}, 3, "nosuchsession"},
+		{[]string{"run", "--provider", "echo", "--cassette", log, "hi"}, 2, `--cassette plays a recording; it does not go with --provider "echo"`},
 	} {
 		r := e.run("", tt.args...)
 		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {

@@ -3,8 +3,10 @@ package commands
 import (
 	"github.com/urfave/cli/v2"
 
+	"trail/core/errs"
 	"trail/core/provider"
 	"trail/core/provider/cassette"
+	"trail/store"
 )
 
 // cassetteFlags are the cassette provider's options, on run, resume and
@@ -20,7 +22,7 @@ func cassetteFlags() []cli.Flag {
 // readCassetteFlags puts the cassette options in f. --cassette names a log
 // the way replay's argument does (a path, or a session of this home: id,
 // prefix, name), made absolute so that a resume from elsewhere finds it.
-// With no model named, the cassette's session takes the model of the
+// --cassette alone chooses the cassette provider. With no model named, the cassette's session takes the model of the
 // recording's first request: the context window and prices are then the
 // recorded ones.
 func readCassetteFlags(c *cli.Context, d *Deps, home, cwd string, f *provider.Flags) error {
@@ -31,6 +33,13 @@ func readCassetteFlags(c *cli.Context, d *Deps, home, cwd string, f *provider.Fl
 			return err
 		}
 		f.Cassette = absFrom(cwd, t.Path)
+		switch f.Name {
+		case "": // a cassette names its provider
+			f.Name = provider.Cassette
+		case provider.Cassette:
+		default:
+			return errs.Usagef("leave out --provider, or pass --provider cassette", "--cassette plays a recording; it does not go with --provider %s", store.QuoteInput(f.Name))
+		}
 	}
 	name := f.Name
 	if name == "" {
