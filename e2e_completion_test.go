@@ -51,7 +51,7 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 	if got := strings.Join(e.completeInBash("trail", "list", "--js"), " "); got != "--json --jsonl" {
 		t.Errorf("list --js<TAB>: %q", got)
 	}
-	if got := strings.Join(e.completeInBash("trail", "run", "--provider", ""), " "); got != "anthropic openai echo script" {
+	if got := strings.Join(e.completeInBash("trail", "run", "--provider", ""), " "); got != "anthropic openai echo script cassette" {
 		t.Errorf("run --provider <TAB>: %q", got)
 	}
 	// --home given on the line is the home whose sessions complete

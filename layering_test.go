@@ -52,8 +52,11 @@ var allowed = map[string][]string{
 	"trail/core/provider/openai":        {"trail/core/provider", "trail/core/provider/wire", "trail/core/chat", "trail/core/errs"},
 	"trail/core/provider/echo":          {"trail/core/provider", "trail/core/chat"},
 	"trail/core/provider/script":        {"trail/core/provider", "trail/core/chat", "trail/core/errs"},
-	"trail/store":                       {},
-	"trail/logfmt":                      {},
+	// The cassette plays a recorded trail log: it reads it with logfmt's
+	// reader and payload resolver, as replay does.
+	"trail/core/provider/cassette": {"trail/core/provider", "trail/core/chat", "trail/core/errs", "trail/logfmt"},
+	"trail/store":                  {},
+	"trail/logfmt":                 {},
 }
 
 // testOnly are the extra imports a package's tests may make: fixtures and

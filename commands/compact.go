@@ -40,7 +40,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			&cli.StringFlag{Name: "output-format", Aliases: []string{"o"}, Value: outText, Usage: "text (the summary) or json"},
 			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
 			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
-			&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo or script (default: the session's)"},
+			&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo, script or cassette (default: the session's)"},
 			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (default: the session's)"},
 			&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
 			&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
@@ -50,6 +50,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log"},
 			&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
 			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
+			cassetteFlags()[0], cassetteFlags()[1], cassetteFlags()[2],
 		},
 		Action: func(c *cli.Context) error {
 			g, err := readGlobals(c, d)
@@ -86,6 +87,9 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 				NoLog:      c.Bool("no-log"),
 				Wait:       c.Duration("wait"),
 				Cwd:        cwd,
+			}
+			if err := readCassetteFlags(c, d, g.Home, cwd, &step.Provider); err != nil {
+				return err
 			}
 			if err := contextOptions(c, &step); err != nil {
 				return err

@@ -38,7 +38,11 @@ func sessionArgs(cmd string, n int) bool {
 func valueChoices(cmd, option string) []string {
 	switch option {
 	case "provider":
-		return []string{"anthropic", "openai", "echo", "script"}
+		return []string{"anthropic", "openai", "echo", "script", "cassette"}
+	case "cassette-mode":
+		return []string{"strict", "lenient"}
+	case "cassette-speed":
+		return []string{"full", "recorded"}
 	case "output-format", "o":
 		if cmd == "compact" {
 			return []string{"text", "json"}

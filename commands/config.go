@@ -128,7 +128,7 @@ func checkEntry(e settings.Entry) string {
 	switch {
 	case e.Key == "provider":
 		if _, ok := provider.DefaultModels[str]; !ok || !isString {
-			return fmt.Sprintf("provider %s is not one of anthropic, openai, echo, script", e.Value)
+			return fmt.Sprintf("provider %s is not one of anthropic, openai, echo, script, cassette", e.Value)
 		}
 	case e.Key == "baseUrl":
 		if !isString || !(strings.HasPrefix(str, "http://") || strings.HasPrefix(str, "https://")) {

@@ -15,6 +15,7 @@ import (
 	"trail/core/errs"
 	"trail/core/provider"
 	"trail/core/provider/anthropic"
+	"trail/core/provider/cassette"
 	"trail/core/provider/echo"
 	"trail/core/provider/openai"
 	"trail/core/provider/script"
@@ -30,6 +31,7 @@ var (
 	_ core.Logger       = (*logfmt.Writer)(nil)
 	_ provider.Provider = (*echo.Provider)(nil)
 	_ provider.Provider = (*script.Provider)(nil)
+	_ provider.Provider = (*cassette.Provider)(nil)
 	_ provider.Provider = (*anthropic.Provider)(nil)
 	_ provider.Provider = (*openai.Provider)(nil)
 )
@@ -89,6 +91,9 @@ func buildProvider(cfg provider.Config, env func(string) string) (provider.Provi
 		return echo.New(), nil
 	case provider.Script:
 		return script.Load(cfg.Script)
+	case provider.Cassette:
+		return cassette.Load(cfg.Cassette, cassette.Options{
+			Lenient: cfg.CassetteMode == cassette.ModeLenient, Recorded: cfg.CassetteSpeed == cassette.SpeedRecorded, Cwd: cfg.Cwd})
 	case provider.Anthropic:
 		p, err := anthropic.New(cfg, wireOptions(env))
 		if err != nil { // a nil *Provider must not become a non-nil provider.Provider
@@ -102,7 +107,7 @@ func buildProvider(cfg provider.Config, env func(string) string) (provider.Provi
 		}
 		return p, nil
 	}
-	return nil, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(cfg.Name))
+	return nil, errs.Usagef("providers: anthropic, openai, echo, script, cassette", "unknown provider %s", store.QuoteInput(cfg.Name))
 }
 
 func wireOptions(env func(string) string) wire.Options {

@@ -45,7 +45,7 @@ const (
 func stepFlags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the prompt `TEXT` (else the arguments, else stdin)"},
-		&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo or script (env TRAIL_PROVIDER)"},
+		&cli.StringFlag{Name: "provider", Usage: "anthropic, openai, echo, script or cassette (env TRAIL_PROVIDER)"},
 		&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (env TRAIL_MODEL)"},
 		&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
 		&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
@@ -66,6 +66,7 @@ func stepFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS` (overrides the known models table)"},
 		&cli.StringFlag{Name: "on-ask", Value: core.OnAskDeny, Usage: "what a call needing approval does without a terminal: `deny|pause` (pause: exit 4, decide later with resume --approve/--deny)"},
 	}
+	flags = append(flags, cassetteFlags()...)
 	flags = append(flags, outputFlags()...)
 	return append(flags, claudeStepFlags()...)
 }
@@ -207,6 +208,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		NoLog:      c.Bool("no-log"),
 		Wait:       c.Duration("wait"),
 		Cwd:        cwd,
+	}
+	if err := readCassetteFlags(c, d, g.Home, cwd, &opts.Step.Provider); err != nil {
+		return nil, err
 	}
 	if err := logRequestsOption(c, &opts.Step); err != nil {
 		return nil, err

@@ -54,9 +54,10 @@ func RebuildRecord(rep *logfmt.Replay, base *store.Record) *store.Record {
 	}
 	r.Status, r.StopReason = StatusIdle, rebuiltStopReason(rep.LastOutcome)
 	if rep.Provider != "" {
-		p := &store.ProviderRef{Name: rep.Provider, Model: rep.Model, BaseURL: hd.BaseURL, Script: hd.Script}
+		p := &store.ProviderRef{Name: rep.Provider, Model: rep.Model, BaseURL: hd.BaseURL, Script: hd.Script, Cassette: hd.Cassette}
 		if base != nil && base.Provider != nil && base.Provider.Name == rep.Provider {
 			p.BaseURL, p.Script = cmp.Or(hd.BaseURL, base.Provider.BaseURL), cmp.Or(hd.Script, base.Provider.Script)
+			p.Cassette = cmp.Or(hd.Cassette, base.Provider.Cassette)
 		}
 		r.Provider = p
 	}

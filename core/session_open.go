@@ -315,6 +315,7 @@ func (s *session) headerFields() []logfmt.Field {
 	if p := s.rec.Provider; p != nil {
 		add("baseUrl", p.BaseURL)
 		add("script", p.Script)
+		add("cassette", p.Cassette)
 	}
 	return out
 }

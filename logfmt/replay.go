@@ -95,7 +95,7 @@ type Replay struct {
 
 // RecordHeader is what the log says of a record's header fields.
 type RecordHeader struct {
-	Name, Title, CreatedAt, UpdatedAt, BaseURL, Script, PermissionMode string
+	Name, Title, CreatedAt, UpdatedAt, BaseURL, Script, Cassette, PermissionMode string
 }
 
 // TranscriptItem is a message, or a marker: a compaction when Compaction
@@ -285,8 +285,8 @@ func (p *replayer) sessionInit(l Line, e *entry) {
 		rep.SystemPrompt, rep.HasSystemPrompt = unquoteToken(e.systemPrompt), true
 	}
 	p.initTime = unquoteToken(e.timestamp)
-	h := gjson.GetManyBytes(l.Bytes, "name", "title", "createdAt", "baseUrl", "script")
-	for i, dst := range []*string{&rep.Header.Name, &rep.Header.Title, &rep.Header.CreatedAt, &rep.Header.BaseURL, &rep.Header.Script} {
+	h := gjson.GetManyBytes(l.Bytes, "name", "title", "createdAt", "baseUrl", "script", "cassette")
+	for i, dst := range []*string{&rep.Header.Name, &rep.Header.Title, &rep.Header.CreatedAt, &rep.Header.BaseURL, &rep.Header.Script, &rep.Header.Cassette} {
 		setString(dst, h[i])
 	}
 	fields := gjson.GetManyBytes(l.Bytes, "provider", "model", "parentSessionId", "toolSchemas")

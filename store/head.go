@@ -213,7 +213,7 @@ func (h *Head) set(key string, v gjson.Result) uint {
 	case "provider":
 		if v.IsObject() {
 			h.Provider = &ProviderRef{
-				Name: get("name"), Model: get("model"), BaseURL: get("baseUrl"), Script: get("script"),
+				Name: get("name"), Model: get("model"), BaseURL: get("baseUrl"), Script: get("script"), Cassette: get("cassette"),
 			}
 		}
 	case "usage":

@@ -44,6 +44,8 @@ type ProviderRef struct {
 	Model   string `json:"model,omitempty"`
 	BaseURL string `json:"baseUrl,omitempty"`
 	Script  string `json:"script,omitempty"`
+	// Cassette is the recording the cassette provider plays (a log's path).
+	Cassette string `json:"cassette,omitempty"`
 }
 
 // Usage is the session's token totals. InputTokens counts every prompt

@@ -245,7 +245,7 @@ func (x *fieldIndex) result() Fields {
 
 // decodeProvider types a provider object only when Encode would write it
 // back with the same meaning: string members name (non-empty), model,
-// baseUrl, script, each at most once, the optional ones non-empty. Anything
+// baseUrl, script, cassette, each at most once, the optional ones non-empty. Anything
 // else stays raw so no member is lost.
 func decodeProvider(v gjson.Result) *ProviderRef {
 	if !v.IsObject() {
@@ -265,6 +265,8 @@ func decodeProvider(v gjson.Result) *ProviderRef {
 			dst = &p.BaseURL
 		case "script":
 			dst = &p.Script
+		case "cassette":
+			dst = &p.Cassette
 		}
 		if dst == nil || seen[k.Str] || f.Type != gjson.String || f.Str == "" {
 			ok = false

@@ -98,7 +98,7 @@ func (r *Record) encodeHeader(e *encoder, key string) error {
 	case "provider":
 		if p := r.Provider; p != nil {
 			c := appendString([]byte(`{"name":`), p.Name)
-			for _, m := range [...]struct{ k, v string }{{"model", p.Model}, {"baseUrl", p.BaseURL}, {"script", p.Script}} {
+			for _, m := range [...]struct{ k, v string }{{"model", p.Model}, {"baseUrl", p.BaseURL}, {"script", p.Script}, {"cassette", p.Cassette}} {
 				if m.v != "" {
 					c = append(appendString(append(c, ','), m.k), ':')
 					c = appendString(c, m.v)

@@ -26,7 +26,7 @@ import (
 //	permissionMode                              string or null
 //	version, messageCount, providerCalls        count or null
 //	usage                                       object or null; inputTokens, outputTokens: count
-//	provider                                    object or null; name, model, baseUrl, script: string
+//	provider                                    object or null; name, model, baseUrl, script, cassette: string
 //	sessionAllowedTools                         array of strings, or null
 //	pendingToolCalls                            array of objects, or null
 //	messages                                    array of messages
@@ -241,8 +241,8 @@ func checkTopMember(data []byte, key string, off int) *shapeError {
 	case "provider":
 		return checkMembers(data, off, &where, kObject|kNull, func(k []byte, voff int) *shapeError {
 			switch string(k) {
-			case "name", "model", "baseUrl", "script":
-				w := where.at(pick(k, "name", "model", "baseUrl", "script"))
+			case "name", "model", "baseUrl", "script", "cassette":
+				w := where.at(pick(k, "name", "model", "baseUrl", "script", "cassette"))
 				return expect(data, voff, &w, kString)
 			}
 			return nil

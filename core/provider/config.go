@@ -17,6 +17,7 @@ const (
 	OpenAI    = "openai"
 	Echo      = "echo"
 	Script    = "script"
+	Cassette  = "cassette"
 )
 
 // DefaultTimeout is the provider idle timeout when neither --timeout nor
@@ -29,20 +30,34 @@ var DefaultModels = map[string]string{
 	OpenAI:    "gpt-4o",
 	Echo:      "echo",
 	Script:    "script",
+	// A cassette's calls are priced and sized by the model each recorded
+	// call names (its answers carry it); "cassette" is the session's.
+	Cassette: "cassette",
 }
 
 // Flags are the provider choices given on the command line.
 type Flags struct {
 	Name, Model, BaseURL, Script string
+	// Cassette is the recording the cassette provider plays (a log's
+	// path); CassetteMode is strict or lenient, CassetteSpeed full or
+	// recorded. Mode and speed are this step's, never stored.
+	Cassette, CassetteMode, CassetteSpeed string
 }
 
 // Config is everything needed to build a Provider. APIKey comes from
 // the environment only and is never stored.
 type Config struct {
-	Name       string
-	Model      string
-	BaseURL    string
-	Script     string
+	Name     string
+	Model    string
+	BaseURL  string
+	Script   string
+	Cassette string
+	// CassetteMode and CassetteSpeed as the flags or the environment
+	// give them, checked ("strict" or "lenient", "full" or "recorded").
+	CassetteMode, CassetteSpeed string
+	// Cwd is where the step runs: the cassette reads the recorded
+	// working directory as this one.
+	Cwd        string
 	APIKey     string
 	BearerAuth bool // ANTHROPIC_AUTH_TOKEN: send "Authorization: Bearer" instead of x-api-key
 	Timeout    time.Duration
@@ -51,7 +66,7 @@ type Config struct {
 
 // Ref is what the record keeps of the provider (never a key).
 func (c Config) Ref() *store.ProviderRef {
-	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: redactURL(c.BaseURL, c.APIKey), Script: c.Script}
+	return &store.ProviderRef{Name: c.Name, Model: c.Model, BaseURL: redactURL(c.BaseURL, c.APIKey), Script: c.Script, Cassette: c.Cassette}
 }
 
 // keyInURL stands for a credential in a stored base URL. Some proxies take
@@ -66,7 +81,7 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 	if s == nil {
 		s = &settings.Settings{}
 	}
-	c := Config{Name: flags.Name}
+	c := Config{Name: flags.Name, Cwd: cwd}
 	if c.Name == "" && stored != nil {
 		c.Name = stored.Name
 	}
@@ -87,7 +102,7 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		}
 	}
 	if _, ok := DefaultModels[c.Name]; !ok {
-		return c, errs.Usagef("providers: anthropic, openai, echo, script", "unknown provider %s", store.QuoteInput(c.Name))
+		return c, errs.Usagef("providers: anthropic, openai, echo, script, cassette", "unknown provider %s", store.QuoteInput(c.Name))
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 
@@ -125,6 +140,10 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		}
 		if !filepath.IsAbs(c.Script) {
 			c.Script = filepath.Join(cwd, c.Script)
+		}
+	case Cassette:
+		if err := resolveCassette(&c, flags, env, stored, sameStored, cwd); err != nil {
+			return c, err
 		}
 	}
 	if c.BaseURL != "" && c.BaseURL == storedBase && strings.Contains(c.BaseURL, keyInURL) {

@@ -1,7 +1,7 @@
 // Package provider is what a model API is to trail: the Provider interface
 // beside the Request, Response and Sink types its implementations share
-// (anthropic, openai, echo and script live under it, with wire, their HTTP
-// client), and the resolution of which provider, model, endpoint and key a
+// (anthropic, openai, echo, script and cassette live under it, with wire,
+// their HTTP client), and the resolution of which provider, model, endpoint and key a
 // step uses (Resolve).
 //
 // Invariants:
