@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -241,4 +242,50 @@ func TestThePromptIsLoggedBeforeItsRequestAndSuccessesHaveNoEmptyKeys(t *testing
 		t.Errorf("a failure lost its error or metadata: %v", failed)
 	}
 	e.checkReplayMatchesRecord(id)
+}
+
+// Another program may log a message in other bytes than its record holds
+// (key order, escapes). Replay reads them as the same conversation, but a
+// request digest hashes bytes: the first trail step re-syncs the log with
+// the record's bytes, so the requests it logs prove themselves.
+func TestALogInAnotherKeyOrderIsResyncedSoRequestDigestsHold(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.robotaFixture(robotaID)
+	b, err := os.ReadFile(e.logPath(robotaID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	changed := false
+	for i, l := range lines {
+		if !strings.Contains(l, `"append_message"`) || !strings.Contains(l, `"msg_u1_9b2c"`) {
+			continue
+		}
+		var line map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatal(err)
+		}
+		var msg map[string]any // re-encoded with its keys sorted
+		if err := json.Unmarshal(line["message"], &msg); err != nil {
+			t.Fatal(err)
+		}
+		sorted, _ := json.Marshal(msg)
+		lines[i] = strings.Replace(l, string(line["message"]), string(sorted), 1)
+		changed = lines[i] != l
+	}
+	if !changed {
+		t.Fatal("the fixture's first user message was not found in its log")
+	}
+	if err := os.WriteFile(e.logPath(robotaID), []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.must("", "resume", robotaID, "next", "--provider", "echo")
+	if r := e.run("", "validate-log", "--strict", robotaID); r.code != 0 {
+		t.Fatalf("validate-log --strict after the resume: %s", r)
+	}
+	if r := e.must("", "replay", robotaID, "--view", "requests", "--format", "jsonl"); strings.Count(r.stdout, "\n") < 1 {
+		t.Fatalf("replay --view requests: %s", r)
+	}
+	e.checkReplayMatchesRecord(robotaID)
 }

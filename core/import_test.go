@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -183,4 +184,20 @@ func TestImportOfABrokenFileIsInvalidDataNamingTheLine(t *testing.T) {
 	if heads, _ := st.ListHeads(); len(heads) != 0 {
 		t.Fatalf("stored %v", heads)
 	}
+}
+
+// sameJSON compares two JSON values: byte for byte first, then by meaning,
+// so key order or escapes another writer chose are not a difference.
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var va, vb any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&va) != nil || db.Decode(&vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }

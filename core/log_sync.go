@@ -37,7 +37,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"reflect"
 	"strings"
 
 	"trail/core/chat"
@@ -129,14 +128,18 @@ type resyncPlan struct {
 	first          int // the first position where they differ
 }
 
-// planResync compares the log's messages with the record's, both as the
-// log writes them, and returns nil when they agree. Appending is chosen
+// planResync compares the log's messages with the record's, the record's
+// in the bytes this step's request digests will hash (loggedJSON), and
+// returns nil when they agree. The comparison is byte for byte: a
+// provider_request proves its messages by their digest, so a message the
+// log holds in other bytes than the record's (another program's key order
+// or escapes) is a difference, and the re-sync logs the record's bytes. Appending is chosen
 // only when it gives the record's list: the log has a prefix of it, and
 // a log with no message yet would not have replay invent a system message
 // in front (a Robota log does for a first message that is not one).
 func planResync(logged, record []json.RawMessage, recordStartsWithSystem bool) *resyncPlan {
 	first := 0
-	for first < len(logged) && first < len(record) && sameJSON(logged[first], record[first]) {
+	for first < len(logged) && first < len(record) && bytes.Equal(logged[first], record[first]) {
 		first++
 	}
 	if first == len(logged) && first == len(record) {
@@ -147,22 +150,6 @@ func planResync(logged, record []json.RawMessage, recordStartsWithSystem bool) *
 		p.mode = resyncAppend
 	}
 	return p
-}
-
-// sameJSON compares two JSON values: byte for byte first, then by meaning,
-// so key order or escapes another writer chose are not a difference.
-func sameJSON(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var va, vb any
-	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
-	da.UseNumber()
-	db.UseNumber()
-	if da.Decode(&va) != nil || db.Decode(&vb) != nil {
-		return false
-	}
-	return reflect.DeepEqual(va, vb)
 }
 
 // logCheck is what opening a stored session found in its log, read before
@@ -216,7 +203,7 @@ func (s *session) checkLog() *logCheck {
 	c.logged = loggedFrom(rep)
 	record := make([]json.RawMessage, len(s.messages))
 	for i := range s.messages {
-		if record[i], err = l.Encode(s.messages[i]); err != nil {
+		if record[i], err = s.loggedJSON(i); err != nil {
 			s.warnLater("log not re-synced with the record: " + err.Error())
 			return c
 		}

@@ -67,8 +67,9 @@ func TestPlanResync(t *testing.T) {
 		wantSynced bool
 	}{
 		{"the same messages", list("s", "u", "a"), list("s", "u", "a"), true, nil, true},
-		{"the same message written by another program (key order)", list("s"),
-			[]json.RawMessage{json.RawMessage(`{"content":"x","role":"user","id":"s"}`)}, true, nil, true},
+		{"the same message in another program's key order: the digests need the record's bytes", list("s"),
+			[]json.RawMessage{json.RawMessage(`{"content":"x","role":"user","id":"s"}`)}, true,
+			&resyncPlan{mode: resyncReplace, logMessages: 1, recordMessages: 1, first: 0}, false},
 		{"behind: the log stops short of the record", list("s", "u"), list("s", "u", "a", "u2"), true,
 			&resyncPlan{mode: resyncAppend, logMessages: 2, recordMessages: 4, first: 2}, false},
 		{"ahead: a failed save left the log with more", list("s", "u", "a", "u2", "a2"), list("s", "u", "a"), true,
