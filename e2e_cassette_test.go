@@ -260,3 +260,25 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// A model offered other tools may answer otherwise, so a request that
+// offers other tools than the recording's is a mismatch, named as such.
+func TestCassetteNamesToolsOfferedOtherwise(t *testing.T) {
+	t.Parallel()
+	rec := newEnv(t)
+	script := rec.script(answer("done"))
+	rec.must("", "run", "--provider", "script", "--script", script, "--tools", "Read,Grep", "look around")
+	fixture := rec.logPath(rec.onlySession())
+
+	play := newEnv(t)
+	if r := play.run("", "run", "--cassette", fixture, "--tools", "Read,Grep", "look around"); r.code != 0 || r.stdout != "done\n" {
+		t.Fatalf("the same tools: %s", r)
+	}
+	r := play.run("", "run", "--cassette", fixture, "--tools", "Read", "look around")
+	if r.code != 6 || !strings.Contains(r.stderr, "request 1: tools differ: recorded [Read Grep], sent [Read]") {
+		t.Fatalf("other tools: want exit 6 naming the tools, got %s", r)
+	}
+	if r := play.run("", "run", "--cassette", fixture, "--cassette-mode", "lenient", "--tools", "Read", "look around"); r.code != 0 {
+		t.Fatalf("lenient mode with other tools: %s", r)
+	}
+}

@@ -137,6 +137,10 @@ func (p *Provider) check(k int, c *call, req *provider.Request) error {
 		}
 		got[i] = raw
 	}
+	if d := toolsMismatch(c.tools, req.Tools); d != "" {
+		return p.fail(fmt.Sprintf("request %d: %s", k+1, d),
+			"the script now offers the model other tools than when it was recorded (--tools, --allow-tool, settings): record it again, or pass --cassette-mode lenient")
+	}
 	if logfmt.MessagesSHA256(got) == c.sha256 {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"trail/core/chat"
 )
 
 // Two runs of the same script never send byte-identical requests: message
@@ -100,6 +102,39 @@ func dropRunLines(s string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
+}
+
+// toolNames reads the names of a logged tools array; nil when the log
+// holds none (a side call, or a log that never logged its schemas).
+func toolNames(tools json.RawMessage) []string {
+	r := gjson.ParseBytes(tools)
+	if !r.IsArray() {
+		return nil
+	}
+	names := []string{}
+	r.ForEach(func(_, t gjson.Result) bool {
+		names = append(names, t.Get("name").String())
+		return true
+	})
+	return names
+}
+
+// toolsMismatch compares the tools a request offers with the recorded
+// ones by name: a model offered other tools may answer otherwise, while a
+// tool's description changing between trail versions does not make the
+// recording wrong. "" when they agree or the recording does not say.
+func toolsMismatch(want []string, got []chat.ToolSchema) string {
+	if want == nil {
+		return ""
+	}
+	names := make([]string, len(got))
+	for i, t := range got {
+		names[i] = t.Name
+	}
+	if slices.Equal(want, names) {
+		return ""
+	}
+	return fmt.Sprintf("tools differ: recorded [%s], sent [%s]", strings.Join(want, " "), strings.Join(names, " "))
 }
 
 // shortPair renders two differing values for the one-line diff. Strings

@@ -30,6 +30,7 @@ type call struct {
 	messages []json.RawMessage // as sent, or rebuilt from the logged history
 	sha256   string            // messagesSha256: as logged, or computed from messages
 	complete bool              // messages hash to sha256: they are the request
+	tools    []string          // the names of the tools offered, in order; nil when the log does not say
 	start    time.Time
 	// answerModel is the model the answer named (Anthropic's
 	// message_start, OpenAI's chunks): what the call was priced as.
@@ -182,6 +183,7 @@ func (rec *recording) readRequests() error {
 		}
 		c.sha256, c.complete = r.SHA256, r.DigestOK
 		c.messages = r.Messages
+		c.tools = toolNames(r.Tools)
 		if c.sha256 == "" { // neither form: compare what there is
 			c.sha256 = logfmt.MessagesSHA256(c.messages)
 		}
