@@ -149,7 +149,7 @@ func BenchmarkVersionVsHelloWorld(b *testing.B) {
 	if err := os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	release := []string{"build", "-trimpath", "-tags", "urfave_cli_no_docs", "-ldflags", "-s -w", "-o"}
+	release := append(releaseBuild[:len(releaseBuild):len(releaseBuild)], "-o")
 	hello, trail := filepath.Join(dir, "hello"), filepath.Join(dir, "trail")
 	for _, c := range []*exec.Cmd{
 		exec.Command("go", append(release, hello, src)...),
