@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -115,6 +116,19 @@ func runList(_ context.Context, o *ListOptions) error {
 	if limit > 0 && len(heads) > limit {
 		heads = heads[:limit]
 	}
+	if table {
+		// A screenful, with its footer on stderr after it: unbuffered.
+		return writeHeadsTable(o, heads, total, short, now)
+	}
+	// One write for the whole listing, not one per line: ten thousand
+	// sessions into a pipe were ten thousand write calls.
+	orig := o.IO.Out
+	out := bufio.NewWriterSize(orig, 64<<10)
+	o.IO.Out = out
+	defer func() {
+		_ = out.Flush() // a reader gone away is not list's failure, as before
+		o.IO.Out = orig
+	}()
 	switch {
 	case o.JSON:
 		return writeHeadsJSON(o, heads, short)
@@ -127,8 +141,6 @@ func runList(_ context.Context, o *ListOptions) error {
 			fmt.Fprintf(o.IO.Out, "%s\n", b)
 		}
 		return nil
-	case table:
-		return writeHeadsTable(o, heads, total, short, now)
 	}
 	return writeHeadsTSV(o, heads)
 }
