@@ -42,6 +42,9 @@ type Settings struct {
 	StreamOptionsOff bool
 	// PromptCachingOff: promptCaching false (no cache_control breakpoints).
 	PromptCachingOff bool
+	// Stream: "stream": true, plain text into a pipe is written as it
+	// arrives (run's --stream); nil when no file says.
+	Stream *bool
 	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
 	// switch); no hook runs.
 	DisableAllHooks bool
@@ -159,6 +162,7 @@ type settingsFile struct {
 	AlwaysThinking       *bool                    `json:"alwaysThinkingEnabled"`
 	StreamOptions        *bool                    `json:"streamOptions"`
 	PromptCaching        *bool                    `json:"promptCaching"`
+	Stream               *bool                    `json:"stream"`
 }
 
 func (s *Settings) mergeFile(path string, required bool) error {
@@ -264,6 +268,9 @@ func (s *Settings) mergeFile(path string, required bool) error {
 	}
 	if f.PromptCaching != nil {
 		s.PromptCachingOff = !*f.PromptCaching
+	}
+	if f.Stream != nil {
+		s.Stream = f.Stream
 	}
 	for k, v := range f.Env {
 		if s.Env == nil {
