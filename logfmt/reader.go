@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"sync"
-
-	"github.com/tidwall/gjson"
 )
 
 // The reader is the one way trail reads a log: replay and validate-log both
@@ -48,6 +46,9 @@ type Line struct {
 	Torn bool
 	// tooDeep reports that the line nests deeper than maxDepth.
 	tooDeep bool
+	// mayRef: the line may hold a payload reference (mayHoldRef), found
+	// while it was validated.
+	mayRef bool
 }
 
 // Problem says why a line is not a JSON object, for reports. It costs a
@@ -126,7 +127,7 @@ func (r *Reader) Next() (Line, error) {
 		}
 		l := Line{Num: r.num, Index: r.index, Bytes: b}
 		r.index++
-		l.Object, l.tooDeep = isJSONObject(b)
+		l.Object, l.tooDeep, l.mayRef = isJSONObject(b)
 		if !complete {
 			r.done = true
 			l.Torn = !l.Object
@@ -176,18 +177,20 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 	return nil, false, err
 }
 
-// isJSONObject reports whether b is one JSON object, and whether it was
-// refused for nesting too deep. Counting brackets is vectorised and rules
-// out nearly every line without the byte-by-byte depth walk.
-func isJSONObject(b []byte) (ok, tooDeep bool) {
+// isJSONObject reports whether b is one JSON object, whether it was
+// refused for nesting too deep, and whether it may hold a payload
+// reference. Counting brackets is vectorised and rules out nearly every
+// line without the byte-by-byte depth walk.
+func isJSONObject(b []byte) (ok, tooDeep, mayRef bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return false, false
+		return false, false, false
 	}
 	if bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) > maxDepth && nestingDepth(b) > maxDepth {
-		return false, true
+		return false, true, false
 	}
-	return gjson.ValidBytes(b), false
+	ok, mayRef = validLine(b)
+	return ok, false, mayRef
 }
 
 // FirstSessionID returns the session id of the first line that carries
