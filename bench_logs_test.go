@@ -222,6 +222,17 @@ func BenchmarkValidateLog1GB(b *testing.B)   { benchBinary(b, 1024, "validate-lo
 func BenchmarkReplay100MB(b *testing.B)      { benchBinary(b, 100, "replay", "--format", "jsonl") }
 func BenchmarkReplay1GB(b *testing.B)        { benchBinary(b, 1024, "replay", "--format", "jsonl") }
 
+// BenchmarkReplayTranscript100MB: the transcript view streams out, so its
+// peak RSS stays near the context replay's however many messages were said
+// (the json format keeps them all: BenchmarkReplayTranscriptJSON100MB).
+func BenchmarkReplayTranscript100MB(b *testing.B) {
+	benchBinary(b, 100, "replay", "--view", "transcript", "--format", "jsonl")
+}
+
+func BenchmarkReplayTranscriptJSON100MB(b *testing.B) {
+	benchBinary(b, 100, "replay", "--view", "transcript", "--format", "json")
+}
+
 // In-process: logfmt alone, no process start-up.
 func BenchmarkValidateInProcess100MB(b *testing.B) {
 	path, n := writeBenchLog(b, b.TempDir(), benchSize(b, 100))

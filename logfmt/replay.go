@@ -48,6 +48,12 @@ type ReplayOptions struct {
 	// it History). Without it only what the model sees next is kept, so
 	// memory follows the context, however long the session ran.
 	Transcript bool
+	// Emit, with Transcript, is handed each transcript item as the replay
+	// makes it, in order, instead of Replay.Transcript keeping it, and
+	// Replay.Messages stays empty: a transcript streams out in memory that
+	// does not grow with the messages (only their ids are kept, to tell
+	// what a compaction adds). An error from Emit ends the replay with it.
+	Emit func(TranscriptItem) error
 }
 
 // Replay is a conversation rebuilt from its log.
@@ -153,6 +159,9 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		opts.Dir = "."
 	}
 	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
+	if opts.Transcript {
+		p.emit = opts.Emit
+	}
 	p.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
 	defer rd.Release()
@@ -167,6 +176,9 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		if err := p.line(l); err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
+		if p.emitErr != nil {
+			return nil, p.emitErr
+		}
 	}
 	p.rep.Entries = rd.Entries()
 	return p.rep, nil
@@ -180,6 +192,18 @@ type replayer struct {
 	seen     map[string]struct{} // ids in the transcript, so a compaction adds only new messages
 	keep     bool                // keep the transcript
 	appended bool
+	emit     func(TranscriptItem) error // ReplayOptions.Emit: items go out, not into rep
+	emitErr  error
+	context  int // messages the model sees, counted when emit keeps none
+}
+
+// put adds a transcript item, or hands it to emit.
+func (p *replayer) put(it TranscriptItem) {
+	if p.emit == nil {
+		p.rep.Transcript = append(p.rep.Transcript, it)
+	} else if p.emitErr == nil {
+		p.emitErr = p.emit(it)
+	}
 }
 
 func (p *replayer) warn(l Line, msg string) {
@@ -327,7 +351,10 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 // appendBoth adds a message to the transcript and to the context.
 func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.append(msg, l)
-	p.rep.Messages = append(p.rep.Messages, msg)
+	p.context++
+	if p.emit == nil {
+		p.rep.Messages = append(p.rep.Messages, msg)
+	}
 }
 
 // append adds a message to the transcript (not to Messages), when one is kept.
@@ -348,7 +375,7 @@ func (p *replayer) append(msg json.RawMessage, l Line) {
 	} else {
 		it.Timestamp = appendString(nil, p.rep.UpdatedAt)
 	}
-	p.rep.Transcript = append(p.rep.Transcript, it)
+	p.put(it)
 }
 
 // systemMessage is the system message Robota keeps but does not log.
@@ -381,13 +408,11 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 		return nil
 	}
 	list = ownBytes(list, e.messages)
-	before := len(p.rep.Messages)
-	var next []json.RawMessage
-	mark := len(p.rep.Transcript)
-	if p.keep {
-		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
-	}
-	added := 0
+	before := p.context
+	// The list first, then the marker and the messages the transcript
+	// has not shown, in that order (the marker goes first in the
+	// transcript and says how many follow).
+	var next, fresh []json.RawMessage
 	eachElement(list, func(_ int, m []byte) bool {
 		if _, ok := messageRole(m); !ok {
 			p.warn(l, "replace_all message that is not an object with a known role; skipped")
@@ -402,24 +427,33 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 			if _, dup := p.seen[id.Str]; dup {
 				return true
 			}
+			p.seen[id.Str] = struct{}{} // twice in one list is shown once
 		}
-		p.append(m, l)
-		added++
+		fresh = append(fresh, m)
 		return true
 	})
 	p.appended = true
-	p.rep.Messages = next
+	p.context = len(next)
+	if p.emit == nil {
+		p.rep.Messages = next
+	}
 	ts := unquoteToken(e.timestamp)
-	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {
+	resync := gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync
+	if resync {
 		p.rep.Resyncs++
-		if p.keep {
-			p.rep.Transcript[mark] = TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: added}}
-		}
+	} else {
+		p.rep.Compactions++
+	}
+	if !p.keep {
 		return nil
 	}
-	p.rep.Compactions++
-	if p.keep {
-		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{Line: l.Num, Timestamp: ts, Before: before, After: len(next)}}
+	if resync {
+		p.put(TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: len(fresh)}})
+	} else {
+		p.put(TranscriptItem{Compaction: &Compaction{Line: l.Num, Timestamp: ts, Before: before, After: len(next)}})
+	}
+	for _, m := range fresh {
+		p.append(m, l)
 	}
 	return nil
 }
