@@ -86,6 +86,9 @@ type Reader struct {
 	num   int    // lines consumed so far
 	index int    // non-blank lines returned so far
 	done  bool
+	// pipe, when set, reads inner in another goroutine (reader_piped.go).
+	pipe  *pipe
+	inner *Reader
 }
 
 // bufPool keeps read buffers between logs: validate-log reads many, and a
@@ -96,12 +99,22 @@ var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, reader
 func NewReader(r io.Reader) *Reader {
 	br := bufPool.Get().(*bufio.Reader)
 	br.Reset(r)
-	return &Reader{br: br}
+	rd := &Reader{br: br}
+	if piped(r) {
+		return &Reader{pipe: startPipe(rd), inner: rd}
+	}
+	return rd
 }
 
 // Release returns the reader's buffer for reuse; the reader and every
 // line it returned are unusable afterwards.
 func (r *Reader) Release() {
+	if r.pipe != nil {
+		r.pipe.close()
+		r.inner.Release()
+		r.pipe, r.inner = nil, nil
+		return
+	}
 	if r.br != nil {
 		r.br.Reset(nil)
 		bufPool.Put(r.br)
@@ -112,6 +125,9 @@ func (r *Reader) Release() {
 // Next returns the next non-blank line, or io.EOF after the last one.
 // Read errors other than the end of input are returned as they are.
 func (r *Reader) Next() (Line, error) {
+	if r.pipe != nil {
+		return r.pipe.nextLine()
+	}
 	for !r.done {
 		b, complete, err := r.readLine()
 		if err != nil {
@@ -142,7 +158,12 @@ func (r *Reader) Next() (Line, error) {
 
 // Entries is the number of non-blank lines returned so far, torn tail not
 // counted.
-func (r *Reader) Entries() int { return r.index }
+func (r *Reader) Entries() int {
+	if r.pipe != nil {
+		return r.pipe.entries
+	}
+	return r.index
+}
 
 // readLine returns the next line without its "\n" and whether it had one.
 // The slice points into the read buffer when the line fits in it.
