@@ -103,12 +103,16 @@ func runList(_ context.Context, o *ListOptions) error {
 		}
 	}
 	// Short ids are unique among all the sessions, not the ones shown:
-	// any of them must name one session wherever it is typed.
-	short := core.ShortIDs(heads)
+	// any of them must name one session wherever it is typed. The TSV
+	// has no column for them.
+	table := !o.JSON && !o.JSONL && o.IO.IsStdoutTTY()
+	var short map[string]string
+	if table || o.JSON || o.JSONL {
+		short = core.ShortIDs(heads)
+	}
 	heads = filterHeads(heads, o, now)
 	sortHeads(heads)
 	total := len(heads)
-	table := !o.JSON && !o.JSONL && o.IO.IsStdoutTTY()
 	limit := o.Limit
 	if table && !o.LimitSet {
 		limit = tableRows
