@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime/debug"
 
@@ -9,6 +10,12 @@ import (
 )
 
 func main() {
+	// Scripts probe for trail with --version: nothing to interrupt, no
+	// heap to pace, so no signal handlers and no collector settings (each
+	// costs a thread or a stop of the world at start-up).
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		os.Exit(commands.Main(context.Background(), os.Args, commands.SystemDeps()))
+	}
 	// First: until the handlers are in, Ctrl-C kills the process outright.
 	ctx, stop := commands.SignalContext()
 	tuneGC(commands.HeapLimit(os.Args))
