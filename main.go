@@ -2,7 +2,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"runtime/debug"
 
@@ -14,7 +13,11 @@ func main() {
 	// heap to pace, so no signal handlers and no collector settings (each
 	// costs a thread or a stop of the world at start-up).
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		os.Exit(commands.Main(context.Background(), os.Args, commands.SystemDeps()))
+		_, err := os.Stdout.WriteString("trail " + commands.Version + "\n")
+		if err != nil {
+			os.Exit(commands.ExitFailure)
+		}
+		return
 	}
 	// First: until the handlers are in, Ctrl-C kills the process outright.
 	ctx, stop := commands.SignalContext()
