@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
@@ -204,12 +206,32 @@ func headLabel(h store.Head) string {
 }
 
 func oneLineCut(s string, n int) string {
+	if oneLineAlready(s, n) {
+		return s // most names and titles: no copy (list writes thousands)
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	r := []rune(s)
 	if len(r) > n {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// oneLineAlready reports whether oneLineCut would return s as it is: at
+// most n runes, spaces single and only between words.
+func oneLineAlready(s string, n int) bool {
+	runes, prevSpace := 0, true // a leading space is not kept
+	for _, r := range s {
+		if runes++; runes > n {
+			return false
+		}
+		space := unicode.IsSpace(r)
+		if space && (r != ' ' || prevSpace) {
+			return false
+		}
+		prevSpace = space
+	}
+	return !prevSpace || s == ""
 }
 
 // headObject is one session of --json and --jsonl: every header field,
@@ -267,13 +289,29 @@ func writeHeadsTSV(o *ListOptions, heads []store.Head) error {
 	if o.Header {
 		fmt.Fprintln(o.IO.Out, "id\tupdated\tstatus\tmessages\tname\tcwd")
 	}
+	var line []byte
 	for _, h := range heads {
-		fmt.Fprintf(o.IO.Out, "%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, h.UpdatedAt, headStatus(h), h.MessageCount,
-			tsvField(headLabel(h)), tsvField(h.Cwd))
+		line = append(line[:0], h.ID...)
+		line = append(append(line, '\t'), h.UpdatedAt...)
+		line = append(append(line, '\t'), headStatus(h)...)
+		line = strconv.AppendInt(append(line, '\t'), int64(h.MessageCount), 10)
+		line = append(append(line, '\t'), tsvField(headLabel(h))...)
+		line = append(append(line, '\t'), tsvField(h.Cwd)...)
+		if _, err := o.IO.Out.Write(append(line, '\n')); err != nil {
+			return nil // a reader gone away is not list's failure
+		}
 	}
 	return nil
 }
 
 func tsvField(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s // nearly always: no copy, and no replacer built per field
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
 }
