@@ -218,9 +218,9 @@ func BenchmarkValidateLog100MB(b *testing.B) { benchBinary(b, 100, "validate-log
 func BenchmarkValidateLogShortLines100MB(b *testing.B) {
 	benchLog(b, writeShortLineLog, 100, "validate-log")
 }
-func BenchmarkValidateLog1GB(b *testing.B)   { benchBinary(b, 1024, "validate-log") }
-func BenchmarkReplay100MB(b *testing.B)      { benchBinary(b, 100, "replay", "--format", "jsonl") }
-func BenchmarkReplay1GB(b *testing.B)        { benchBinary(b, 1024, "replay", "--format", "jsonl") }
+func BenchmarkValidateLog1GB(b *testing.B) { benchBinary(b, 1024, "validate-log") }
+func BenchmarkReplay100MB(b *testing.B)    { benchBinary(b, 100, "replay", "--format", "jsonl") }
+func BenchmarkReplay1GB(b *testing.B)      { benchBinary(b, 1024, "replay", "--format", "jsonl") }
 
 // BenchmarkReplayTranscript100MB: the transcript view streams out, so its
 // peak RSS stays near the context replay's however many messages were said
