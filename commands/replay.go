@@ -132,16 +132,23 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 			format = rfText
 		}
 	}
-	// A transcript in jsonl streams out as the log is read: memory does
-	// not grow with the session, however long it ran.
-	if format == rfJSONL && o.View == viewTranscript && !o.WriteRecord {
+	// jsonl streams out as the log is read, memory not growing with the
+	// session however long it ran: the transcript as it is said, the
+	// context from the log's last compaction on (a first pass finds it).
+	if format == rfJSONL && !o.WriteRecord {
 		w := bufio.NewWriterSize(o.IO.Out, 64<<10)
-		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
-			return writeTranscriptItem(w, it)
-		}})
-		if err := replayError(t.Path, err); err != nil {
-			_ = w.Flush() // what came before the failure is shown
+		opts := logfmt.ReplayOptions{Context: func(m json.RawMessage) error {
+			_, err := fmt.Fprintf(w, "%s\n", m)
 			return err
+		}}
+		if o.View == viewTranscript {
+			opts = logfmt.ReplayOptions{Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
+				return writeTranscriptItem(w, it)
+			}}
+		}
+		rep, err := logfmt.ReplayFile(t.Path, opts)
+		if err := replayError(t.Path, err); err != nil {
+			return err // a failure is found before anything is written
 		}
 		warnReplay(o, t.Path, rep)
 		return w.Flush()

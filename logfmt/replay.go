@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -54,7 +55,21 @@ type ReplayOptions struct {
 	// does not grow with the messages (only their ids are kept, to tell
 	// what a compaction adds). An error from Emit ends the replay with it.
 	Emit func(TranscriptItem) error
+	// Context, given to ReplayFile (without Transcript), is handed the
+	// messages the model sees next, in order, instead of Replay.Messages
+	// keeping them: the file is read twice, first to find its last
+	// replace_all, whose messages and every message after it are the
+	// context, so each can go out as it is read. An error from Context
+	// ends the replay with it.
+	Context func(json.RawMessage) error
+	// contextFrom is the line of the last replace_all (0: none), found by
+	// ReplayFile's first pass.
+	contextFrom int
 }
+
+// errContextMoved: the last replace_all did not apply (skipped with a
+// warning), so the context is not what the first pass said.
+var errContextMoved = errors.New("the last replace_all was skipped")
 
 // Replay is a conversation rebuilt from its log.
 type Replay struct {
@@ -146,11 +161,99 @@ func ReplayFile(path string, opts ReplayOptions) (*Replay, error) {
 	if opts.SessionID == "" {
 		opts.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
+	if (opts.Context != nil && !opts.Transcript) || (opts.Emit != nil && opts.Transcript) {
+		return replayStreaming(f, path, opts)
+	}
 	rep, err := ReplayLog(f, opts)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	return rep, nil
+}
+
+// replayStreaming is ReplayFile handing messages out as it reads them. A
+// first pass finds the last replace_all and checks every payload the
+// messages refer to, so that a replay that fails does so before anything
+// went out: a conversation with a hole in it is not the conversation.
+func replayStreaming(f *os.File, path string, opts ReplayOptions) (*Replay, error) {
+	from, err := prescan(f, opts)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	opts.contextFrom = from
+	rep, err := ReplayLog(f, opts)
+	if errors.Is(err, errContextMoved) {
+		// Nothing went out yet: replay keeping the context, then hand it out.
+		if _, err = f.Seek(0, io.SeekStart); err == nil {
+			emit := opts.Context
+			opts.Context = nil
+			if rep, err = ReplayLog(f, opts); err == nil {
+				for _, m := range rep.Messages {
+					if err = emit(m); err != nil {
+						break
+					}
+				}
+				rep.Messages = nil
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// prescan returns the line number of the log's last replace_all with
+// messages (as the replay's mutation reads it; 0 when there is none), and
+// the error the replay would meet resolving a message's payload.
+func prescan(r io.Reader, opts ReplayOptions) (int, error) {
+	rd := NewReader(r)
+	defer rd.Release()
+	payloads := newPayloadReader(opts.Dir)
+	payloads.sessionID = opts.SessionID
+	named := false
+	var e entry
+	last := 0
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			return last, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !l.Object {
+			continue
+		}
+		if !named || l.mayRef || bytes.Contains(l.Bytes, []byte("replace_all")) {
+			parseEntry(l.Bytes, &e, -1)
+		} else {
+			continue
+		}
+		if !named && isString(e.sessionID) {
+			payloads.sessionID, named = unquoteToken(e.sessionID), true // as the replay names the payload folder
+		}
+		if eventName(e.event) != "history_mutation" {
+			continue
+		}
+		value := e.message
+		if stringIs(e.mutation, "replace_all") {
+			value = e.messages
+			if value != nil {
+				last = l.Num
+			}
+		} else if !stringIs(e.mutation, "append_message") {
+			continue
+		}
+		if value != nil && l.mayRef {
+			if _, err := payloads.resolve(value, 0); err != nil {
+				return 0, fmt.Errorf("line %d: %w", l.Num, err)
+			}
+		}
+	}
 }
 
 // ReplayLog replays a log read from r.
@@ -161,6 +264,8 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
 	if opts.Transcript {
 		p.emit = opts.Emit
+	} else if opts.Context != nil {
+		p.ctxEmit, p.ctxFrom = opts.Context, opts.contextFrom
 	}
 	p.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
@@ -180,6 +285,9 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 			return nil, p.emitErr
 		}
 	}
+	if p.ctxEmit != nil && p.ctxFrom > 0 && !p.ctxApplied {
+		return nil, errContextMoved
+	}
 	p.rep.Entries = rd.Entries()
 	return p.rep, nil
 }
@@ -195,6 +303,21 @@ type replayer struct {
 	emit     func(TranscriptItem) error // ReplayOptions.Emit: items go out, not into rep
 	emitErr  error
 	context  int // messages the model sees, counted when emit keeps none
+	// ctxEmit (ReplayOptions.Context) gets the context as it is read:
+	// appends from line ctxFrom on, and that line's replace_all.
+	ctxEmit    func(json.RawMessage) error
+	ctxFrom    int
+	ctxApplied bool // the replace_all at ctxFrom was applied
+}
+
+// toContext hands a message of the context out, when it is one the model
+// will see: earlier ones are replaced at ctxFrom.
+func (p *replayer) toContext(msg json.RawMessage, l Line) {
+	// Nothing goes out past a replace_all at ctxFrom that did not apply:
+	// the replay then starts over keeping the context (errContextMoved).
+	if l.Num >= p.ctxFrom && (p.ctxFrom == 0 || p.ctxApplied) && p.emitErr == nil {
+		p.emitErr = p.ctxEmit(msg)
+	}
 }
 
 // put adds a transcript item, or hands it to emit.
@@ -352,7 +475,10 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.append(msg, l)
 	p.context++
-	if p.emit == nil {
+	switch {
+	case p.ctxEmit != nil:
+		p.toContext(msg, l)
+	case p.emit == nil:
 		p.rep.Messages = append(p.rep.Messages, msg)
 	}
 }
@@ -434,7 +560,15 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	})
 	p.appended = true
 	p.context = len(next)
-	if p.emit == nil {
+	switch {
+	case p.ctxEmit != nil:
+		if l.Num == p.ctxFrom {
+			p.ctxApplied = true
+			for _, m := range next {
+				p.toContext(m, l)
+			}
+		}
+	case p.emit == nil:
 		p.rep.Messages = next
 	}
 	ts := unquoteToken(e.timestamp)
