@@ -39,6 +39,22 @@ const (
 // sometimes a payload file, as in a session that compacts.
 func writeBenchLog(tb testing.TB, dir string, size int64) (string, int64) {
 	tb.Helper()
+	return writeLog(tb, dir, size, 6, 8)
+}
+
+// writeShortLineLog is writeBenchLog with answers of 600 words streamed a
+// word at a time, as a model streams: most of the log is text_delta and
+// provider_stream_raw_delta lines of about 150 bytes, the lines where the
+// cost per line, not per byte, decides the speed.
+func writeShortLineLog(tb testing.TB, dir string, size int64) (string, int64) {
+	tb.Helper()
+	return writeLog(tb, dir, size, 60, 1)
+}
+
+// writeLog writes the log: answers of answerRepeat times ten words, streamed
+// deltaWords words at a time.
+func writeLog(tb testing.TB, dir string, size int64, answerRepeat, deltaWords int) (string, int64) {
+	tb.Helper()
 	path := filepath.Join(dir, benchSession+".jsonl")
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tick := 0
@@ -74,7 +90,7 @@ func writeBenchLog(tb testing.TB, dir string, size int64) (string, int64) {
 		must(w.Log("history_mutation", append(fields, F("mutation", "append_message"), F("index", len(context)), F("message", m))...))
 		context = append(context, m)
 	}
-	words := strings.Fields(strings.Repeat("the model answers with ordinary words of a realistic length ", 6))
+	words := strings.Fields(strings.Repeat("the model answers with ordinary words of a realistic length ", answerRepeat))
 	sys := "You are trail, an AI agent run from the command line.\nWorking directory: /work/project"
 	for step := 0; ; step++ {
 		exec := fmt.Sprintf("exec-%08d", step)
@@ -99,8 +115,8 @@ func writeBenchLog(tb testing.TB, dir string, size int64) (string, int64) {
 			must(w.Log("provider_request", F("executionId", exec), F("conversationId", "main"), F("round", round),
 				F("provider", "script"), F("model", "m"), F("messages", context), F("tools", []any{})))
 			text := strings.Join(words, " ")
-			for i := 0; i < len(words); i += 8 {
-				delta := strings.Join(words[i:min(i+8, len(words))], " ") + " "
+			for i := 0; i < len(words); i += deltaWords {
+				delta := strings.Join(words[i:min(i+deltaWords, len(words))], " ") + " "
 				must(w.Log("provider_stream_raw_delta", F("executionId", exec), F("conversationId", "main"), F("round", round), F("sequence", i), F("delta", delta)))
 				must(w.Log("text_delta", F("delta", delta)))
 			}
@@ -161,8 +177,12 @@ func benchSize(b *testing.B, mb int64) int64 {
 }
 
 func benchBinary(b *testing.B, mb int64, cmd ...string) {
+	benchLog(b, writeBenchLog, mb, cmd...)
+}
+
+func benchLog(b *testing.B, write func(testing.TB, string, int64) (string, int64), mb int64, cmd ...string) {
 	size := benchSize(b, mb)
-	path, n := writeBenchLog(b, b.TempDir(), size)
+	path, n := write(b, b.TempDir(), size)
 	args := append(append([]string{}, cmd...), path)
 	runMeasured(b, args...) // warm the page cache: the disk is not what is measured
 	b.SetBytes(n)
@@ -192,13 +212,42 @@ func dirSize(tb testing.TB, dir string) int64 {
 }
 
 func BenchmarkValidateLog100MB(b *testing.B) { benchBinary(b, 100, "validate-log") }
-func BenchmarkValidateLog1GB(b *testing.B)   { benchBinary(b, 1024, "validate-log") }
-func BenchmarkReplay100MB(b *testing.B)      { benchBinary(b, 100, "replay", "--format", "jsonl") }
-func BenchmarkReplay1GB(b *testing.B)        { benchBinary(b, 1024, "replay", "--format", "jsonl") }
+
+// BenchmarkValidateLogShortLines100MB: the same target (300 MB/s) on a log
+// made mostly of short lines (writeShortLineLog).
+func BenchmarkValidateLogShortLines100MB(b *testing.B) {
+	benchLog(b, writeShortLineLog, 100, "validate-log")
+}
+func BenchmarkValidateLog1GB(b *testing.B) { benchBinary(b, 1024, "validate-log") }
+func BenchmarkReplay100MB(b *testing.B)    { benchBinary(b, 100, "replay", "--format", "jsonl") }
+func BenchmarkReplay1GB(b *testing.B)      { benchBinary(b, 1024, "replay", "--format", "jsonl") }
+
+// BenchmarkReplayTranscript100MB: the transcript view streams out, so its
+// peak RSS stays near the context replay's however many messages were said
+// (the json format keeps them all: BenchmarkReplayTranscriptJSON100MB).
+func BenchmarkReplayTranscript100MB(b *testing.B) {
+	benchBinary(b, 100, "replay", "--view", "transcript", "--format", "jsonl")
+}
+
+func BenchmarkReplayTranscriptJSON100MB(b *testing.B) {
+	benchBinary(b, 100, "replay", "--view", "transcript", "--format", "json")
+}
 
 // In-process: logfmt alone, no process start-up.
 func BenchmarkValidateInProcess100MB(b *testing.B) {
 	path, n := writeBenchLog(b, b.TempDir(), benchSize(b, 100))
+	b.SetBytes(n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := logfmt.ValidateFile(path, logfmt.ValidateOptions{})
+		if err != nil || len(rep.Issues) != 0 {
+			b.Fatalf("%v %+v", err, rep.Issues)
+		}
+	}
+}
+
+func BenchmarkValidateInProcessShortLines100MB(b *testing.B) {
+	path, n := writeShortLineLog(b, b.TempDir(), benchSize(b, 100))
 	b.SetBytes(n)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -223,6 +272,10 @@ func BenchmarkReplayInProcess100MB(b *testing.B) {
 // TestBenchLogIsValid keeps the benchmark honest: the generated log is a
 // clean trail log, so the benchmarks measure the common path.
 func TestBenchLogIsValid(t *testing.T) {
+	short, _ := writeShortLineLog(t, t.TempDir(), 1<<20)
+	if rep, err := logfmt.ValidateFile(short, logfmt.ValidateOptions{}); err != nil || len(rep.Issues) != 0 {
+		t.Fatalf("short lines: %v %+v", err, rep.Issues)
+	}
 	path, _ := writeBenchLog(t, t.TempDir(), 1<<20)
 	rep, err := logfmt.ValidateFile(path, logfmt.ValidateOptions{})
 	if err != nil || len(rep.Issues) != 0 {

@@ -21,6 +21,7 @@ package commands
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -32,7 +33,9 @@ var listFlagNames = map[string]bool{
 }
 
 // ruleWord is a word that reads as one or more permission rules.
-var ruleWord = regexp.MustCompile(`^\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?(\s*[, ]\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?)*\s*$`)
+var ruleWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?(\s*[, ]\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?)*\s*$`)
+})
 
 // claudeArgs rewrites Claude Code's top-level habits into trail's commands
 // before the usual parsing: -c/--continue becomes resume --last, -r/--resume
@@ -85,7 +88,7 @@ func expandRuleLists(args []string) []string {
 		}
 		out = append(out, args[i+1])
 		i++
-		for i+1 < len(args) && !isOption(args[i+1]) && ruleWord.MatchString(args[i+1]) {
+		for i+1 < len(args) && !isOption(args[i+1]) && ruleWord().MatchString(args[i+1]) {
 			out = append(out, a, args[i+1])
 			i++
 		}

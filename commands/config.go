@@ -183,6 +183,7 @@ func configDefaults() [][2]string {
 		{"autoCompactThreshold", fmt.Sprint(core.DefaultAutoCompact)},
 		{"maxTurns", "0 (no cap)"},
 		{"timeout", provider.DefaultTimeout.String()},
+		{"stream", "false"},
 	}
 }
 

@@ -1,12 +1,15 @@
 package commands
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,12 +105,16 @@ func runList(_ context.Context, o *ListOptions) error {
 		}
 	}
 	// Short ids are unique among all the sessions, not the ones shown:
-	// any of them must name one session wherever it is typed.
-	short := core.ShortIDs(heads)
+	// any of them must name one session wherever it is typed. The TSV
+	// has no column for them.
+	table := !o.JSON && !o.JSONL && o.IO.IsStdoutTTY()
+	var short map[string]string
+	if table || o.JSON || o.JSONL {
+		short = core.ShortIDs(heads)
+	}
 	heads = filterHeads(heads, o, now)
 	sortHeads(heads)
 	total := len(heads)
-	table := !o.JSON && !o.JSONL && o.IO.IsStdoutTTY()
 	limit := o.Limit
 	if table && !o.LimitSet {
 		limit = tableRows
@@ -115,6 +122,19 @@ func runList(_ context.Context, o *ListOptions) error {
 	if limit > 0 && len(heads) > limit {
 		heads = heads[:limit]
 	}
+	if table {
+		// A screenful, with its footer on stderr after it: unbuffered.
+		return writeHeadsTable(o, heads, total, short, now)
+	}
+	// One write for the whole listing, not one per line: ten thousand
+	// sessions into a pipe were ten thousand write calls.
+	orig := o.IO.Out
+	out := bufio.NewWriterSize(orig, 64<<10)
+	o.IO.Out = out
+	defer func() {
+		_ = out.Flush() // a reader gone away is not list's failure, as before
+		o.IO.Out = orig
+	}()
 	switch {
 	case o.JSON:
 		return writeHeadsJSON(o, heads, short)
@@ -127,8 +147,6 @@ func runList(_ context.Context, o *ListOptions) error {
 			fmt.Fprintf(o.IO.Out, "%s\n", b)
 		}
 		return nil
-	case table:
-		return writeHeadsTable(o, heads, total, short, now)
 	}
 	return writeHeadsTSV(o, heads)
 }
@@ -188,12 +206,32 @@ func headLabel(h store.Head) string {
 }
 
 func oneLineCut(s string, n int) string {
+	if oneLineAlready(s, n) {
+		return s // most names and titles: no copy (list writes thousands)
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	r := []rune(s)
 	if len(r) > n {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// oneLineAlready reports whether oneLineCut would return s as it is: at
+// most n runes, spaces single and only between words.
+func oneLineAlready(s string, n int) bool {
+	runes, prevSpace := 0, true // a leading space is not kept
+	for _, r := range s {
+		if runes++; runes > n {
+			return false
+		}
+		space := unicode.IsSpace(r)
+		if space && (r != ' ' || prevSpace) {
+			return false
+		}
+		prevSpace = space
+	}
+	return !prevSpace || s == ""
 }
 
 // headObject is one session of --json and --jsonl: every header field,
@@ -251,13 +289,29 @@ func writeHeadsTSV(o *ListOptions, heads []store.Head) error {
 	if o.Header {
 		fmt.Fprintln(o.IO.Out, "id\tupdated\tstatus\tmessages\tname\tcwd")
 	}
+	var line []byte
 	for _, h := range heads {
-		fmt.Fprintf(o.IO.Out, "%s\t%s\t%s\t%d\t%s\t%s\n", h.ID, h.UpdatedAt, headStatus(h), h.MessageCount,
-			tsvField(headLabel(h)), tsvField(h.Cwd))
+		line = append(line[:0], h.ID...)
+		line = append(append(line, '\t'), h.UpdatedAt...)
+		line = append(append(line, '\t'), headStatus(h)...)
+		line = strconv.AppendInt(append(line, '\t'), int64(h.MessageCount), 10)
+		line = append(append(line, '\t'), tsvField(headLabel(h))...)
+		line = append(append(line, '\t'), tsvField(h.Cwd)...)
+		if _, err := o.IO.Out.Write(append(line, '\n')); err != nil {
+			return nil // a reader gone away is not list's failure
+		}
 	}
 	return nil
 }
 
 func tsvField(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s // nearly always: no copy, and no replacer built per field
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
 }

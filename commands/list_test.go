@@ -2,6 +2,7 @@ package commands
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,5 +41,36 @@ func TestListFilters(t *testing.T) {
 				t.Errorf("got %v, want %v", ids, tt.want)
 			}
 		})
+	}
+}
+
+func TestOneLineCutKeepsWhatIsAlreadyOneLine(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"", 5, ""},
+		{"fix the tests", 50, "fix the tests"},
+		{" lead", 50, "lead"},
+		{"trail ", 50, "trail"},
+		{"two  spaces", 50, "two spaces"},
+		{"tab\there", 50, "tab here"},
+		{"nbsp\u00a0here", 50, "nbsp here"},
+		{"héllo wörld…", 12, "héllo wörld…"},
+		{"héllo wörld…", 11, "héllo wörl…"},
+		{"abcdef", 5, "abcd…"},
+	} {
+		if got := oneLineCut(tt.in, tt.n); got != tt.want {
+			t.Errorf("oneLineCut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		// The fast path answers exactly as the slow one.
+		slow := strings.Join(strings.Fields(tt.in), " ")
+		if r := []rune(slow); len(r) > tt.n {
+			slow = string(r[:tt.n-1]) + "…"
+		}
+		if got := oneLineCut(tt.in, tt.n); got != slow {
+			t.Errorf("oneLineCut(%q, %d) = %q, the full path gives %q", tt.in, tt.n, got, slow)
+		}
 	}
 }

@@ -12,8 +12,9 @@ import (
 
 // renderer shows a step: it observes events while the step runs and writes
 // the result at the end. Stdout carries only the result: with -o text on a
-// terminal the answer is streamed as it arrives, otherwise it is written
-// once, complete; -o stream-json streams block events (stream_json.go).
+// terminal (or with --stream) the text is streamed as it arrives, otherwise
+// the final answer is written once, complete, as claude -p does; -o
+// stream-json streams block events (stream_json.go).
 // Progress goes to stderr, and only on a terminal (or with --verbose): a
 // spinner while waiting for the model's first byte, retries, the session id.
 type renderer struct {
@@ -24,7 +25,7 @@ type renderer struct {
 	session  string
 	provider string
 
-	live     bool // -o text on a terminal: deltas go to stdout as they come
+	live     bool // -o text on a terminal, or --stream: deltas go to stdout as they come
 	streamed bool // live text was written
 	lineOpen bool // the last live byte was not a newline
 	thinking bool // thinking text is being shown on stderr, its line open
@@ -61,6 +62,11 @@ func (r *renderer) Event(e core.StepEvent) {
 	switch e.Kind {
 	case core.EvSession:
 		r.session, r.provider = e.SessionID, e.Provider
+		// --stream (or the setting): text goes out as it comes, as on a
+		// terminal, for a script that reads the pipe as it fills.
+		if e.Stream && r.o.Output == outText {
+			r.live = true
+		}
 	case core.EvProviderWaiting:
 		r.spin.Start("waiting for " + r.provider)
 	case core.EvTextDelta:

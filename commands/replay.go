@@ -142,6 +142,34 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		}
 		return writeRequests(o, t.Path, format)
 	}
+	format := o.Format
+	if format == "" && !o.WriteRecord {
+		format = rfJSONL
+		if o.IO.IsStdoutTTY() {
+			format = rfText
+		}
+	}
+	// jsonl streams out as the log is read, memory not growing with the
+	// session however long it ran: the transcript as it is said, the
+	// context from the log's last compaction on (a first pass finds it).
+	if format == rfJSONL && !o.WriteRecord {
+		w := bufio.NewWriterSize(o.IO.Out, 64<<10)
+		opts := logfmt.ReplayOptions{Context: func(m json.RawMessage) error {
+			_, err := fmt.Fprintf(w, "%s\n", m)
+			return err
+		}}
+		if o.View == viewTranscript {
+			opts = logfmt.ReplayOptions{Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
+				return writeTranscriptItem(w, it)
+			}}
+		}
+		rep, err := logfmt.ReplayFile(t.Path, opts)
+		if err := replayError(t.Path, err); err != nil {
+			return err // a failure is found before anything is written
+		}
+		warnReplay(o, t.Path, rep)
+		return w.Flush()
+	}
 	// The transcript (and the history built from it) is kept only when
 	// the output needs it; a context replay's memory is the context's.
 	transcript := o.WriteRecord || o.View == viewTranscript || o.Format == rfJSON || o.Format == rfRecord
@@ -181,7 +209,6 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	} else {
 		warnReplay(o, t.Path, rep)
 	}
-	format := o.Format
 	if format == "" {
 		format = rfJSONL
 		if o.IO.IsStdoutTTY() {
@@ -278,34 +305,41 @@ func writeReplayJSON(w io.Writer, rep *logfmt.Replay, msgs []json.RawMessage) er
 
 func writeTranscriptJSONL(w io.Writer, rep *logfmt.Replay) error {
 	for _, it := range rep.Transcript {
-		if c := it.Compaction; c != nil {
-			o := logfmt.Object{logfmt.F("line", c.Line), logfmt.F("timestamp", c.Timestamp),
-				logfmt.F("messagesBefore", c.Before), logfmt.F("messagesAfter", c.After)}
-			if c.SummaryMissing {
-				o[3] = logfmt.F("messagesAfter", nil) // unknown: the log holds no list
-				o = append(o, logfmt.F("summaryMissing", true))
-			}
-			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("compaction", o)})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "%s\n", b)
-			continue
-		}
-		if rs := it.Resync; rs != nil {
-			b, err := logfmt.Marshal(logfmt.Object{logfmt.F("resync", logfmt.Object{
-				logfmt.F("line", rs.Line), logfmt.F("timestamp", rs.Timestamp),
-				logfmt.F("messagesBefore", rs.Before), logfmt.F("messagesAfter", rs.After),
-			})})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(w, "%s\n", b)
-			continue
-		}
-		if _, err := fmt.Fprintf(w, "%s\n", it.Message); err != nil {
+		if err := writeTranscriptItem(w, it); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeTranscriptItem is one line of a jsonl transcript: the message, or
+// {"compaction": {...}} / {"resync": {...}} for a marker.
+func writeTranscriptItem(w io.Writer, it logfmt.TranscriptItem) error {
+	var marker logfmt.Object
+	switch {
+	case it.Compaction != nil:
+		c := it.Compaction
+		o := logfmt.Object{logfmt.F("line", c.Line), logfmt.F("timestamp", c.Timestamp),
+			logfmt.F("messagesBefore", c.Before), logfmt.F("messagesAfter", c.After)}
+		if c.SummaryMissing {
+			o[3] = logfmt.F("messagesAfter", nil) // unknown: the log holds no list
+			o = append(o, logfmt.F("summaryMissing", true))
+		}
+		marker = logfmt.Object{logfmt.F("compaction", o)}
+	case it.Resync != nil:
+		rs := it.Resync
+		marker = logfmt.Object{logfmt.F("resync", logfmt.Object{
+			logfmt.F("line", rs.Line), logfmt.F("timestamp", rs.Timestamp),
+			logfmt.F("messagesBefore", rs.Before), logfmt.F("messagesAfter", rs.After),
+		})}
+	default:
+		_, err := fmt.Fprintf(w, "%s\n", it.Message)
+		return err
+	}
+	b, err := logfmt.Marshal(marker)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

@@ -50,6 +50,7 @@ func stepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
 		&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
 		&cli.StringFlag{Name: "output-format", Aliases: []string{"o"}, Value: outText, Usage: "text, json or stream-json"},
+		&cli.BoolFlag{Name: "stream", Usage: "with -o text, write each round's text as it arrives even into a pipe (default: the final answer once, at the end; setting stream)"},
 		&cli.IntFlag{Name: "max-turns", Usage: "cap on model rounds for this prompt (0 = no cap)"},
 		&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout, refreshed by every streamed event"},
 		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
@@ -214,6 +215,9 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	}
 	if err := logRequestsOption(c, &opts.Step); err != nil {
 		return nil, err
+	}
+	if c.IsSet("stream") {
+		opts.Step.Stream = new(c.Bool("stream"))
 	}
 	permissionOptions(c, &opts.Step)
 	if err := contextOptions(c, &opts.Step); err != nil {

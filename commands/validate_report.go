@@ -2,11 +2,11 @@ package commands
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"trail/logfmt"
 	"trail/store"
@@ -170,10 +170,46 @@ func writeValidationJUnit(out io.Writer, results []logResult) error {
 	return w.Flush()
 }
 
+// xmlText is encoding/xml's EscapeText, written out: the package's init
+// (its tables) ran on every start of trail for the one JUnit report that
+// uses it. xml_text_test.go holds the two to the same output.
 func xmlText(s string) string {
 	var b strings.Builder
-	_ = xml.EscapeText(&b, []byte(s))
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		switch r {
+		case '"':
+			b.WriteString("&#34;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\t':
+			b.WriteString("&#x9;")
+		case '\n':
+			b.WriteString("&#xA;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			if !xmlChar(r) || (r == utf8.RuneError && width == 1) {
+				b.WriteRune('\uFFFD')
+			} else {
+				b.WriteString(s[i-width : i])
+			}
+		}
+	}
 	return b.String()
+}
+
+// xmlChar reports whether r may appear in XML text (the Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // errorName is a log's name as an error line starts with it: a name that is

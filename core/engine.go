@@ -52,6 +52,10 @@ type StepOptions struct {
 	// Thinking is --thinking: "" (not given: the settings decide), "on"
 	// (no budget), "off", or a budget in tokens.
 	Thinking string
+	// Stream is --stream: text written as it arrives even into a pipe;
+	// nil (not given): the settings' stream, else off. Resolved, it is
+	// told to the observer with EvSession.
+	Stream *bool
 
 	// Tools and permissions (SPEC 5.2).
 	PermissionMode string   // --permission-mode; "" = the session's, else settings, else default

@@ -60,10 +60,12 @@ type StepEvent struct {
 	Of        int // EvRetry: the retries allowed (--max-retries)
 	Wait      time.Duration
 	Brief     string // EvRetry: "anthropic: 429 rate_limit_error"
-	// EvSession: where the session runs, its mode and the tools offered.
+	// EvSession: where the session runs, its mode and the tools offered,
+	// and whether text is to stream even into a pipe (--stream, settings).
 	Cwd            string
 	PermissionMode string
 	Tools          []string
+	Stream         bool
 }
 
 // ToolOutcome is how a tool call ended, for rendering.

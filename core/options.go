@@ -86,6 +86,9 @@ func (o *StepOptions) resolve(available []tools.Tool) ([]tools.Tool, error) {
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = s.MaxTokens // 0: the model's limit, once the model is known
 	}
+	if o.Stream == nil {
+		o.Stream = cmp.Or(s.Stream, new(false))
+	}
 	switch {
 	case o.AutoCompactOff, o.AutoCompact > 0:
 	case s.AutoCompactOff:

@@ -25,7 +25,7 @@ const maxStopContinuations = 8
 // calls first) and finishes the step.
 func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error) {
 	s.obs.Event(StepEvent{Kind: EvSession, SessionID: s.rec.ID, Resumed: s.resumed, Provider: s.pcfg.Name, Model: s.pcfg.Model,
-		Cwd: s.rec.Cwd, PermissionMode: s.perms.Mode, Tools: toolNames(s.tools)})
+		Cwd: s.rec.Cwd, PermissionMode: s.perms.Mode, Tools: toolNames(s.tools), Stream: s.opts.Stream != nil && *s.opts.Stream})
 	s.showOpenWarnings()
 	resuming := len(s.pending) > 0
 	s.sessionStart(ctx)

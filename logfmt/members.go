@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -83,7 +84,7 @@ func parseEntry(line []byte, e *entry, keys int) {
 		if wanted < 0 && e.event != nil {
 			wanted = keys
 			if keys < 0 {
-				wanted = wantsOf(unquoteToken(e.event))
+				wanted = wantsOf(eventName(e.event))
 			}
 		}
 		if wanted >= 0 && e.complete(wanted) {
@@ -185,6 +186,34 @@ func unquoteToken(tok []byte) string {
 	}
 	return unquote(tok[1 : len(tok)-1])
 }
+
+// eventName is unquoteToken for a line's event: a name trail writes is
+// looked up, not copied, so reading a line allocates nothing for it (a log
+// of short lines is a million of them).
+func eventName(tok []byte) string {
+	if isString(tok) {
+		if name, ok := eventNames()[string(tok[1:len(tok)-1])]; ok {
+			return name
+		}
+	}
+	return unquoteToken(tok)
+}
+
+// eventNames are the events trail writes, each its own key.
+var eventNames = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{
+		"user", "assistant", "text_delta", "thinking_delta", "session_init", "session_shutdown",
+		"history_mutation", "provider_request", "provider_response_raw", "provider_response_normalized",
+		"provider_native_raw_payload", "provider_stream_raw_delta", "provider_retry",
+		"tool_execution_request", "tool_execution_result", "tool_batch_started", "tool_deferred",
+		"tool_message_committed", "assistant_message_committed", "permission_decision",
+		"requires_action", "context_compact", "hook_run", "hook_stopped",
+	} {
+		m[n] = n
+	}
+	return m
+})
 
 // stringIs compares a raw token with a string without allocating when the
 // token has no escapes.

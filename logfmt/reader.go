@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"sync"
-
-	"github.com/tidwall/gjson"
 )
 
 // The reader is the one way trail reads a log: replay and validate-log both
@@ -48,6 +46,9 @@ type Line struct {
 	Torn bool
 	// tooDeep reports that the line nests deeper than maxDepth.
 	tooDeep bool
+	// mayRef: the line may hold a payload reference (mayHoldRef), found
+	// while it was validated.
+	mayRef bool
 }
 
 // Problem says why a line is not a JSON object, for reports. It costs a
@@ -85,6 +86,9 @@ type Reader struct {
 	num   int    // lines consumed so far
 	index int    // non-blank lines returned so far
 	done  bool
+	// pipe, when set, reads inner in another goroutine (reader_piped.go).
+	pipe  *pipe
+	inner *Reader
 }
 
 // bufPool keeps read buffers between logs: validate-log reads many, and a
@@ -95,12 +99,22 @@ var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, reader
 func NewReader(r io.Reader) *Reader {
 	br := bufPool.Get().(*bufio.Reader)
 	br.Reset(r)
-	return &Reader{br: br}
+	rd := &Reader{br: br}
+	if piped(r) {
+		return &Reader{pipe: startPipe(rd), inner: rd}
+	}
+	return rd
 }
 
 // Release returns the reader's buffer for reuse; the reader and every
 // line it returned are unusable afterwards.
 func (r *Reader) Release() {
+	if r.pipe != nil {
+		r.pipe.close()
+		r.inner.Release()
+		r.pipe, r.inner = nil, nil
+		return
+	}
 	if r.br != nil {
 		r.br.Reset(nil)
 		bufPool.Put(r.br)
@@ -111,6 +125,9 @@ func (r *Reader) Release() {
 // Next returns the next non-blank line, or io.EOF after the last one.
 // Read errors other than the end of input are returned as they are.
 func (r *Reader) Next() (Line, error) {
+	if r.pipe != nil {
+		return r.pipe.nextLine()
+	}
 	for !r.done {
 		b, complete, err := r.readLine()
 		if err != nil {
@@ -126,7 +143,7 @@ func (r *Reader) Next() (Line, error) {
 		}
 		l := Line{Num: r.num, Index: r.index, Bytes: b}
 		r.index++
-		l.Object, l.tooDeep = isJSONObject(b)
+		l.Object, l.tooDeep, l.mayRef = isJSONObject(b)
 		if !complete {
 			r.done = true
 			l.Torn = !l.Object
@@ -141,7 +158,12 @@ func (r *Reader) Next() (Line, error) {
 
 // Entries is the number of non-blank lines returned so far, torn tail not
 // counted.
-func (r *Reader) Entries() int { return r.index }
+func (r *Reader) Entries() int {
+	if r.pipe != nil {
+		return r.pipe.entries
+	}
+	return r.index
+}
 
 // readLine returns the next line without its "\n" and whether it had one.
 // The slice points into the read buffer when the line fits in it.
@@ -176,18 +198,20 @@ func (r *Reader) readLine() ([]byte, bool, error) {
 	return nil, false, err
 }
 
-// isJSONObject reports whether b is one JSON object, and whether it was
-// refused for nesting too deep. Counting brackets is vectorised and rules
-// out nearly every line without the byte-by-byte depth walk.
-func isJSONObject(b []byte) (ok, tooDeep bool) {
+// isJSONObject reports whether b is one JSON object, whether it was
+// refused for nesting too deep, and whether it may hold a payload
+// reference. Counting brackets is vectorised and rules out nearly every
+// line without the byte-by-byte depth walk.
+func isJSONObject(b []byte) (ok, tooDeep, mayRef bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return false, false
+		return false, false, false
 	}
 	if bytes.Count(b, []byte{'{'})+bytes.Count(b, []byte{'['}) > maxDepth && nestingDepth(b) > maxDepth {
-		return false, true
+		return false, true, false
 	}
-	return gjson.ValidBytes(b), false
+	ok, mayRef = validLine(b)
+	return ok, false, mayRef
 }
 
 // FirstSessionID returns the session id of the first line that carries

@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bytes"
 	"regexp"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,10 @@ import (
 
 // sensitiveKeyRE is the rule as written; sensitiveKey answers the same
 // question without it, and falls back to it for non-ASCII keys.
-var sensitiveKeyRE = regexp.MustCompile(`(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`)
+// It is compiled on first use: most runs never meet a key that needs it.
+var sensitiveKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`)
+})
 
 // sensitiveRawKey checks the body of a key token as written in raw JSON.
 func (r *redactor) sensitiveRawKey(body []byte) bool {
@@ -42,7 +46,7 @@ func sensitiveKey[S ~string | ~[]byte](k S) bool {
 	for i := range n {
 		c := k[i]
 		if c >= utf8.RuneSelf {
-			return sensitiveKeyRE.MatchString(string(k))
+			return sensitiveKeyRE().MatchString(string(k))
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'

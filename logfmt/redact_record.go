@@ -1,6 +1,9 @@
 package logfmt
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Redactor applies the log's redaction rules to values that are not log
 // lines. The session record is scrubbed with it, built from the same
@@ -18,12 +21,13 @@ func NewRedactor(secrets []string) *Redactor {
 
 func (r *Redactor) rules() *redactor {
 	if r == nil {
-		return emptyRedactor
+		return emptyRedactor()
 	}
 	return r.r
 }
 
-var emptyRedactor = newRedactor(nil)
+// emptyRedactor is built on first use, not at start-up.
+var emptyRedactor = sync.OnceValue(func() *redactor { return newRedactor(nil) })
 
 // String redacts the secrets and key shapes in s, as the Writer does in
 // every string it writes; s itself when nothing is replaced.

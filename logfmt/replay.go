@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,7 +57,27 @@ type ReplayOptions struct {
 	// it History). Without it only what the model sees next is kept, so
 	// memory follows the context, however long the session ran.
 	Transcript bool
+	// Emit, with Transcript, is handed each transcript item as the replay
+	// makes it, in order, instead of Replay.Transcript keeping it, and
+	// Replay.Messages stays empty: a transcript streams out in memory that
+	// does not grow with the messages (only their ids are kept, to tell
+	// what a compaction adds). An error from Emit ends the replay with it.
+	Emit func(TranscriptItem) error
+	// Context, given to ReplayFile (without Transcript), is handed the
+	// messages the model sees next, in order, instead of Replay.Messages
+	// keeping them: the file is read twice, first to find its last
+	// replace_all, whose messages and every message after it are the
+	// context, so each can go out as it is read. An error from Context
+	// ends the replay with it.
+	Context func(json.RawMessage) error
+	// contextFrom is the line of the last replace_all (0: none), found by
+	// ReplayFile's first pass.
+	contextFrom int
 }
+
+// errContextMoved: the last replace_all did not apply (skipped with a
+// warning), so the context is not what the first pass said.
+var errContextMoved = errors.New("the last replace_all was skipped")
 
 // Replay is a conversation rebuilt from its log.
 type Replay struct {
@@ -153,11 +174,99 @@ func ReplayFile(path string, opts ReplayOptions) (*Replay, error) {
 	if opts.SessionID == "" {
 		opts.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
+	if (opts.Context != nil && !opts.Transcript) || (opts.Emit != nil && opts.Transcript) {
+		return replayStreaming(f, path, opts)
+	}
 	rep, err := ReplayLog(f, opts)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	return rep, nil
+}
+
+// replayStreaming is ReplayFile handing messages out as it reads them. A
+// first pass finds the last replace_all and checks every payload the
+// messages refer to, so that a replay that fails does so before anything
+// went out: a conversation with a hole in it is not the conversation.
+func replayStreaming(f *os.File, path string, opts ReplayOptions) (*Replay, error) {
+	from, err := prescan(f, opts)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	opts.contextFrom = from
+	rep, err := ReplayLog(f, opts)
+	if errors.Is(err, errContextMoved) {
+		// Nothing went out yet: replay keeping the context, then hand it out.
+		if _, err = f.Seek(0, io.SeekStart); err == nil {
+			emit := opts.Context
+			opts.Context = nil
+			if rep, err = ReplayLog(f, opts); err == nil {
+				for _, m := range rep.Messages {
+					if err = emit(m); err != nil {
+						break
+					}
+				}
+				rep.Messages = nil
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// prescan returns the line number of the log's last replace_all with
+// messages (as the replay's mutation reads it; 0 when there is none), and
+// the error the replay would meet resolving a message's payload.
+func prescan(r io.Reader, opts ReplayOptions) (int, error) {
+	rd := NewReader(r)
+	defer rd.Release()
+	payloads := newPayloadReader(opts.Dir)
+	payloads.sessionID = opts.SessionID
+	named := false
+	var e entry
+	last := 0
+	for {
+		l, err := rd.Next()
+		if err == io.EOF {
+			return last, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !l.Object {
+			continue
+		}
+		if !named || l.mayRef || bytes.Contains(l.Bytes, []byte("replace_all")) {
+			parseEntry(l.Bytes, &e, -1)
+		} else {
+			continue
+		}
+		if !named && isString(e.sessionID) {
+			payloads.sessionID, named = unquoteToken(e.sessionID), true // as the replay names the payload folder
+		}
+		if eventName(e.event) != "history_mutation" {
+			continue
+		}
+		value := e.message
+		if stringIs(e.mutation, "replace_all") {
+			value = e.messages
+			if value != nil {
+				last = l.Num
+			}
+		} else if !stringIs(e.mutation, "append_message") {
+			continue
+		}
+		if value != nil && l.mayRef {
+			if _, err := payloads.resolve(value, 0); err != nil {
+				return 0, fmt.Errorf("line %d: %w", l.Num, err)
+			}
+		}
+	}
 }
 
 // ReplayLog replays a log read from r.
@@ -166,6 +275,11 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		opts.Dir = "."
 	}
 	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
+	if opts.Transcript {
+		p.emit = opts.Emit
+	} else if opts.Context != nil {
+		p.ctxEmit, p.ctxFrom = opts.Context, opts.contextFrom
+	}
 	p.payloads.sessionID = opts.SessionID
 	rd := NewReader(r)
 	defer rd.Release()
@@ -180,6 +294,12 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		if err := p.line(l); err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
+		if p.emitErr != nil {
+			return nil, p.emitErr
+		}
+	}
+	if p.ctxEmit != nil && p.ctxFrom > 0 && !p.ctxApplied {
+		return nil, errContextMoved
 	}
 	if p.compact.Num > 0 {
 		p.summaryMissing()
@@ -209,7 +329,34 @@ type replayer struct {
 	compact   Line
 	compactTS string
 	unsynced  []ReplayWarning
-	digest    *historyDigest // follows the context in request form (ReadRequests); nil when not
+	digest    *historyDigest             // follows the context in request form (ReadRequests); nil when not
+	emit      func(TranscriptItem) error // ReplayOptions.Emit: items go out, not into rep
+	emitErr   error
+	context   int // messages the model sees, counted when emit keeps none
+	// ctxEmit (ReplayOptions.Context) gets the context as it is read:
+	// appends from line ctxFrom on, and that line's replace_all.
+	ctxEmit    func(json.RawMessage) error
+	ctxFrom    int
+	ctxApplied bool // the replace_all at ctxFrom was applied
+}
+
+// toContext hands a message of the context out, when it is one the model
+// will see: earlier ones are replaced at ctxFrom.
+func (p *replayer) toContext(msg json.RawMessage, l Line) {
+	// Nothing goes out past a replace_all at ctxFrom that did not apply:
+	// the replay then starts over keeping the context (errContextMoved).
+	if l.Num >= p.ctxFrom && (p.ctxFrom == 0 || p.ctxApplied) && p.emitErr == nil {
+		p.emitErr = p.ctxEmit(msg)
+	}
+}
+
+// put adds a transcript item, or hands it to emit.
+func (p *replayer) put(it TranscriptItem) {
+	if p.emit == nil {
+		p.rep.Transcript = append(p.rep.Transcript, it)
+	} else if p.emitErr == nil {
+		p.emitErr = p.emit(it)
+	}
 }
 
 func (p *replayer) warn(l Line, msg string) {
@@ -375,9 +522,15 @@ func ownBytes(msg, fromLine []byte) json.RawMessage {
 // appendBoth adds a message to the transcript and to the context.
 func (p *replayer) appendBoth(msg json.RawMessage, l Line) {
 	p.append(msg, l)
-	p.rep.Messages = append(p.rep.Messages, msg)
+	p.context++
 	if p.digest != nil {
 		p.digest.add(msg)
+	}
+	switch {
+	case p.ctxEmit != nil:
+		p.toContext(msg, l)
+	case p.emit == nil:
+		p.rep.Messages = append(p.rep.Messages, msg)
 	}
 }
 
@@ -399,7 +552,7 @@ func (p *replayer) append(msg json.RawMessage, l Line) {
 	} else {
 		it.Timestamp = appendString(nil, p.rep.UpdatedAt)
 	}
-	p.rep.Transcript = append(p.rep.Transcript, it)
+	p.put(it)
 }
 
 // preRunSystem keeps the system message a Robota pre_run lists first in
@@ -430,8 +583,8 @@ func (p *replayer) summaryMissing() {
 	p.rep.SummariesMissing++
 	p.unsynced = append(p.unsynced, ReplayWarning{Line: c.Num, Message: "the conversation was compacted here and the log holds no summary (Robota does not log it): the context cannot be rebuilt past this point; the record holds it"})
 	if p.keep {
-		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{Compaction: &Compaction{
-			Line: c.Num, Timestamp: p.compactTS, Before: len(p.rep.Messages), After: -1, SummaryMissing: true}})
+		p.put(TranscriptItem{Compaction: &Compaction{
+			Line: c.Num, Timestamp: p.compactTS, Before: p.context, After: -1, SummaryMissing: true}})
 	}
 }
 
@@ -471,13 +624,11 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 		return nil
 	}
 	list = ownBytes(list, e.messages)
-	before := len(p.rep.Messages)
-	var next []json.RawMessage
-	mark := len(p.rep.Transcript)
-	if p.keep {
-		p.rep.Transcript = append(p.rep.Transcript, TranscriptItem{})
-	}
-	added := 0
+	before := p.context
+	// The list first, then the marker and the messages the transcript
+	// has not shown, in that order (the marker goes first in the
+	// transcript and says how many follow).
+	var next, fresh []json.RawMessage
 	eachElement(list, func(_ int, m []byte) bool {
 		if _, ok := messageRole(m); !ok {
 			p.warn(l, "replace_all message that is not an object with a known role; skipped")
@@ -492,32 +643,49 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 			if _, dup := p.seen[id.Str]; dup {
 				return true
 			}
+			p.seen[id.Str] = struct{}{} // twice in one list is shown once
 		}
-		p.append(m, l)
-		added++
+		fresh = append(fresh, m)
 		return true
 	})
 	p.appended = true
-	p.rep.Messages = next
+	p.context = len(next)
 	if p.digest != nil {
 		p.digest.reset()
 		for _, m := range next {
 			p.digest.add(m)
 		}
 	}
+	switch {
+	case p.ctxEmit != nil:
+		if l.Num == p.ctxFrom {
+			p.ctxApplied = true
+			for _, m := range next {
+				p.toContext(m, l)
+			}
+		}
+	case p.emit == nil:
+		p.rep.Messages = next
+	}
 	ts := unquoteToken(e.timestamp)
 	p.compact = Line{} // a compaction that logged its list
-	if gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync {
+	resync := gjson.GetBytes(l.Bytes, "reason").Str == ReasonResync
+	if resync {
 		p.unsynced = nil // the record's list: the context is known again
 		p.rep.Resyncs++
-		if p.keep {
-			p.rep.Transcript[mark] = TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: added}}
-		}
+	} else {
+		p.rep.Compactions++
+	}
+	if !p.keep {
 		return nil
 	}
-	p.rep.Compactions++
-	if p.keep {
-		p.rep.Transcript[mark] = TranscriptItem{Compaction: &Compaction{Line: l.Num, Timestamp: ts, Before: before, After: len(next)}}
+	if resync {
+		p.put(TranscriptItem{Resync: &Resync{Line: l.Num, Timestamp: ts, Before: before, After: len(next), Added: len(fresh)}})
+	} else {
+		p.put(TranscriptItem{Compaction: &Compaction{Line: l.Num, Timestamp: ts, Before: before, After: len(next)}})
+	}
+	for _, m := range fresh {
+		p.append(m, l)
 	}
 	return nil
 }

@@ -220,10 +220,10 @@ func (v *validator) line(l Line) {
 	parseEntry(l.Bytes, e, -1)
 	v.envelope(l, e)
 	responseOK := true
-	if mayHoldRef(l.Bytes) {
+	if l.mayRef { // mayHoldRef(l.Bytes), found by the reader
 		responseOK = v.refs(l)
 	}
-	event := unquoteToken(e.event)
+	event := eventName(e.event)
 	switch event {
 	case "provider_request":
 		v.provider(l, e, event)
@@ -297,7 +297,8 @@ func (v *validator) envelope(l Line, e *entry) {
 	if len(bad) > 0 {
 		v.issue(l, CodeEnvelopeInvalid, SeverityError, "Envelope "+strings.Join(bad, "; ")+".")
 	}
-	if idOK {
+	// The same session as the line before, most often: compared in place.
+	if idOK && (v.sessionID == "" || !stringIs(e.sessionID, v.sessionID)) {
 		id := unquoteToken(e.sessionID)
 		switch {
 		case v.sessionID == "":

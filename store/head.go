@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -31,7 +30,7 @@ type Head struct {
 // so list reads headWindow bytes from the front and tailWindow from the end
 // instead of the whole file.
 const (
-	headWindow = 8 << 10
+	headWindow = 4 << 10
 	tailWindow = 64
 	// A single-line record smaller than this is validated in full: cheap,
 	// and such files are not trail's own.
@@ -42,24 +41,48 @@ const (
 // does not exist. Head.ID is the file's id, the name callers can Load by,
 // even if the record says otherwise inside. win is scratch space of
 // headWindow+tailWindow bytes, reused across calls by one goroutine.
+//
+// A record of up to headWindow bytes costs an open, one read and a close;
+// a bigger one an fstat and a read of its last bytes besides (is it whole?).
+// Only a record not in trail's layout, or damaged, is read further.
 func readHead(path, id string, win []byte) (h Head, gone bool) {
 	h = Head{ID: id, Path: path}
-	f, st, err := openRegular(path)
+	f, err := openHead(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return h, true
 	}
 	if err != nil {
-		return h.corrupt(err), false
+		return h.corrupt(noFollow(path, err)), false
 	}
-	defer f.Close()
-	h.Size = st.Size()
-	if h.Size <= headWindow {
+	defer f.close()
+	if statFirst {
+		if _, mode, err := f.stat(); err != nil || !mode.IsRegular() {
+			return h.notRegular(f, err), false
+		}
+	}
+	n, err := f.readAt(win[:headWindow], 0)
+	if err != nil {
+		return h.notRegular(f, err), false
+	}
+	if n < headWindow {
+		// The whole record, validated in full: small, and cheap.
+		h.Size = int64(n)
+		if err := h.fromRecord(win[:n]); err != nil {
+			return h.notRegular(f, err), false
+		}
+		return h, false
+	}
+	size, mode, err := f.stat()
+	if err != nil || !mode.IsRegular() {
+		return h.notRegular(f, err), false
+	}
+	h.Size = size
+	if size <= headWindow {
+		// Exactly headWindow bytes (or shrunk since the read, which a
+		// record saved by rename cannot do).
 		return h.fromFile(f), false
 	}
-	if _, err := f.ReadAt(win[:headWindow], 0); err != nil {
-		return h.corrupt(err), false
-	}
-	if _, err := f.ReadAt(win[headWindow:], h.Size-tailWindow); err != nil {
+	if _, err := f.readAt(win[headWindow:], h.Size-tailWindow); err != nil {
 		return h.corrupt(err), false
 	}
 	head, tail := win[:headWindow], bytes.TrimRight(win[headWindow:], " \t\r\n")
@@ -78,8 +101,24 @@ func readHead(path, id string, win []byte) (h Head, gone bool) {
 		return h, false
 	}
 	// Not trail's layout, or damaged: the whole file decides, and gives a
-	// corrupt record its exact error offset.
+	// corrupt record its exact error offset. A big one is scanned in
+	// fixed chunks, never held whole.
+	if h.Size >= fullCheckLimit {
+		return base.fromScan(f), false
+	}
 	return base.fromFile(f), false
+}
+
+// notRegular is the head of a record whose read failed with err (or whose
+// content did not parse): a NotRegularError when the file turns out to be
+// a FIFO, a folder, a device or a socket, else err as it is.
+func (h Head) notRegular(f headFile, err error) Head {
+	if _, mode, serr := f.stat(); serr == nil && !mode.IsRegular() {
+		return h.corrupt(&NotRegularError{Path: h.Path, Kind: FileKind(mode)})
+	} else if err == nil {
+		err = serr
+	}
+	return h.corrupt(err)
 }
 
 func (h Head) corrupt(err error) Head {
@@ -93,7 +132,14 @@ func (h Head) corrupt(err error) Head {
 // and title among them. A foreign record (Robota writes messages early and
 // has no messageCount) answers false.
 func (h *Head) fromWindow(win []byte) bool {
-	root := gjson.Parse(string(win))
+	// A view of win, not a copy of 8 KiB per record: nothing parsed here
+	// outlives the call (set clones the strings it keeps).
+	// Cut at the first member that is not the header: gjson parses a
+	// member's value before it shows the key, and that value is the
+	// messages, the rest of the window. The cut member is still seen by
+	// nextKeyNotHeader below.
+	cut := win[:headerEnd(win)]
+	root := gjson.Parse(unsafe.String(unsafe.SliceData(cut), len(cut)))
 	if !root.IsObject() {
 		return false
 	}
@@ -142,6 +188,42 @@ func (h *Head) fromWindow(win []byte) bool {
 	fresh := h.countAt != "" && h.countAt == h.UpdatedAt
 	h.countAt = ""
 	return complete && seen&need == need && fresh
+}
+
+// headerEnd is where the first top-level key that is not a header key
+// starts in win, or len(win) when it cannot tell (the window is not
+// validated: anything unexpected leaves the whole window to gjson).
+func headerEnd(win []byte) int {
+	i := skipSpace(win, 0)
+	if i >= len(win) || win[i] != '{' {
+		return len(win)
+	}
+	i++
+	for {
+		if i = skipSpace(win, i); i >= len(win) || win[i] != '"' {
+			return len(win)
+		}
+		k, err := scanString(win, i)
+		if err != nil || !isHeaderKey(unescapeKey(win[i:k])) {
+			if err == nil {
+				return i
+			}
+			return len(win)
+		}
+		if i = skipSpace(win, k); i >= len(win) || win[i] != ':' {
+			return len(win)
+		}
+		if i = skipSpace(win, i+1); i >= len(win) {
+			return len(win)
+		}
+		if i = endOfValue(win, i); i >= len(win) {
+			return len(win)
+		}
+		if i = skipSpace(win, i); i >= len(win) || win[i] != ',' {
+			return len(win)
+		}
+		i++
+	}
 }
 
 // nextKeyNotHeader reports whether win[i:] is `, "key"` with a key that is
@@ -231,10 +313,10 @@ func (h *Head) set(key string, v gjson.Result) uint {
 
 // fromFile reads and validates the whole record; MessageCount is then the
 // real number of messages and FirstPrompt is found when Title is empty.
-func (h Head) fromFile(f *os.File) Head {
+func (h Head) fromFile(f headFile) Head {
 	data := make([]byte, h.Size)
-	n, err := f.ReadAt(data, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
+	n, err := f.readAt(data, 0)
+	if err != nil {
 		return h.corrupt(err)
 	}
 	data = data[:n] // the file may have shrunk since Stat

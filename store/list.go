@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,9 +37,11 @@ func recordIDs(dir string) ([]string, error) {
 	return ids, nil
 }
 
-// listWorkers overlaps the open/pread/close round trips of many small reads;
-// more than a handful only adds contention on a laptop disk.
-const listWorkers = 8
+// listWorkers is one reader per core the runtime may use: a record's
+// open, read and close cost CPU, not waiting, when it is in the page cache
+// (the common case), so more readers than cores only queue up and make the
+// scheduler spin and sleep between them.
+func listWorkers() int { return runtime.GOMAXPROCS(0) }
 
 // ListHeads returns one Head per record, in IDs order (callers sort by what
 // they show). A record that does not parse is included with Corrupt set; a
@@ -54,7 +57,7 @@ func (s *FS) ListHeads() ([]Head, error) {
 	gone := make([]bool, len(ids))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(listWorkers, len(ids)) {
+	for range min(listWorkers(), len(ids)) {
 		wg.Go(func() {
 			win := make([]byte, headWindow+tailWindow)
 			for {

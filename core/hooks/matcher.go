@@ -16,11 +16,13 @@ package hooks
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// Compiled on first use: most runs have no hooks.
 var (
-	exactList       = regexp.MustCompile(`^[A-Za-z0-9_, |-]+$`)
-	exactListNarrow = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+	exactList       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_, |-]+$`) })
+	exactListNarrow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 )
 
 // matcherAccepts reports whether a group's matcher accepts target.
@@ -32,7 +34,7 @@ func matcherAccepts(event, matcher, target string) bool {
 	if event == StopFailure {
 		exact = exactListNarrow
 	}
-	if exact.MatchString(matcher) {
+	if exact().MatchString(matcher) {
 		for _, name := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
 			if strings.TrimSpace(name) == target {
 				return true

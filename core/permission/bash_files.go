@@ -12,6 +12,7 @@ package permission
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // bashPart is one command of a Bash call, read for its files.
@@ -29,34 +30,40 @@ type bashPart struct {
 // fileCommands lists the commands whose positional arguments are files
 // they read; skip is how many leading arguments are not files (a grep
 // pattern, a sed script, a jq filter) when no -e/-f option gives them.
-var fileCommands = map[string]int{
-	"cat": 0, "head": 0, "tail": 0, "less": 0, "more": 0, "wc": 0, "sort": 0,
-	"uniq": 0, "cut": 0, "nl": 0, "tac": 0, "rev": 0, "od": 0, "xxd": 0,
-	"hexdump": 0, "strings": 0, "base64": 0, "diff": 0, "cmp": 0, "source": 0,
-	".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
-	"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
-	"nano": 0, "view": 0, "iconv": 0,
-	"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "jq": 1,
-}
+var fileCommands = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"cat": 0, "head": 0, "tail": 0, "less": 0, "more": 0, "wc": 0, "sort": 0,
+		"uniq": 0, "cut": 0, "nl": 0, "tac": 0, "rev": 0, "od": 0, "xxd": 0,
+		"hexdump": 0, "strings": 0, "base64": 0, "diff": 0, "cmp": 0, "source": 0,
+		".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
+		"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
+		"nano": 0, "view": 0, "iconv": 0,
+		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "jq": 1,
+	}
+})
 
 // valueFlags are, per command, the options whose value is the next word.
 // A value of -f (or --file) is a file the command reads.
-var valueFlags = map[string][]string{
-	"grep": {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
-	"rg":   {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
-	"sed":  {"-e", "-f", "-l", "--expression", "--file"},
-	"awk":  {"-f", "-v", "-F"},
-	"jq":   {"-f", "--arg", "--argjson", "--from-file"},
-	"head": {"-n", "-c"},
-	"tail": {"-n", "-c"},
-	"sort": {"-o", "-k", "-t", "-S", "-T", "--output"},
-	"cut":  {"-d", "-f", "-b", "-c"},
-	"tree": {"-o", "-L", "-P", "-I"},
-	"find": {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
-}
+var valueFlags = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"grep": {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
+		"rg":   {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
+		"sed":  {"-e", "-f", "-l", "--expression", "--file"},
+		"awk":  {"-f", "-v", "-F"},
+		"jq":   {"-f", "--arg", "--argjson", "--from-file"},
+		"head": {"-n", "-c"},
+		"tail": {"-n", "-c"},
+		"sort": {"-o", "-k", "-t", "-S", "-T", "--output"},
+		"cut":  {"-d", "-f", "-b", "-c"},
+		"tree": {"-o", "-L", "-P", "-I"},
+		"find": {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
+	}
+})
 
 // writeCommands write (or remove) the files they name.
-var writeCommands = map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true}
+var writeCommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true}
+})
 
 // analyzeBash reads one command part (no control operators left; its
 // wrappers and assignments already stripped by the caller).
@@ -90,7 +97,7 @@ func analyzeBash(part string) bashPart {
 		}
 		if name == "" {
 			name = t.text
-			vflags = valueFlags[name]
+			vflags = valueFlags()[name]
 			continue
 		}
 		if strings.HasPrefix(t.text, "-") && t.text != "-" && !t.quoted {
@@ -109,7 +116,7 @@ func analyzeBash(part string) bashPart {
 	}
 	bp.name = name
 	files := bp.args
-	if skip, ok := fileCommands[name]; ok {
+	if skip, ok := fileCommands()[name]; ok {
 		if skip > 0 && !bp.hasFlag("-e", "-f", "--regexp", "--file", "--expression") && len(files) > 0 {
 			files = files[skip:]
 		}
@@ -123,7 +130,7 @@ func analyzeBash(part string) bashPart {
 		}
 	}
 	switch {
-	case writeCommands[name]:
+	case writeCommands()[name]:
 		for _, f := range bp.args {
 			bp.writes = append(bp.writes, f.text)
 		}

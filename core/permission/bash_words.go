@@ -14,6 +14,7 @@ package permission
 
 import (
 	"strings"
+	"sync"
 )
 
 // token is one word of a command part: its text with quotes resolved, and
@@ -147,32 +148,39 @@ func isAssignment(t token, part string) bool {
 // safeEnv are the variables an allow rule sees past (Claude Code strips
 // "certain known-safe" ones): they change how a tool reports, never what
 // program runs or what it loads.
-var safeEnv = map[string]bool{
-	"NODE_ENV": true, "RAILS_ENV": true, "RACK_ENV": true, "APP_ENV": true, "CI": true,
-	"RUST_BACKTRACE": true, "RUST_LOG": true, "NO_COLOR": true, "FORCE_COLOR": true,
-	"TZ": true, "LANG": true, "LC_ALL": true, "LC_CTYPE": true, "TERM": true, "COLUMNS": true,
-	"GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "PYTHONUNBUFFERED": true,
-	"PYTHONDONTWRITEBYTECODE": true, "DEBUG": true,
-}
+var safeEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"NODE_ENV": true, "RAILS_ENV": true, "RACK_ENV": true, "APP_ENV": true, "CI": true,
+		"RUST_BACKTRACE": true, "RUST_LOG": true, "NO_COLOR": true, "FORCE_COLOR": true,
+		"TZ": true, "LANG": true, "LC_ALL": true, "LC_CTYPE": true, "TERM": true, "COLUMNS": true,
+		"GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "PYTHONUNBUFFERED": true,
+		"PYTHONDONTWRITEBYTECODE": true, "DEBUG": true,
+	}
+})
 
 // wrapperArgs says, for each wrapper, how many of its own words follow it
 // before the wrapped command: flagsWithValue take the next word too;
 // operands are positional arguments of the wrapper itself (timeout's
 // duration).
-var wrappers = map[string]struct {
+var wrappers = sync.OnceValue(func() map[string]struct {
 	flagsWithValue []string
 	operands       int
-}{
-	"timeout": {[]string{"-s", "-k", "--signal", "--kill-after"}, 1},
-	"time":    {nil, 0},
-	"nice":    {[]string{"-n", "--adjustment"}, 0},
-	"nohup":   {nil, 0},
-	"stdbuf":  {[]string{"-i", "-o", "-e", "--input", "--output", "--error"}, 0},
-	"command": {nil, 0},
-	"builtin": {nil, 0},
-	"noglob":  {nil, 0},
-	"xargs":   {nil, 0},
-}
+} {
+	return map[string]struct {
+		flagsWithValue []string
+		operands       int
+	}{
+		"timeout": {[]string{"-s", "-k", "--signal", "--kill-after"}, 1},
+		"time":    {nil, 0},
+		"nice":    {[]string{"-n", "--adjustment"}, 0},
+		"nohup":   {nil, 0},
+		"stdbuf":  {[]string{"-i", "-o", "-e", "--input", "--output", "--error"}, 0},
+		"command": {nil, 0},
+		"builtin": {nil, 0},
+		"noglob":  {nil, 0},
+		"xargs":   {nil, 0},
+	}
+})
 
 // stripPrefix removes the assignments and wrappers before a part's real
 // command and returns what is left, as written. anyEnv strips every
@@ -189,13 +197,13 @@ func stripPrefix(part string, anyEnv bool) string {
 		t := toks[i]
 		if isAssignment(t, part) {
 			name := part[t.start : t.start+strings.IndexByte(part[t.start:], '=')]
-			if !anyEnv && (!safeEnv[name] || t.dollar) {
+			if !anyEnv && (!safeEnv()[name] || t.dollar) {
 				break
 			}
 			i++
 			continue
 		}
-		w, ok := wrappers[t.text]
+		w, ok := wrappers()[t.text]
 		if !ok || t.quoted {
 			break
 		}

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 type anchorKind int
@@ -70,7 +71,7 @@ func compilePath(pattern string, deny bool, sourceRoot string) (*pathPattern, er
 		switch {
 		case !strings.Contains(p, "/"):
 			p = "**/" + p
-		case deny && singleFolder.MatchString(p):
+		case deny && singleFolder().MatchString(p):
 			p = "**/" + p
 		}
 	}
@@ -87,7 +88,7 @@ func compilePath(pattern string, deny bool, sourceRoot string) (*pathPattern, er
 }
 
 // singleFolder: one folder name followed by /** (src/**).
-var singleFolder = regexp.MustCompile(`^[^/*?\[]+/\*\*$`)
+var singleFolder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/*?\[]+/\*\*$`) })
 
 // gitignoreRegexp turns a gitignore pattern into an anchored expression
 // over slash-separated relative paths.

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"trail/core/errs"
 	"trail/store"
@@ -52,7 +53,8 @@ type Rule struct {
 	words  int // Bash: the words of the pattern before its first wildcard
 }
 
-var toolNameRE = regexp.MustCompile(`^[A-Za-z_*][A-Za-z0-9_.*-]*$`)
+// Compiled on first use: a run without rules never needs it.
+var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_*][A-Za-z0-9_.*-]*$`) })
 
 // ParseRule reads one rule, with path patterns anchored as an allow rule
 // from the command line would be. Errors say what is wrong with it.
@@ -68,14 +70,14 @@ func parseRule(s string, deny bool, sourceRoot string) (Rule, error) {
 		if strings.ContainsRune(text, ')') {
 			return r, fmt.Errorf("unbalanced parenthesis")
 		}
-		if !toolNameRE.MatchString(text) {
+		if !toolNameRE().MatchString(text) {
 			return r, fmt.Errorf("a rule is Tool or Tool(pattern), like Bash(git diff *)")
 		}
 		r.Tool = text
 		return r, r.compileTool()
 	}
 	r.Tool = strings.TrimSpace(text[:open])
-	if !toolNameRE.MatchString(r.Tool) {
+	if !toolNameRE().MatchString(r.Tool) {
 		return r, fmt.Errorf("%s is not a tool name", store.QuoteInput(r.Tool))
 	}
 	if err := r.compileTool(); err != nil {

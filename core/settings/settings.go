@@ -46,6 +46,9 @@ type Settings struct {
 	// tools sent: LogRequestsDigest (the default, "" when no file says)
 	// or LogRequestsFull (the whole lists, as Robota writes them).
 	LogRequests string
+	// Stream: "stream": true, plain text into a pipe is written as it
+	// arrives (run's --stream); nil when no file says.
+	Stream *bool
 	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
 	// switch); no hook runs.
 	DisableAllHooks bool
@@ -164,6 +167,7 @@ type settingsFile struct {
 	StreamOptions        *bool                    `json:"streamOptions"`
 	PromptCaching        *bool                    `json:"promptCaching"`
 	LogRequests          *string                  `json:"logRequests"`
+	Stream               *bool                    `json:"stream"`
 }
 
 // The values of logRequests.
@@ -291,6 +295,9 @@ func (s *Settings) mergeFile(path string, required bool) error {
 			return &errs.InvalidDataError{Path: path, Err: err}
 		}
 		s.LogRequests = *f.LogRequests
+	}
+	if f.Stream != nil {
+		s.Stream = f.Stream
 	}
 	for k, v := range f.Env {
 		if s.Env == nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // maxTempBase keeps ".<base>.tmp-<20 digits>" within a 255-byte file name
@@ -26,11 +27,11 @@ func TempName(base string) string {
 	return "." + base + ".tmp-" + strconv.FormatUint(rand.Uint64(), 10)
 }
 
-var leftoverNameRE = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+var leftoverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\..+\.tmp-[0-9]+$`) })
 
 // isTempName reports whether name has TempName's form.
 func isTempName(name string) bool {
-	return leftoverNameRE.MatchString(name)
+	return leftoverNameRE().MatchString(name)
 }
 
 // RemoveLeftover removes one journaled temp file if it is still ours.

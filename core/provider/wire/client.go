@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"trail/core/errs"
@@ -29,7 +30,7 @@ type Options struct {
 
 func (o *Options) fill() {
 	if o.HTTP == nil {
-		o.HTTP = DefaultHTTP
+		o.HTTP = DefaultHTTP()
 	}
 	if o.BaseDelay <= 0 {
 		o.BaseDelay = DefaultBaseDelay
@@ -53,8 +54,9 @@ func (o *Options) fill() {
 
 // DefaultHTTP is the client every provider shares. Compression is off: a
 // gzip layer may hold back bytes a streamed answer should show at once.
-// Timeouts come from the idle timer, not from the client.
-var DefaultHTTP = &http.Client{Transport: newTransport()}
+// Timeouts come from the idle timer, not from the client. It is made on
+// first use: a command that calls no provider never builds the transport.
+var DefaultHTTP = sync.OnceValue(func() *http.Client { return &http.Client{Transport: newTransport()} })
 
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
