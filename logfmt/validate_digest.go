@@ -1,6 +1,7 @@
 package logfmt
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/tidwall/gjson"
@@ -102,9 +103,16 @@ func (v *validator) digestReplace(e *entry) {
 	})
 }
 
+var messagesSHA256Key = []byte(`"messagesSha256"`)
+
 // digestRequest checks a provider_request that carries a digest.
 func (v *validator) digestRequest(l Line, e *entry) {
 	vd := &v.dg
+	// A full-form line (messages and no digest) is most of a log written
+	// that way: one fast search spares parsing all of it.
+	if !bytes.Contains(l.Bytes, messagesSHA256Key) {
+		return
+	}
 	f := gjson.GetManyBytes(l.Bytes, "messagesSha256", "messageCount", "messages")
 	if f[0].Type != gjson.String {
 		return // the full form without a digest: nothing to check
