@@ -1,0 +1,116 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Where request digests, Robota round trips, streamed replay and the
+// cassette meet: each case runs the built binary on logs the other
+// features wrote.
+
+// replayFormatsAgree checks that replay's streamed jsonl (the context from
+// the last compaction on, read twice) and its kept json say the same, in
+// the context view and in the transcript view (markers included), and
+// that the context is the record's messages.
+func (e *env) replayFormatsAgree(id string) {
+	e.t.Helper()
+	lines := func(out string) []json.RawMessage {
+		var msgs []json.RawMessage
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if l != "" {
+				msgs = append(msgs, json.RawMessage(l))
+			}
+		}
+		return msgs
+	}
+	var doc struct {
+		Messages []json.RawMessage `json:"messages"`
+		History  []struct {
+			Category string          `json:"category"`
+			Type     string          `json:"type"`
+			Data     json.RawMessage `json:"data"`
+		} `json:"history"`
+	}
+	kept := e.must("", "replay", id, "--format", "json")
+	if err := json.Unmarshal([]byte(kept.stdout), &doc); err != nil {
+		e.t.Fatalf("replay --format json: %v", err)
+	}
+	streamed := e.must("", "replay", id, "--format", "jsonl")
+	if !sameJSONList(e.t, lines(streamed.stdout), doc.Messages) {
+		e.t.Errorf("session %s: replay --format jsonl and --format json give other context messages", id)
+	}
+	if streamed.stderr != kept.stderr {
+		e.t.Errorf("session %s: warnings differ:\njsonl %q\njson  %q", id, streamed.stderr, kept.stderr)
+	}
+	e.sameMessages(id, lines(streamed.stdout))
+
+	// The transcript: a jsonl marker {"compaction": data-with-timestamp}
+	// is the json history's event entry; a message is its chat entry's data.
+	tr := lines(e.must("", "replay", id, "--view", "transcript", "--format", "jsonl").stdout)
+	if len(tr) != len(doc.History) {
+		e.t.Fatalf("session %s: transcript jsonl has %d lines, json history %d entries", id, len(tr), len(doc.History))
+	}
+	for i, h := range doc.History {
+		if h.Category == "chat" {
+			if !sameJSONList(e.t, tr[i:i+1], []json.RawMessage{h.Data}) {
+				e.t.Errorf("session %s: transcript item %d differs", id, i)
+			}
+			continue
+		}
+		var marker map[string]map[string]any
+		var data map[string]any
+		if err := json.Unmarshal(tr[i], &marker); err != nil || json.Unmarshal(h.Data, &data) != nil {
+			e.t.Fatalf("session %s: transcript item %d: %s / %s", id, i, tr[i], h.Data)
+		}
+		m, ok := marker[h.Type]
+		if !ok {
+			e.t.Fatalf("session %s: transcript item %d is %s in jsonl, a %s in json", id, i, tr[i], h.Type)
+		}
+		delete(m, "timestamp")
+		sameJSON(e.t, "transcript marker", data, m)
+	}
+}
+
+// A recording whose answer Ctrl-C cut plays back as the same conversation:
+// the recorded pieces are kept as an interrupted answer, and the next
+// request, recorded with the interrupted note, matches in strict mode.
+func TestCassetteOfAnInterruptedAnswerPlaysItAsInterrupted(t *testing.T) {
+	t.Parallel()
+	rec := newEnv(t)
+	s := rec.script(map[string]any{"text": "one two three four five six seven eight nine ten", "delayMs": 20000}, answer("ok after"))
+	c, _ := rec.start("run", "--provider", "script", "--script", s, "--session-id", "cut", "--stream", "hello")
+	waitFor(t, func() bool {
+		b, _ := os.ReadFile(rec.logPath("cut"))
+		return bytes.Contains(b, []byte(`"event":"text_delta"`))
+	})
+	c.Process.Signal(syscall.SIGINT)
+	waitExit(t, c, 10*time.Second)
+	if code := exitOf(t, c); code != 130 {
+		t.Fatalf("interrupted run: exit %d", code)
+	}
+	rec.must("", "resume", "cut", "go on")
+	if msgs := rec.messages("cut"); len(msgs) != 5 || msgs[2]["state"] != "interrupted" {
+		t.Fatalf("recorded messages %v", msgs)
+	}
+	rec.validateAll()
+	rec.replayFormatsAgree("cut")
+
+	play := newEnv(t)
+	fixture := play.writeFile("cut.jsonl", string(must(os.ReadFile(rec.logPath("cut")))))
+	r := play.run("", "run", "--cassette", fixture, "--session-id", "again", "hello")
+	if r.code != 6 || !strings.Contains(r.stderr, "request 1: the recorded answer was interrupted") {
+		t.Fatalf("playing the interrupted answer: %s", r)
+	}
+	if r := play.must("", "resume", "again", "go on", "--cassette", fixture); r.stdout != "ok after\n" {
+		t.Fatalf("the request after the interrupted answer: %s", r)
+	}
+	sameJSON(t, "messages", cassetteMessages(rec, "cut"), cassetteMessages(play, "again"))
+	play.validateAll()
+	play.replayFormatsAgree("again")
+}
