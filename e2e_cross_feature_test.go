@@ -114,3 +114,38 @@ func TestCassetteOfAnInterruptedAnswerPlaysItAsInterrupted(t *testing.T) {
 	play.validateAll()
 	play.replayFormatsAgree("again")
 }
+
+// Streamed and kept replay agree, and give the record, on the logs each
+// feature writes: a compaction with full request lines, Robota's compaction
+// without its summary (before and after trail re-syncs it), a re-sync of a
+// log in other bytes, and a paused then approved round.
+func TestReplayFormatsAgreeAcrossFeatures(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer("Paris."), answer("About 2.1 million."), answer("Summary: Paris."), answer("On the Seine."))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "cmp", "--log-requests", "full", "Capital of France?")
+	e.must("", "resume", "cmp", "How many people?")
+	e.must("", "compact", "cmp")
+	e.must("", "resume", "cmp", "Which river?", "--log-requests", "digest")
+	e.replayFormatsAgree("cmp")
+
+	pz := pausedSession(t, e, answer("done"))
+	e.must("", "resume", pz, "--approve", "all", "--log-requests", "full")
+	e.replayFormatsAgree(pz)
+
+	raw := newEnv(t)
+	raw.rawLogs = true // Robota's log lacks the compaction's list until trail re-syncs it
+	raw.robotaFixture(robotaCompactedID)
+	kept, streamed := raw.replayMessages(robotaCompactedID), raw.must("", "replay", robotaCompactedID, "--format", "jsonl")
+	if got := strings.Count(streamed.stdout, "\n"); got != len(kept) || !strings.Contains(streamed.stderr, "holds no summary") {
+		t.Fatalf("a log without its summary: jsonl %d messages, json %d; stderr %q", got, len(kept), streamed.stderr)
+	}
+	raw.must("", "resume", robotaCompactedID, "and now?", "--provider", "echo", "--log-requests", "full")
+	raw.must("", "compact", robotaCompactedID, "--provider", "echo")
+	raw.must("", "resume", robotaCompactedID, "after", "--provider", "echo")
+	raw.must("", "validate-log", "--strict", robotaCompactedID)
+	raw.replayFormatsAgree(robotaCompactedID)
+	if r := raw.must("", "replay", robotaCompactedID, "--view", "transcript", "--format", "jsonl"); !strings.Contains(r.stdout, `"summaryMissing":true`) || !strings.Contains(r.stdout, `{"resync":`) {
+		t.Errorf("transcript lacks a marker:\n%s", r.stdout)
+	}
+}
