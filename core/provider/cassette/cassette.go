@@ -120,6 +120,15 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 	if err := wait(c.end); err != nil {
 		return nil, err
 	}
+	if c.interrupted {
+		// A signal cut the recorded answer: played as whole, it would be
+		// committed complete, and the next request, which was recorded
+		// with the interrupted note on it (SPEC 3.3), would no longer
+		// match. Ending the call after the recorded pieces makes the
+		// engine keep them as an interrupted answer, as it did then.
+		return nil, p.fail(fmt.Sprintf("request %d: the recorded answer was interrupted (line %d); what had streamed is kept as an interrupted answer", k+1, c.line),
+			"resume the session to go on with the recording")
+	}
 	if c.failure != nil {
 		f := gjson.ParseBytes(c.failure)
 		return nil, &errs.ProviderError{Provider: c.provider, Status: int(f.Get("status").Int()), Message: f.Get("message").String()}

@@ -36,12 +36,15 @@ type call struct {
 	// message_start, OpenAI's chunks): what the call was priced as.
 	answerModel string
 
-	answered   bool
-	normalized []byte // provider_response_normalized's response (nil when it failed)
-	failure    []byte // provider_response_normalized's error object
-	committed  []byte // assistant_message_committed's message, when the round had one
-	stream     []piece
-	end        time.Duration
+	answered bool
+	// interrupted: the recorded answer was cut by Ctrl-C (its
+	// provider_response_raw says so); the stream holds what had come.
+	interrupted bool
+	normalized  []byte // provider_response_normalized's response (nil when it failed)
+	failure     []byte // provider_response_normalized's error object
+	committed   []byte // assistant_message_committed's message, when the round had one
+	stream      []piece
+	end         time.Duration
 }
 
 // piece is one streamed piece of an answer, at its offset from the request.
@@ -132,6 +135,10 @@ func readRecording(path string) (*recording, error) {
 				if t := thinkingIn(line.Get("payload")); t != "" {
 					c.stream = append(c.stream, piece{at: ts.Sub(c.start), text: t, thinking: true})
 				}
+			}
+		case "provider_response_raw":
+			if c != nil && !c.answered && line.Get("note").String() == "interrupted" {
+				c.interrupted = true
 			}
 		case "provider_response_normalized":
 			if c == nil || c.answered {
