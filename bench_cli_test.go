@@ -144,12 +144,17 @@ func benchList(b *testing.B, promptBytes int) {
 // benchmark, alternately, so a busy machine slows both alike; the metrics
 // are the medians and their ratio (x-hello, target <= 1.3).
 //
-// A second floor, a hello-world that only links net/http (every HTTPS
-// client pays its package inits and its size), shows what part of the
-// gap is the standard library's: x-hello-http is trail against it.
+// Two more floors show where the gap comes from: a hello-world that only
+// links net/http (every HTTPS client pays its package inits and its size),
+// x-hello-http; and one that links trail's dependencies as well
+// (urfave/cli, uuid, gjson, go-isatty), x-hello-deps, what any program
+// built on them starts at.
 func BenchmarkVersionVsHelloWorld(b *testing.B) {
 	hello := buildRelease(b, "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n")
 	helloHTTP := buildRelease(b, "package main\n\nimport (\n\t\"fmt\"\n\t_ \"net/http\"\n)\n\nfunc main() { fmt.Println(\"hello\") }\n")
+	helloDeps := buildRelease(b, "package main\n\nimport (\n\t\"fmt\"\n\t_ \"net/http\"\n\n"+
+		"\t_ \"github.com/google/uuid\"\n\t_ \"github.com/mattn/go-isatty\"\n\t_ \"github.com/tidwall/gjson\"\n\t_ \"github.com/urfave/cli/v2\"\n)\n\n"+
+		"func main() { fmt.Println(\"hello\") }\n")
 	trail := trailBin
 	run := func(argv ...string) time.Duration {
 		start := time.Now()
@@ -158,20 +163,23 @@ func BenchmarkVersionVsHelloWorld(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	var tv, th, tn []time.Duration
+	var tv, th, tn, td []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		th = append(th, run(hello))
 		tv = append(tv, run(trail, "--version"))
 		tn = append(tn, run(helloHTTP))
+		td = append(td, run(helloDeps))
 	}
 	b.StopTimer()
-	mv, mh, mn := medianDuration(tv), medianDuration(th), medianDuration(tn)
+	mv, mh, mn, md := medianDuration(tv), medianDuration(th), medianDuration(tn), medianDuration(td)
 	b.ReportMetric(float64(mv.Microseconds())/1000, "version-ms")
 	b.ReportMetric(float64(mh.Microseconds())/1000, "hello-ms")
 	b.ReportMetric(float64(mn.Microseconds())/1000, "hello-http-ms")
 	b.ReportMetric(float64(mv)/float64(mh), "x-hello")
+	b.ReportMetric(float64(md.Microseconds())/1000, "hello-deps-ms")
 	b.ReportMetric(float64(mv)/float64(mn), "x-hello-http")
+	b.ReportMetric(float64(mv)/float64(md), "x-hello-deps")
 }
 
 func medianDuration(d []time.Duration) time.Duration {
