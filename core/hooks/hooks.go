@@ -31,6 +31,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/permission"
+	"trail/core/procgroup"
 	"trail/core/settings"
 	"trail/logfmt"
 	"trail/store"
@@ -390,11 +391,11 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	stdout.max, stderr.max = outputLimit, outputLimit
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
-	group, err := startGroup(cmd)
+	group, err := procgroup.Start(cmd)
 	if err != nil {
 		return commandResult{code: -1, err: err}
 	}
-	defer group.release()
+	defer group.Release()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(timeout)
@@ -402,11 +403,11 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	select {
 	case err = <-done:
 	case <-timer.C:
-		group.kill()
+		group.Kill()
 		<-done
 		return commandResult{code: -1, timedOut: true, stdout: stdout.b, stderr: stderr.b}
 	case <-ctx.Done():
-		group.kill()
+		group.Kill()
 		<-done
 		return commandResult{code: -1, err: errors.New("interrupted"), stdout: stdout.b, stderr: stderr.b}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"trail/core/chat"
+	"trail/core/procgroup"
 	"trail/logfmt"
 )
 
@@ -117,11 +118,11 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var stdout, stderr capBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = bashWaitDelay
-	group, err := startGroup(cmd)
+	group, err := procgroup.Start(cmd)
 	if err != nil {
 		return fail("%s", err.Error())
 	}
-	defer group.release()
+	defer group.Release()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	timer := time.NewTimer(time.Duration(timeoutMS) * time.Millisecond)
@@ -136,7 +137,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		why = "Aborted"
 	}
 	if why != "" {
-		group.kill()
+		group.Kill()
 		<-done
 		out, total := stdout.text()
 		return Result{Success: false, Output: truncateTotal(out, total), Error: why, Interrupted: true}

@@ -1,6 +1,6 @@
 //go:build windows
 
-package tools
+package procgroup
 
 import (
 	"os/exec"
@@ -9,21 +9,21 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// procGroup is a started command and every process it starts, held in a
+// Group is a started command and every process it starts, held in a
 // job object: Windows has no process groups that a kill reaches. A child
 // the command starts in the instant before it joins the job escapes it.
-type procGroup struct {
+type Group struct {
 	cmd *exec.Cmd
 	job windows.Handle // 0 when no job could be made: kill reaches the command only
 }
 
-// startGroup starts cmd and puts it in a new job object.
-func startGroup(cmd *exec.Cmd) (*procGroup, error) {
+// Start starts cmd and puts it in a new job object.
+func Start(cmd *exec.Cmd) (*Group, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	g := &procGroup{cmd: cmd}
+	g := &Group{cmd: cmd}
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return g, nil
@@ -41,16 +41,16 @@ func startGroup(cmd *exec.Cmd) (*procGroup, error) {
 	return g, nil
 }
 
-// kill ends every process in the job, or the command alone without one.
-func (g *procGroup) kill() {
+// Kill ends every process in the job, or the command alone without one.
+func (g *Group) Kill() {
 	if g.job == 0 || windows.TerminateJobObject(g.job, 1) != nil {
 		_ = g.cmd.Process.Kill()
 	}
 }
 
-// release closes the job handle. Processes still in the job go on, as a
+// Release closes the job handle. Processes still in the job go on, as a
 // process group's background children do on unix.
-func (g *procGroup) release() {
+func (g *Group) Release() {
 	if g.job != 0 {
 		_ = windows.CloseHandle(g.job)
 		g.job = 0
