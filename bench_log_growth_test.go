@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,31 +20,7 @@ func BenchmarkLogBytesAfter100Turns(b *testing.B)  { benchLogGrowth(b, 100) }
 func BenchmarkLogBytesAfter1000Turns(b *testing.B) { benchLogGrowth(b, 1000) }
 
 func benchLogGrowth(b *testing.B, turns int) {
-	dir := b.TempDir()
-	work := filepath.Join(dir, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	var file strings.Builder
-	for i := range 14 {
-		fmt.Fprintf(&file, "line %02d: the quick brown fox jumps over the lazy dog, again\n", i)
-	}
-	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(file.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	script := make([]map[string]any, 0, turns+1)
-	for range turns {
-		script = append(script, calls(call("Read", map[string]any{"filePath": "notes.txt"})))
-	}
-	script = append(script, answer("done"))
-	raw, err := json.Marshal(script)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scriptPath := filepath.Join(dir, "script.json")
-	if err := os.WriteFile(scriptPath, raw, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	dir, work, scriptPath := readLoopFixture(b, turns, 14)
 	var size int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

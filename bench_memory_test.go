@@ -18,31 +18,7 @@ import (
 // rather than with the conversation.
 func BenchmarkToolLoop200Rounds(b *testing.B) {
 	const rounds = 200
-	dir := b.TempDir()
-	work := filepath.Join(dir, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	var file strings.Builder
-	for i := range 200 {
-		fmt.Fprintf(&file, "line %03d: the quick brown fox jumps over the lazy dog, again and again\n", i)
-	}
-	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(file.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	script := make([]map[string]any, 0, rounds+1)
-	for range rounds {
-		script = append(script, calls(call("Read", map[string]any{"filePath": "notes.txt"})))
-	}
-	script = append(script, answer("done"))
-	raw, err := json.Marshal(script)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scriptPath := filepath.Join(dir, "script.json")
-	if err := os.WriteFile(scriptPath, raw, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	dir, work, scriptPath := readLoopFixture(b, rounds, 200)
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TRAIL_HOME=" + filepath.Join(dir, "trail")}
 	var peak int64
 	b.ResetTimer()
@@ -57,4 +33,37 @@ func BenchmarkToolLoop200Rounds(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
+}
+
+// readLoopFixture is a folder with a work directory holding notes.txt
+// (lines lines) and a script whose model reads it rounds times, then says
+// "done": the tool loop the memory and log-growth benchmarks run.
+func readLoopFixture(b *testing.B, rounds, lines int) (dir, work, scriptPath string) {
+	b.Helper()
+	dir = b.TempDir()
+	work = filepath.Join(dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var file strings.Builder
+	for i := range lines {
+		fmt.Fprintf(&file, "line %03d: the quick brown fox jumps over the lazy dog, again and again\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte(file.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	script := make([]map[string]any, 0, rounds+1)
+	for range rounds {
+		script = append(script, calls(call("Read", map[string]any{"filePath": "notes.txt"})))
+	}
+	script = append(script, answer("done"))
+	raw, err := json.Marshal(script)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scriptPath = filepath.Join(dir, "script.json")
+	if err := os.WriteFile(scriptPath, raw, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir, work, scriptPath
 }
