@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -24,7 +25,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		fmt.Fprintln(d.IO.Out, "trail "+Version)
 		return ExitOK
 	}
-	app := newApp(d)
+	app := newApp(d, commandOf(args))
 	// Completion scripts pass the words typed so far as they are.
 	if len(args) >= 2 && args[1] == completeCmd {
 		complete(app, d, args[2:])
@@ -47,9 +48,13 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 
 // NewApp is the command-line app, for programs that describe it (the
 // manual page's generator, scripts/man).
-func NewApp(d *Deps) *cli.App { return newApp(d) }
+func NewApp(d *Deps) *cli.App { return newApp(d, "") }
 
-func newApp(d *Deps) *cli.App {
+// newApp builds the app with every command, or with only the command
+// named only: a process runs one command, and building the others (some
+// sixty flags each for run and resume, their help and examples) was a
+// tenth of a one-shot's allocations.
+func newApp(d *Deps, only string) *cli.App {
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",
@@ -59,7 +64,7 @@ func newApp(d *Deps) *cli.App {
 		Writer:                d.IO.Out,
 		ErrWriter:             d.IO.ErrOut,
 		Reader:                d.IO.In,
-		Flags:                 append(globalFlags(), cli.HelpFlag),
+		Flags:                 withNames(append(globalFlags(), cli.HelpFlag)),
 		ExitErrHandler:        func(*cli.Context, error) {},
 		OnUsageError:          onUsageError,
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp,
@@ -80,27 +85,71 @@ func newApp(d *Deps) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	app.Commands = []*cli.Command{
-		newRunCmd(d, runRun),
-		newResumeCmd(d, runRun),
-		newCompactCmd(d, runCompact),
-		newListCmd(d, runList),
-		newDeleteCmd(d, runDelete),
-		newReplayCmd(d, runReplay),
-		newValidateLogCmd(d, runValidateLog),
-		newMigrateHistoryCmd(d, runMigrateHistory),
-		newImportCmd(d, runImport),
-		newExportCmd(d, runExport),
-		newConfigCmd(d, runConfig),
-		newCompletionCmd(d),
-	}
-	for _, c := range app.Commands {
+	for _, name := range commandOrder {
+		if only != "" && name != only {
+			continue
+		}
+		c := buildCommand(d, name)
 		c.OnUsageError = onUsageError
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
 		withExamples(c)
+		c.Flags = withNames(c.Flags)
+		app.Commands = append(app.Commands, c)
 	}
-	app.Commands = append(app.Commands, newHelpCmd())
+	if only == "" {
+		app.Commands = append(app.Commands, newHelpCmd())
+	}
 	return app
+}
+
+// commandOrder is the order trail --help lists the commands in.
+var commandOrder = [...]string{"run", "resume", "compact", "list", "delete", "replay", "validate-log",
+	"migrate-history", "import", "export", "config", "completion"}
+
+func buildCommand(d *Deps, name string) *cli.Command {
+	switch name {
+	case "run":
+		return newRunCmd(d, runRun)
+	case "resume":
+		return newResumeCmd(d, runRun)
+	case "compact":
+		return newCompactCmd(d, runCompact)
+	case "list":
+		return newListCmd(d, runList)
+	case "delete":
+		return newDeleteCmd(d, runDelete)
+	case "replay":
+		return newReplayCmd(d, runReplay)
+	case "validate-log":
+		return newValidateLogCmd(d, runValidateLog)
+	case "migrate-history":
+		return newMigrateHistoryCmd(d, runMigrateHistory)
+	case "import":
+		return newImportCmd(d, runImport)
+	case "export":
+		return newExportCmd(d, runExport)
+	case "config":
+		return newConfigCmd(d, runConfig)
+	}
+	return newCompletionCmd(d)
+}
+
+// commandOf is the command args name in the first word after the global
+// options, or "" when args name none (help, a bare prompt, -p, -c, a
+// misspelt command: those need every command).
+func commandOf(args []string) string {
+	globals := flagTable(globalFlags())
+	i := 1
+	for i < len(args) && isOption(args[i]) && args[i] != "--" && globals.knows(args[i]) {
+		if globals.takesValue(args[i]) {
+			i++
+		}
+		i++
+	}
+	if i < len(args) && slices.Contains(commandOrder[:], args[i]) {
+		return args[i]
+	}
+	return ""
 }
 
 func globalFlags() []cli.Flag {

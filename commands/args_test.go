@@ -9,7 +9,7 @@ import (
 )
 
 func TestReorderArgsLetsOptionsFollowArguments(t *testing.T) {
-	app := newApp(&Deps{IO: &IOStreams{}})
+	app := newApp(&Deps{IO: &IOStreams{}}, "")
 	tests := []struct {
 		name, in, want string
 	}{
@@ -51,7 +51,7 @@ func TestReorderArgsLetsOptionsFollowArguments(t *testing.T) {
 // Misspelt commands and options are usage errors naming the nearest one;
 // a prompt that starts with "-" is told to go after "--".
 func TestReorderArgsSuggests(t *testing.T) {
-	app := newApp(&Deps{IO: &IOStreams{}})
+	app := newApp(&Deps{IO: &IOStreams{}}, "")
 	tests := []struct {
 		name     string
 		args     []string

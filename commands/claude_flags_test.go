@@ -7,7 +7,7 @@ import (
 )
 
 func TestClaudeArgsRewriteClaudeCodesHabits(t *testing.T) {
-	app := newApp(&Deps{IO: &IOStreams{}})
+	app := newApp(&Deps{IO: &IOStreams{}}, "")
 	tests := []struct {
 		name string
 		in   []string

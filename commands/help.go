@@ -25,65 +25,80 @@ EXAMPLES:
 
 // examples are shown at the end of each command's help.
 func examples(cmd string) []string {
-	return map[string][]string{
-		"run": {
+	// A switch, not a map literal: help is built for every command on each
+	// run, and a map would be built with it.
+	switch cmd {
+	case "run":
+		return []string{
 			`trail run "summarise the release notes" < notes.txt > summary.md`,
 			`trail run --name triage --provider echo "what does grep -v do"   # -v is part of the prompt`,
 			`trail run -o json -- "-v or --verbose?" | jq -r .result`,
-		},
-		"resume": {
+		}
+	case "resume":
+		return []string{
 			`trail resume triage "and how do I fix it?"`,
 			`trail resume 3f9a2c --approve all              # run the calls a paused session waits on`,
 			`trail resume --last --fork "try another way"`,
-		},
-		"compact": {
+		}
+	case "compact":
+		return []string{
 			`trail compact triage --keep-last 4`,
 			`trail compact --last --instructions "keep the file paths"`,
-		},
-		"delete": {
+		}
+	case "delete":
+		return []string{
 			`trail delete 3f9a2c`,
 			`trail delete --older-than 30d --dry-run`,
 			`trail delete --all --yes`,
-		},
-		"replay": {
+		}
+	case "replay":
+		return []string{
 			`trail replay triage                             # the conversation, as text on a terminal`,
 			`trail replay 3f9a2c --format json | jq '.messages | length'`,
 			`trail replay 3f9a2c --write-record && trail resume 3f9a2c "go on"`,
-		},
-		"validate-log": {
+		}
+	case "validate-log":
+		return []string{
 			`trail validate-log 'logs/*.jsonl' --format github -q`,
 			`trail validate-log ~/.trail/logs/ --format junit > validate-log.xml`,
 			`cat session.jsonl | trail validate-log -`,
-		},
-		"migrate-history": {
+		}
+	case "migrate-history":
+		return []string{
 			`trail migrate-history --dry-run`,
 			`trail migrate-history --backup`,
-		},
-		"list": {
+		}
+	case "list":
+		return []string{
 			`trail list --here --limit 5`,
 			`trail list --json | jq -r '.[] | select(.status == "requires_action") | .shortId'`,
 			`trail list --since 2h --status idle`,
-		},
-		"import": {
+		}
+	case "import":
+		return []string{
 			`trail import ~/.claude/projects/-home-me-app/59f7c1e2.jsonl   # a Claude Code session`,
 			`trail import --dry-run rollout-2026-11-01.jsonl       # what it would create`,
 			`trail resume "$(trail import session.json)" --provider echo "go on"`,
-		},
-		"export": {
+		}
+	case "export":
+		return []string{
 			`trail export triage --to markdown > triage.md`,
 			`trail export --last --to claude --install      # then: claude --resume ID`,
-		},
-		"config": {
+		}
+	case "config":
+		return []string{
 			`trail config                                    # effective settings, and the file of each`,
 			`trail config --check                            # exit 7 on an unknown key or a bad value`,
 			`trail config --json | jq .provider`,
-		},
-		"completion": {
+		}
+	case "completion":
+		return []string{
 			`source <(trail completion bash)                 # in ~/.bashrc`,
 			`trail completion zsh > "${fpath[1]}/_trail"`,
 			`trail completion fish > ~/.config/fish/completions/trail.fish`,
-		},
-	}[cmd]
+		}
+	}
+	return nil
 }
 
 // withExamples appends a command's examples to its description.

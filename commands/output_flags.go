@@ -43,9 +43,19 @@ func (t *thinkingValue) IsBoolFlag() bool { return true }
 
 // optionalValueFlag is a flag whose value may be left out: the argument
 // reordering (args.go) must not take the next word as its value.
-type optionalValueFlag struct{ *cli.GenericFlag }
+type optionalValueFlag struct {
+	*cli.GenericFlag
+	names []string // set by withNames
+}
 
 func (optionalValueFlag) TakesValue() bool { return false }
+
+func (f optionalValueFlag) Names() []string {
+	if f.names == nil {
+		return f.GenericFlag.Names()
+	}
+	return f.names
+}
 
 // optionalValueFlags names the flags whose value may be left out.
 var optionalValueFlags = []string{"--thinking"}
@@ -53,7 +63,7 @@ var optionalValueFlags = []string{"--thinking"}
 func outputFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "max-tokens", Usage: "cap on each answer in `TOKENS`", DefaultText: "the model's output limit, else 8192"},
-		optionalValueFlag{&cli.GenericFlag{Name: "thinking", Value: &thinkingValue{},
+		optionalValueFlag{GenericFlag: &cli.GenericFlag{Name: "thinking", Value: &thinkingValue{},
 			Usage: "Anthropic extended thinking; alone the model decides how much (or 10000 tokens), =`BUDGET` in tokens, =off"}},
 	}
 }

@@ -27,7 +27,7 @@ func TestThinkingTakesAnOptionalValue(t *testing.T) {
 			ios, _, _, _ := TestIO()
 			d := testDeps(t, ios)
 			var got *RunOptions
-			app := newApp(d)
+			app := newApp(d, "")
 			for _, c := range app.Commands {
 				if c.Name == "run" {
 					*c = *newRunCmd(d, func(_ context.Context, o *RunOptions) error { got = o; return nil })

@@ -83,14 +83,24 @@ func (f Fields) Get(key string) (json.RawMessage, bool) {
 // Set marshals v without HTML escaping (so "<b>&" stays literal) and stores
 // it under key, in place when key exists, else at the end.
 func (f *Fields) Set(key string, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var raw encoded
+	enc := json.NewEncoder(&raw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	f.SetRaw(key, bytes.TrimRight(buf.Bytes(), "\n"))
+	f.SetRaw(key, bytes.TrimRight(raw, "\n"))
 	return nil
+}
+
+// encoded keeps what json.Encoder writes, in one write of the whole value,
+// copied once at its size: a bytes.Buffer would grow by doubling, and the
+// tool schemas a new session stores are kilobytes.
+type encoded []byte
+
+func (e *encoded) Write(p []byte) (int, error) {
+	*e = append(*e, p...)
+	return len(p), nil
 }
 
 // SetRaw stores raw under key, in place when key exists, else at the end.

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"sync"
 
 	"trail/core/chat"
 	"trail/logfmt"
@@ -16,7 +17,23 @@ type param struct {
 
 // schema builds Robota's zod-derived JSON schema: {type: "object",
 // properties, required}, each property {type, description} (+enum).
+//
+// A tool's schema is the same for the whole process, and a step asks for
+// it several times (the tool names, the request, its digest, the log), so
+// each is built once: building them was a fifth of a one-shot's
+// allocations.
 func schema(name, desc string, params ...param) chat.ToolSchema {
+	if s, ok := schemas.Load(name); ok {
+		return s.(chat.ToolSchema)
+	}
+	s := buildSchema(name, desc, params)
+	schemas.Store(name, s)
+	return s
+}
+
+var schemas sync.Map // tool name -> chat.ToolSchema
+
+func buildSchema(name, desc string, params []param) chat.ToolSchema {
 	props := make(logfmt.Object, 0, len(params))
 	required := []string{}
 	for _, p := range params {

@@ -468,3 +468,17 @@ func TestRefusedPathsAreQuotedCut(t *testing.T) {
 		}
 	}
 }
+
+// A step asks for each schema several times; it is built once per process
+// and is the same bytes every time.
+func TestSchemasAreBuiltOnce(t *testing.T) {
+	for _, tool := range All() {
+		a, b := tool.Schema(), tool.Schema()
+		if string(a.Parameters) != string(b.Parameters) || &a.Parameters[0] != &b.Parameters[0] {
+			t.Errorf("%s: schema built again", a.Name)
+		}
+		if !json.Valid(a.Parameters) {
+			t.Errorf("%s: parameters are not JSON", a.Name)
+		}
+	}
+}
