@@ -15,26 +15,8 @@ const (
 
 // HeapLimit is the soft heap limit for running args (os.Args).
 func HeapLimit(args []string) int64 {
-	if commandName(args) == "validate-log" {
+	if commandOf(args) == "validate-log" {
 		return validateHeapLimit
 	}
 	return defaultHeapLimit
-}
-
-// commandName is the command args run: the first argument after the
-// global options (and their values), or "" when there is none.
-func commandName(args []string) string {
-	globals := flagTable(globalFlags())
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return ""
-		case !isOption(a):
-			return a
-		case globals.takesValue(a):
-			i++
-		}
-	}
-	return ""
 }

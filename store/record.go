@@ -83,19 +83,29 @@ func (f Fields) Get(key string) (json.RawMessage, bool) {
 // Set marshals v without HTML escaping (so "<b>&" stays literal) and stores
 // it under key, in place when key exists, else at the end.
 func (f *Fields) Set(key string, v any) error {
+	raw, err := MarshalJSON(v)
+	if err != nil {
+		return err
+	}
+	f.SetRaw(key, raw)
+	return nil
+}
+
+// MarshalJSON encodes v as encoding/json does but without HTML escaping,
+// as logs and JSON.stringify leave "<b>&". The encoder writes the whole
+// value at once and it is copied once at its size: a bytes.Buffer would
+// grow by doubling, and what goes through here is kilobytes (tool schemas)
+// to megabytes (a long session's request body).
+func MarshalJSON(v any) ([]byte, error) {
 	var raw encoded
 	enc := json.NewEncoder(&raw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return err
+		return nil, err
 	}
-	f.SetRaw(key, bytes.TrimRight(raw, "\n"))
-	return nil
+	return bytes.TrimSuffix(raw, []byte("\n")), nil
 }
 
-// encoded keeps what json.Encoder writes, in one write of the whole value,
-// copied once at its size: a bytes.Buffer would grow by doubling, and the
-// tool schemas a new session stores are kilobytes.
 type encoded []byte
 
 func (e *encoded) Write(p []byte) (int, error) {

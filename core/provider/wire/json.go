@@ -1,21 +1,14 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
+
+	"trail/store"
 )
 
 // Marshal encodes v without HTML escaping, as the log does, so the request
 // body logged is byte for byte the one sent.
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func Marshal(v any) ([]byte, error) { return store.MarshalJSON(v) }
 
 // Fields is a JSON object whose members keep their order: a provider's
 // data for the record, built from a block as the API sent it.
