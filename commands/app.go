@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -85,11 +84,11 @@ func newApp(d *Deps, only string) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	for _, name := range commandOrder {
-		if only != "" && name != only {
+	for _, cmd := range commandTable {
+		if only != "" && cmd.name != only {
 			continue
 		}
-		c := buildCommand(d, name)
+		c := cmd.build(d)
 		c.OnUsageError = onUsageError
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
 		withExamples(c)
@@ -102,36 +101,25 @@ func newApp(d *Deps, only string) *cli.App {
 	return app
 }
 
-// commandOrder is the order trail --help lists the commands in.
-var commandOrder = [...]string{"run", "resume", "compact", "list", "delete", "replay", "validate-log",
-	"migrate-history", "import", "export", "config", "completion"}
-
-func buildCommand(d *Deps, name string) *cli.Command {
-	switch name {
-	case "run":
-		return newRunCmd(d, runRun)
-	case "resume":
-		return newResumeCmd(d, runRun)
-	case "compact":
-		return newCompactCmd(d, runCompact)
-	case "list":
-		return newListCmd(d, runList)
-	case "delete":
-		return newDeleteCmd(d, runDelete)
-	case "replay":
-		return newReplayCmd(d, runReplay)
-	case "validate-log":
-		return newValidateLogCmd(d, runValidateLog)
-	case "migrate-history":
-		return newMigrateHistoryCmd(d, runMigrateHistory)
-	case "import":
-		return newImportCmd(d, runImport)
-	case "export":
-		return newExportCmd(d, runExport)
-	case "config":
-		return newConfigCmd(d, runConfig)
-	}
-	return newCompletionCmd(d)
+// commandTable lists trail's commands in the order trail --help shows them.
+// (Function literals that capture nothing: the table is static data, built
+// at no start-up cost.)
+var commandTable = [...]struct {
+	name  string
+	build func(*Deps) *cli.Command
+}{
+	{"run", func(d *Deps) *cli.Command { return newRunCmd(d, runRun) }},
+	{"resume", func(d *Deps) *cli.Command { return newResumeCmd(d, runRun) }},
+	{"compact", func(d *Deps) *cli.Command { return newCompactCmd(d, runCompact) }},
+	{"list", func(d *Deps) *cli.Command { return newListCmd(d, runList) }},
+	{"delete", func(d *Deps) *cli.Command { return newDeleteCmd(d, runDelete) }},
+	{"replay", func(d *Deps) *cli.Command { return newReplayCmd(d, runReplay) }},
+	{"validate-log", func(d *Deps) *cli.Command { return newValidateLogCmd(d, runValidateLog) }},
+	{"migrate-history", func(d *Deps) *cli.Command { return newMigrateHistoryCmd(d, runMigrateHistory) }},
+	{"import", func(d *Deps) *cli.Command { return newImportCmd(d, runImport) }},
+	{"export", func(d *Deps) *cli.Command { return newExportCmd(d, runExport) }},
+	{"config", func(d *Deps) *cli.Command { return newConfigCmd(d, runConfig) }},
+	{"completion", newCompletionCmd},
 }
 
 // commandOf is the command args name in the first word after the global
@@ -146,8 +134,12 @@ func commandOf(args []string) string {
 		}
 		i++
 	}
-	if i < len(args) && slices.Contains(commandOrder[:], args[i]) {
-		return args[i]
+	if i < len(args) {
+		for _, cmd := range commandTable {
+			if cmd.name == args[i] {
+				return cmd.name
+			}
+		}
 	}
 	return ""
 }

@@ -19,7 +19,8 @@ func TestAppWithOneCommandActsAsTheWholeApp(t *testing.T) {
 		}
 		return out.String() + errOut.String()
 	}
-	for _, name := range commandOrder {
+	for _, cmd := range commandTable {
+		name := cmd.name
 		want := help("", "trail", name, "--help")
 		if got := help(name, "trail", name, "--help"); got != want {
 			t.Errorf("%s --help differs when only %s is built:\n%s\nwant:\n%s", name, name, got, want)
