@@ -1,7 +1,7 @@
 # trail: the two set-up commands are `make demo` and `make test`.
 GO      ?= go
 BIN     ?= bin/trail
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION ?= $(shell git describe --tags --always --dirty --abbrev=7 2>/dev/null || echo 0.1.0-dev)
 
 .PHONY: build demo test bench fmt vet man cross
 

@@ -13,7 +13,7 @@ func main() {
 	// heap to pace, so no signal handlers and no collector settings (each
 	// costs a thread or a stop of the world at start-up).
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		_, _ = os.Stdout.WriteString("trail " + commands.Version + "\n") // as commands.Main's own fast path
+		_, _ = os.Stdout.WriteString("trail " + commands.VersionString() + "\n") // as commands.Main's own fast path
 		return
 	}
 	// First: until the handlers are in, Ctrl-C kills the process outright.

@@ -14,14 +14,11 @@ import (
 	"trail/store"
 )
 
-// Version is set at build time (-ldflags "-X trail/commands.Version=...").
-var Version = "0.1.0-dev"
-
 // Main runs trail with args (os.Args) and returns the exit code.
 func Main(ctx context.Context, args []string, d *Deps) int {
 	// The fast path: scripts call --version to probe for trail.
 	if len(args) == 2 && args[1] == "--version" {
-		fmt.Fprintln(d.IO.Out, "trail "+Version)
+		fmt.Fprintln(d.IO.Out, "trail "+VersionString())
 		return ExitOK
 	}
 	app := newApp(d, commandOf(args))
@@ -58,7 +55,7 @@ func newApp(d *Deps, only string) *cli.App {
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",
 		Description:           appDescription,
-		Version:               Version,
+		Version:               VersionString(),
 		HideVersion:           true,
 		Writer:                d.IO.Out,
 		ErrWriter:             d.IO.ErrOut,
@@ -75,7 +72,7 @@ func newApp(d *Deps, only string) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
-				fmt.Fprintln(d.IO.Out, "trail "+Version)
+				fmt.Fprintln(d.IO.Out, "trail "+VersionString())
 				return nil
 			}
 			if c.Args().Len() > 0 {
