@@ -38,3 +38,25 @@ func TestGoInstallNamesTheCommit(t *testing.T) {
 		t.Errorf("--version = %q, want %q", got, "trail "+want)
 	}
 }
+
+// No trail package does work when the program starts: every process pays
+// for it, --version included. A table or regular expression a package needs
+// is built on first use (trail/lazy) or written as data the compiler lays
+// out; GODEBUG=inittrace lists each package whose init ran.
+func TestNoPackageOfTrailRunsAnInit(t *testing.T) {
+	t.Parallel()
+	c := exec.Command(trailBin, "--version")
+	c.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "init runtime") && !strings.Contains(string(out), "init os") {
+		t.Fatalf("GODEBUG=inittrace printed nothing:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "init trail") {
+			t.Errorf("a package of trail runs an init at start-up: %s", line)
+		}
+	}
+}

@@ -19,23 +19,24 @@ package commands
 // parentheses.
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"trail/lazy"
 )
 
-// listFlagNames are the rule-list flags, each name as typed after "--".
-var listFlagNames = map[string]bool{
-	"allowedTools": true, "allowed-tools": true,
-	"disallowedTools": true, "disallowed-tools": true,
+// isListFlag reports whether name, as typed after "--", is a rule-list flag.
+func isListFlag(name string) bool {
+	switch name {
+	case "allowedTools", "allowed-tools", "disallowedTools", "disallowed-tools":
+		return true
+	}
+	return false
 }
 
 // ruleWord is a word that reads as one or more permission rules.
-var ruleWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?(\s*[, ]\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?)*\s*$`)
-})
+var ruleWord = lazy.Regexp{Expr: `^\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?(\s*[, ]\s*(mcp__[\w.*-]*|[A-Z][\w.*-]*)(\(.*\))?)*\s*$`}
 
 // claudeArgs rewrites Claude Code's top-level habits into trail's commands
 // before the usual parsing: -c/--continue becomes resume --last, -r/--resume
@@ -83,12 +84,12 @@ func expandRuleLists(args []string) []string {
 			return append(out, args[i+1:]...)
 		}
 		name := strings.TrimLeft(a, "-")
-		if !strings.HasPrefix(a, "--") || !listFlagNames[name] || i+1 >= len(args) {
+		if !strings.HasPrefix(a, "--") || !isListFlag(name) || i+1 >= len(args) {
 			continue
 		}
 		out = append(out, args[i+1])
 		i++
-		for i+1 < len(args) && !isOption(args[i+1]) && ruleWord().MatchString(args[i+1]) {
+		for i+1 < len(args) && !isOption(args[i+1]) && ruleWord.Get().MatchString(args[i+1]) {
 			out = append(out, a, args[i+1])
 			i++
 		}

@@ -127,7 +127,7 @@ func checkEntry(e settings.Entry) string {
 	isString := json.Unmarshal(e.Value, &str) == nil
 	switch {
 	case e.Key == "provider":
-		if _, ok := provider.DefaultModels[str]; !ok || !isString {
+		if _, ok := provider.DefaultModel(str); !ok || !isString {
 			return fmt.Sprintf("provider %s is not one of anthropic, openai, echo, script, cassette", e.Value)
 		}
 	case e.Key == "baseUrl":

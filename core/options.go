@@ -34,7 +34,7 @@ const (
 )
 
 // errNoPrompt: a step with nothing to do.
-var errNoPrompt = errs.Usagef("give a prompt as arguments, with -p, or on standard input", "no prompt")
+var errNoPrompt = &errs.UsageError{Msg: "no prompt", Fix: "give a prompt as arguments, with -p, or on standard input"}
 
 const modeHint = "use default, plan, acceptEdits, bypassPermissions or dontAsk (Claude Code's manual and auto run as default)"
 

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"math"
 	"strconv"
-	"sync"
 	"time"
+
+	"trail/lazy"
 )
 
 // entry is what readers need from one log line, as raw JSON tokens that
@@ -192,7 +193,7 @@ func unquoteToken(tok []byte) string {
 // of short lines is a million of them).
 func eventName(tok []byte) string {
 	if isString(tok) {
-		if name, ok := eventNames()[string(tok[1:len(tok)-1])]; ok {
+		if name, ok := eventNames.Get()[string(tok[1:len(tok)-1])]; ok {
 			return name
 		}
 	}
@@ -200,7 +201,7 @@ func eventName(tok []byte) string {
 }
 
 // eventNames are the events trail writes, each its own key.
-var eventNames = sync.OnceValue(func() map[string]string {
+var eventNames = lazy.Value[map[string]string]{New: func() map[string]string {
 	m := map[string]string{}
 	for _, n := range []string{
 		"user", "assistant", "text_delta", "thinking_delta", "session_init", "session_shutdown",
@@ -213,7 +214,7 @@ var eventNames = sync.OnceValue(func() map[string]string {
 		m[n] = n
 	}
 	return m
-})
+}}
 
 // stringIs compares a raw token with a string without allocating when the
 // token has no escapes.

@@ -1,11 +1,11 @@
 package logfmt
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unsafe"
+
+	"trail/lazy"
 )
 
 // Redaction rules (SPEC 7.1, widened). What the log and the session record
@@ -51,16 +51,11 @@ const minSecretLen = 8
 // 1000 on a repeat count. Every character a shape's secret part holds is a
 // word character or one of ".~+/=-" (the Bearer token's class).
 type shape struct {
-	re    func() *regexp.Regexp // compiled on first use: most processes never meet a key
-	group int                   // the submatch that is the secret part; 0 for the whole match
-	runs  func(byte) bool       // what the secret part runs on with; nil when its length is fixed
-	max   int                   // the secret part's longest length
-	hint  uint                  // the hint bit that must be set for re to be worth running
-}
-
-// lazyRE compiles expr the first time it is needed.
-func lazyRE(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	re    *lazy.Regexp    // compiled on first use: most processes never meet a key
+	group int             // the submatch that is the secret part; 0 for the whole match
+	runs  func(byte) bool // what the secret part runs on with; nil when its length is fixed
+	max   int             // the secret part's longest length
+	hint  uint            // the hint bit that must be set for re to be worth running
 }
 
 // Hint bits: which cheap substring checks a string passed.
@@ -85,12 +80,12 @@ const (
 
 var shapes = []shape{
 	// \b keeps "task-management-system-design" whole.
-	{lazyRE(`\bsk-(?:ant-[A-Za-z0-9_-]{16}|[A-Za-z0-9_-]{20})`), 0, isSKChar, maxSKKey, hintSK},
-	{lazyRE(`\bBearer\s{1,16}([A-Za-z0-9._~+/=-]{8})`), 1, isTokenChar, maxBearer, hintBearer},
-	{lazyRE(`\bgh[pousr]_[A-Za-z0-9]{36}`), 0, isAlnum, maxNamedKey, hintGitHub},
-	{lazyRE(`\bgithub_pat_[A-Za-z0-9_]{22}`), 0, isWord, maxNamedKey, hintGitHub},
-	{lazyRE(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`), 0, nil, awsKeyIDLen, hintAWSKeyID},
-	{lazyRE(`(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`), 1, isAWSSecretChar, maxNamedKey, hintAWSSecret},
+	{&lazy.Regexp{Expr: `\bsk-(?:ant-[A-Za-z0-9_-]{16}|[A-Za-z0-9_-]{20})`}, 0, isSKChar, maxSKKey, hintSK},
+	{&lazy.Regexp{Expr: `\bBearer\s{1,16}([A-Za-z0-9._~+/=-]{8})`}, 1, isTokenChar, maxBearer, hintBearer},
+	{&lazy.Regexp{Expr: `\bgh[pousr]_[A-Za-z0-9]{36}`}, 0, isAlnum, maxNamedKey, hintGitHub},
+	{&lazy.Regexp{Expr: `\bgithub_pat_[A-Za-z0-9_]{22}`}, 0, isWord, maxNamedKey, hintGitHub},
+	{&lazy.Regexp{Expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`}, 0, nil, awsKeyIDLen, hintAWSKeyID},
+	{&lazy.Regexp{Expr: `(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`}, 1, isAWSSecretChar, maxNamedKey, hintAWSSecret},
 }
 
 // shapeSpans appends the shapes' matches in s: the secret parts, or with
@@ -111,7 +106,7 @@ func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
 		if h&sh.hint == 0 {
 			continue
 		}
-		for _, m := range sh.re().FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range sh.re.Get().FindAllStringSubmatchIndex(text, -1) {
 			a, b := m[2*sh.group], m[2*sh.group+1]
 			if sh.runs != nil {
 				for b < len(text) && b-a < sh.max && sh.runs(text[b]) {

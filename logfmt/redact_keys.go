@@ -2,9 +2,9 @@ package logfmt
 
 import (
 	"bytes"
-	"regexp"
-	"sync"
 	"unicode/utf8"
+
+	"trail/lazy"
 )
 
 // Sensitive key names (SPEC 7.1): the value under a key that is,
@@ -15,9 +15,7 @@ import (
 // sensitiveKeyRE is the rule as written; sensitiveKey answers the same
 // question without it, and falls back to it for non-ASCII keys.
 // It is compiled on first use: most runs never meet a key that needs it.
-var sensitiveKeyRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`)
-})
+var sensitiveKeyRE = lazy.Regexp{Expr: `(?i)^(?:api[-_]?key|authorization|access[-_]?token|refresh[-_]?token|secret|password|x[-_]?api[-_]?key)$`}
 
 // sensitiveRawKey checks the body of a key token as written in raw JSON.
 func (r *redactor) sensitiveRawKey(body []byte) bool {
@@ -46,7 +44,7 @@ func sensitiveKey[S ~string | ~[]byte](k S) bool {
 	for i := range n {
 		c := k[i]
 		if c >= utf8.RuneSelf {
-			return sensitiveKeyRE().MatchString(string(k))
+			return sensitiveKeyRE.Get().MatchString(string(k))
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'

@@ -2,7 +2,8 @@ package logfmt
 
 import (
 	"encoding/json"
-	"sync"
+
+	"trail/lazy"
 )
 
 // Redactor applies the log's redaction rules to values that are not log
@@ -21,13 +22,13 @@ func NewRedactor(secrets []string) *Redactor {
 
 func (r *Redactor) rules() *redactor {
 	if r == nil {
-		return emptyRedactor()
+		return emptyRedactor.Get()
 	}
 	return r.r
 }
 
 // emptyRedactor is built on first use, not at start-up.
-var emptyRedactor = sync.OnceValue(func() *redactor { return newRedactor(nil) })
+var emptyRedactor = lazy.Value[*redactor]{New: func() *redactor { return newRedactor(nil) }}
 
 // String redacts the secrets and key shapes in s, as the Writer does in
 // every string it writes; s itself when nothing is replaced.

@@ -127,10 +127,10 @@ func TestSensitiveKeyMatchesTheRule(t *testing.T) {
 	}
 	keys = append(keys, "x-api-key", "x_api_key", "xapikey", "x-apikey", "api--key", "acce\u017f\u017f_to\u212aen", "\u017fecret", "api\u212aey", "apikey ", " apikey")
 	for _, k := range keys {
-		if got, want := sensitiveKey(k), sensitiveKeyRE().MatchString(k); got != want {
+		if got, want := sensitiveKey(k), sensitiveKeyRE.Get().MatchString(k); got != want {
 			t.Errorf("sensitiveKey(%q) = %v, the rule says %v", k, got, want)
 		}
-		if got, want := sensitiveKey([]byte(k)), sensitiveKeyRE().MatchString(k); got != want {
+		if got, want := sensitiveKey([]byte(k)), sensitiveKeyRE.Get().MatchString(k); got != want {
 			t.Errorf("sensitiveKey([]byte %q) = %v, the rule says %v", k, got, want)
 		}
 	}
@@ -141,7 +141,7 @@ func FuzzSensitiveKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, k string) {
-		if got, want := sensitiveKey(k), sensitiveKeyRE().MatchString(k); got != want {
+		if got, want := sensitiveKey(k), sensitiveKeyRE.Get().MatchString(k); got != want {
 			t.Fatalf("sensitiveKey(%q) = %v, the rule says %v", k, got, want)
 		}
 		// A document holding a sensitive key must not take the copy path.

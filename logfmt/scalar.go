@@ -13,13 +13,9 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// safeASCII marks the ASCII bytes a JSON string may hold unescaped.
-var safeASCII = func() (t [utf8.RuneSelf]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = b != '"' && b != '\\'
-	}
-	return t
-}()
+// safeASCII reports whether an ASCII byte may stand unescaped in a JSON
+// string.
+func safeASCII(b byte) bool { return b >= 0x20 && b != '"' && b != '\\' }
 
 // appendString appends s as a JSON string: control characters, '"' and '\'
 // escaped, invalid UTF-8 replaced by U+FFFD, and <, >, & and U+2028/U+2029
@@ -32,7 +28,7 @@ func appendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	for i := 0; i < len(s); {
 		b := s[i]
 		if b < utf8.RuneSelf {
-			if safeASCII[b] {
+			if safeASCII(b) {
 				i++
 				continue
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"slices"
+
+	"trail/lazy"
 )
 
 // Provider and tool keys: a request is answered by events with the same
@@ -72,13 +74,14 @@ type toolKey struct {
 	results                 []eventRef // result lines seen before any request
 }
 
-var keySeed = maphash.MakeSeed()
+// keySeed is random per process, made on first use.
+var keySeed = lazy.Value[maphash.Seed]{New: maphash.MakeSeed}
 
 // closedKey hashes a key with its kind so a provider key and a tool key
 // with the same text stay apart.
 func closedKey(kind byte, key string) uint64 {
 	var h maphash.Hash
-	h.SetSeed(keySeed)
+	h.SetSeed(keySeed.Get())
 	h.WriteByte(kind)
 	h.WriteString(key)
 	return h.Sum64()

@@ -95,3 +95,9 @@ func compactString(b []byte) string {
 	}
 	return out.String()
 }
+
+func TestNewlineSpaces(t *testing.T) {
+	if newlineSpaces != "\n"+strings.Repeat("  ", maxIndent) {
+		t.Fatalf("newlineSpaces is %d bytes, want a line break and %d spaces", len(newlineSpaces), 2*maxIndent)
+	}
+}

@@ -16,13 +16,14 @@ package hooks
 import (
 	"regexp"
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 // Compiled on first use: most runs have no hooks.
 var (
-	exactList       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_, |-]+$`) })
-	exactListNarrow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
+	exactList       = lazy.Regexp{Expr: `^[A-Za-z0-9_, |-]+$`}
+	exactListNarrow = lazy.Regexp{Expr: `^[A-Za-z0-9_|]+$`}
 )
 
 // matcherAccepts reports whether a group's matcher accepts target.
@@ -30,11 +31,11 @@ func matcherAccepts(event, matcher, target string) bool {
 	if matcher == "" || matcher == "*" {
 		return true
 	}
-	exact := exactList
+	exact := &exactList
 	if event == StopFailure {
-		exact = exactListNarrow
+		exact = &exactListNarrow
 	}
-	if exact().MatchString(matcher) {
+	if exact.Get().MatchString(matcher) {
 		for _, name := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
 			if strings.TrimSpace(name) == target {
 				return true

@@ -55,7 +55,7 @@ func readClaude(lines []srcLine) (*Conversation, error) {
 		switch {
 		case l.get("isSidechain").Bool():
 			b.skip(l.num, claudeType(l), "a subagent's conversation (sidechain)", l.raw)
-		case l.get("uuid").Str != "" && claudeChainTypes[l.get("type").Str]:
+		case l.get("uuid").Str != "" && claudeChainType(l.get("type").Str):
 			b.skip(l.num, claudeType(l), "not on the conversation's active branch (rewound or edited away)", l.raw)
 		default:
 			b.skip(l.num, claudeType(l), reasonNoEquivalent, l.raw)
@@ -99,9 +99,16 @@ func readClaude(lines []srcLine) (*Conversation, error) {
 	return b.finish(), nil
 }
 
-// claudeChainTypes are the entries a conversation's chain is made of;
-// others (progress) hang off it without being part of it.
-var claudeChainTypes = map[string]bool{"user": true, "assistant": true, "system": true, "attachment": true}
+// claudeChainType reports whether entries of type typ make up a
+// conversation's chain; others (progress) hang off it without being part
+// of it.
+func claudeChainType(typ string) bool {
+	switch typ {
+	case "user", "assistant", "system", "attachment":
+		return true
+	}
+	return false
+}
 
 // claudeType names an entry for import_skipped: its type, with the
 // subtype or attachment type that says what it was.

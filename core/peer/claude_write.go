@@ -105,7 +105,7 @@ func WriteClaude(w io.Writer, s ClaudeSession) (int, error) {
 		case chat.RoleSystem:
 			continue
 		case chat.RoleUser:
-			if md := gjson.ParseBytes(m.Metadata); cw.parent == "" && md.Get("synthetic").Bool() && summaryTypes[md.Get("sourceType").Str] {
+			if md := gjson.ParseBytes(m.Metadata); cw.parent == "" && md.Get("synthetic").Bool() && summaryType(md.Get("sourceType").Str) {
 				cw.compacted(m, m.Content) // an imported session that opens with its agent's summary
 			} else {
 				cw.user(m)

@@ -23,13 +23,16 @@ const (
 // Formats lists them in the order help and errors name them.
 var Formats = []string{Claude, Codex, Gemini, Pi}
 
-// Names of the agents, for messages people read.
-var agentNames = map[string]string{Claude: "Claude Code", Codex: "Codex", Gemini: "Gemini CLI", Pi: "pi"}
-
-// AgentName is the name of the agent that writes a format ("Claude Code").
+// AgentName is the name of the agent that writes a format ("Claude Code"),
+// for messages people read.
 func AgentName(format string) string {
-	if n, ok := agentNames[format]; ok {
-		return n
+	switch format {
+	case Claude:
+		return "Claude Code"
+	case Codex:
+		return "Codex"
+	case Gemini:
+		return "Gemini CLI"
 	}
 	return format
 }
@@ -218,7 +221,7 @@ func (b *builder) closeRound() {
 		content, _ := logfmt.Marshal(logfmt.Object{
 			logfmt.F("success", false),
 			logfmt.F("output", ""),
-			logfmt.F("error", fmt.Sprintf("no result was recorded in the %s session for this call", agentNames[b.c.Format])),
+			logfmt.F("error", fmt.Sprintf("no result was recorded in the %s session for this call", AgentName(b.c.Format))),
 		})
 		md := logfmt.Object{logfmt.F("synthetic", true), logfmt.F("sourceType", "missing_result"), logfmt.F("success", false)}
 		m := newMessage(chat.RoleTool, string(content), b.callsAt, md)

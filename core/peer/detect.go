@@ -23,12 +23,15 @@ import (
 // whyTrailLog says a file is one of trail's own logs.
 const whyTrailLog = "this is a trail (or Robota) log, a trail session already"
 
-// claudeTypes are the entry types Claude Code writes (those seen in real
-// transcripts and described publicly).
-var claudeTypes = map[string]bool{
-	"user": true, "assistant": true, "system": true, "summary": true, "queue-operation": true,
-	"attachment": true, "file-history-snapshot": true, "progress": true, "last-prompt": true,
-	"mode": true, "custom-title": true,
+// claudeWrites reports whether Claude Code writes entries of type typ (those
+// seen in real transcripts and described publicly).
+func claudeWrites(typ string) bool {
+	switch typ {
+	case "user", "assistant", "system", "summary", "queue-operation", "attachment",
+		"file-history-snapshot", "progress", "last-prompt", "mode", "custom-title":
+		return true
+	}
+	return false
 }
 
 // detect names the format of a file from its first entry, or says why it
@@ -49,7 +52,7 @@ func detect(l srcLine) (format, why string) {
 		return Gemini, ""
 	case (typ.Str == "user" || typ.Str == "gemini") && f.Get("id").Exists() && f.Get("content").Exists() && !f.Get("message").Exists():
 		return Gemini, ""
-	case claudeTypes[typ.Str] && (f.Get("sessionId").Exists() || f.Get("uuid").Exists() || f.Get("parentUuid").Exists() ||
+	case claudeWrites(typ.Str) && (f.Get("sessionId").Exists() || f.Get("uuid").Exists() || f.Get("parentUuid").Exists() ||
 		f.Get("leafUuid").Exists() || f.Get("messageId").Exists()):
 		return Claude, ""
 	}

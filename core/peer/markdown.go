@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core/chat"
+	"trail/lazy"
 )
 
 // A readable transcript, in GitHub-flavoured Markdown: a heading per turn,
@@ -68,7 +69,7 @@ func writeMarkdownMessage(w *bufio.Writer, m *chat.Message, results map[string]*
 	case m.Role == chat.RoleSystem:
 		fmt.Fprintf(w, "\n## System\n\n")
 		folded(w, fmt.Sprintf("System prompt (%d characters)", len([]rune(m.Content))), "", m.Content)
-	case md.Get("synthetic").Bool() && m.Role != chat.RoleTool && summaryTypes[md.Get("sourceType").Str]:
+	case md.Get("synthetic").Bool() && m.Role != chat.RoleTool && summaryType(md.Get("sourceType").Str):
 		fmt.Fprintf(w, "\n## Context summary\n\n%s\n", strings.TrimRight(m.Content, "\n"))
 	case md.Get("synthetic").Bool() && m.Role != chat.RoleTool:
 		fmt.Fprintf(w, "\n## Context\n\n")
@@ -151,9 +152,15 @@ func fence(w *bufio.Writer, lang, text string) {
 	fmt.Fprintf(w, "%s%s\n%s\n%s\n", f, lang, strings.TrimRight(text, "\n"), f)
 }
 
-// summaryTypes are the sourceTypes of the summaries agents open a
-// compacted context with.
-var summaryTypes = map[string]bool{"isCompactSummary": true, "compacted": true, "compaction": true, "compactionSummary": true}
+// summaryType reports whether sourceType is one of the summaries agents
+// open a compacted context with.
+func summaryType(sourceType string) bool {
+	switch sourceType {
+	case "isCompactSummary", "compacted", "compaction", "compactionSummary":
+		return true
+	}
+	return false
+}
 
 // previewKeys are the arguments that say what a call does, for its one line.
 var previewKeys = []string{"command", "file_path", "filePath", "path", "absolute_path", "pattern", "query", "url"}
@@ -179,7 +186,11 @@ func argsPreview(args string) string {
 }
 
 // escapeHTML escapes what would open or close a tag inside <summary>.
-var escapeHTML = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+func escapeHTML(s string) string { return htmlEscaper.Get().Replace(s) }
+
+var htmlEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+}}
 
 // oneLineText keeps a heading on one line.
 func oneLineText(s string) string {

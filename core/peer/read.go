@@ -73,9 +73,9 @@ func Read(r io.Reader, format string) (*Conversation, error) {
 		format = detected
 	case detected != format:
 		if why == "" {
-			why = "it looks like a " + agentNames[detected] + " session (--from " + detected + ")"
+			why = "it looks like a " + AgentName(detected) + " session (--from " + detected + ")"
 		}
-		return nil, &LineError{Line: lines[0].num, Msg: "not a " + agentNames[format] + " session: " + why}
+		return nil, &LineError{Line: lines[0].num, Msg: "not a " + AgentName(format) + " session: " + why}
 	}
 	var c *Conversation
 	switch format {
@@ -129,7 +129,7 @@ func splitLines(data []byte) ([]srcLine, error) {
 func formatList() string {
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
-		names[i] = agentNames[f]
+		names[i] = AgentName(f)
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

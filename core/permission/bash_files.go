@@ -12,7 +12,8 @@ package permission
 import (
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 // bashPart is one command of a Bash call, read for its files.
@@ -30,7 +31,7 @@ type bashPart struct {
 // fileCommands lists the commands whose positional arguments are files
 // they read; skip is how many leading arguments are not files (a grep
 // pattern, a sed script, a jq filter) when no -e/-f option gives them.
-var fileCommands = sync.OnceValue(func() map[string]int {
+var fileCommands = lazy.Value[map[string]int]{New: func() map[string]int {
 	return map[string]int{
 		"cat": 0, "head": 0, "tail": 0, "less": 0, "more": 0, "wc": 0, "sort": 0,
 		"uniq": 0, "cut": 0, "nl": 0, "tac": 0, "rev": 0, "od": 0, "xxd": 0,
@@ -40,11 +41,11 @@ var fileCommands = sync.OnceValue(func() map[string]int {
 		"nano": 0, "view": 0, "iconv": 0,
 		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "jq": 1,
 	}
-})
+}}
 
 // valueFlags are, per command, the options whose value is the next word.
 // A value of -f (or --file) is a file the command reads.
-var valueFlags = sync.OnceValue(func() map[string][]string {
+var valueFlags = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
 		"grep": {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
 		"rg":   {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
@@ -58,12 +59,12 @@ var valueFlags = sync.OnceValue(func() map[string][]string {
 		"tree": {"-o", "-L", "-P", "-I"},
 		"find": {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
 	}
-})
+}}
 
 // writeCommands write (or remove) the files they name.
-var writeCommands = sync.OnceValue(func() map[string]bool {
+var writeCommands = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true}
-})
+}}
 
 // analyzeBash reads one command part (no control operators left; its
 // wrappers and assignments already stripped by the caller).
@@ -97,7 +98,7 @@ func analyzeBash(part string) bashPart {
 		}
 		if name == "" {
 			name = t.text
-			vflags = valueFlags()[name]
+			vflags = valueFlags.Get()[name]
 			continue
 		}
 		if strings.HasPrefix(t.text, "-") && t.text != "-" && !t.quoted {
@@ -116,7 +117,7 @@ func analyzeBash(part string) bashPart {
 	}
 	bp.name = name
 	files := bp.args
-	if skip, ok := fileCommands()[name]; ok {
+	if skip, ok := fileCommands.Get()[name]; ok {
 		if skip > 0 && !bp.hasFlag("-e", "-f", "--regexp", "--file", "--expression") && len(files) > 0 {
 			files = files[skip:]
 		}
@@ -130,7 +131,7 @@ func analyzeBash(part string) bashPart {
 		}
 	}
 	switch {
-	case writeCommands()[name]:
+	case writeCommands.Get()[name]:
 		for _, f := range bp.args {
 			bp.writes = append(bp.writes, f.text)
 		}

@@ -20,50 +20,51 @@ package permission
 import (
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 // maxReadOnlyLen: longer commands always ask (Claude Code's limit).
 const maxReadOnlyLen = 10000
 
 // printOnly commands read no file the rules could care about.
-var printOnly = sync.OnceValue(func() map[string]bool {
+var printOnly = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"echo": true, "pwd": true, "which": true}
-})
+}}
 
 // pathCommands read the files or folders their arguments name.
-var pathCommands = sync.OnceValue(func() map[string]bool {
+var pathCommands = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"ls": true, "cat": true, "head": true, "tail": true, "grep": true, "wc": true,
 		"diff": true, "stat": true, "du": true, "cd": true, "tree": true, "file": true,
 		"cmp": true, "cut": true, "nl": true, "tac": true, "rev": true, "sort": true,
 		"readlink": true, "realpath": true, "find": true,
 	}
-})
+}}
 
 // writingFlags disqualify a command that otherwise only reads.
-var writingFlags = sync.OnceValue(func() map[string][]string {
+var writingFlags = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
 		"sort": {"-o", "--output"},
 		"tree": {"-o"},
 		"file": {"-m", "-f", "-C", "--magic-file", "--files-from", "--compile"},
 		"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
 	}
-})
+}}
 
 // globWrites: commands an unquoted glob could hand a writing option.
-var globWrites = sync.OnceValue(func() map[string]bool {
+var globWrites = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"find": true, "sort": true, "git": true}
-})
+}}
 
 // gitReadOnly lists git subcommands that only read.
-var gitReadOnly = sync.OnceValue(func() map[string]bool {
+var gitReadOnly = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"status": true, "log": true, "diff": true, "show": true, "rev-parse": true,
 		"ls-files": true, "blame": true, "describe": true, "shortlog": true,
 		"branch": true, "tag": true, "remote": true,
 	}
-})
+}}
 
 // readOnly reports whether a Bash command only reads, in the sense above.
 func (p *Policy) readOnly(cmd string) bool {
@@ -90,22 +91,22 @@ func (p *Policy) readOnly(cmd string) bool {
 		if bp.broken || bp.dollar || len(bp.writes) > 0 || bp.name == "" {
 			return false
 		}
-		for _, f := range writingFlags()[bp.name] {
+		for _, f := range writingFlags.Get()[bp.name] {
 			if bp.hasFlagPrefix(f) {
 				return false
 			}
 		}
-		if bp.glob && globWrites()[bp.name] {
+		if bp.glob && globWrites.Get()[bp.name] {
 			return false
 		}
 		switch {
-		case printOnly()[bp.name]:
+		case printOnly.Get()[bp.name]:
 		case bp.name == "git":
 			if !gitReads(part) {
 				return false
 			}
 			git = true
-		case pathCommands()[bp.name]:
+		case pathCommands.Get()[bp.name]:
 			args := bp.args
 			if bp.name == "grep" && !bp.hasFlag("-e", "-f", "--regexp", "--file") && len(args) > 0 {
 				args = args[1:] // the pattern
@@ -143,7 +144,7 @@ func gitReads(part string) bool {
 		return false
 	}
 	sub := toks[1].text
-	if !gitReadOnly()[sub] {
+	if !gitReadOnly.Get()[sub] {
 		return false
 	}
 	var positional []string

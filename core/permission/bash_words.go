@@ -14,7 +14,8 @@ package permission
 
 import (
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 // token is one word of a command part: its text with quotes resolved, and
@@ -148,7 +149,7 @@ func isAssignment(t token, part string) bool {
 // safeEnv are the variables an allow rule sees past (Claude Code strips
 // "certain known-safe" ones): they change how a tool reports, never what
 // program runs or what it loads.
-var safeEnv = sync.OnceValue(func() map[string]bool {
+var safeEnv = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"NODE_ENV": true, "RAILS_ENV": true, "RACK_ENV": true, "APP_ENV": true, "CI": true,
 		"RUST_BACKTRACE": true, "RUST_LOG": true, "NO_COLOR": true, "FORCE_COLOR": true,
@@ -156,20 +157,20 @@ var safeEnv = sync.OnceValue(func() map[string]bool {
 		"GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "PYTHONUNBUFFERED": true,
 		"PYTHONDONTWRITEBYTECODE": true, "DEBUG": true,
 	}
-})
+}}
 
-// wrapperArgs says, for each wrapper, how many of its own words follow it
+// wrapperArgs is, for one wrapper, how many of its own words follow it
 // before the wrapped command: flagsWithValue take the next word too;
 // operands are positional arguments of the wrapper itself (timeout's
 // duration).
-var wrappers = sync.OnceValue(func() map[string]struct {
+type wrapperArgs struct {
 	flagsWithValue []string
 	operands       int
-} {
-	return map[string]struct {
-		flagsWithValue []string
-		operands       int
-	}{
+}
+
+// wrappers are the commands an allow rule sees through.
+var wrappers = lazy.Value[map[string]wrapperArgs]{New: func() map[string]wrapperArgs {
+	return map[string]wrapperArgs{
 		"timeout": {[]string{"-s", "-k", "--signal", "--kill-after"}, 1},
 		"time":    {nil, 0},
 		"nice":    {[]string{"-n", "--adjustment"}, 0},
@@ -180,7 +181,7 @@ var wrappers = sync.OnceValue(func() map[string]struct {
 		"noglob":  {nil, 0},
 		"xargs":   {nil, 0},
 	}
-})
+}}
 
 // stripPrefix removes the assignments and wrappers before a part's real
 // command and returns what is left, as written. anyEnv strips every
@@ -197,13 +198,13 @@ func stripPrefix(part string, anyEnv bool) string {
 		t := toks[i]
 		if isAssignment(t, part) {
 			name := part[t.start : t.start+strings.IndexByte(part[t.start:], '=')]
-			if !anyEnv && (!safeEnv()[name] || t.dollar) {
+			if !anyEnv && (!safeEnv.Get()[name] || t.dollar) {
 				break
 			}
 			i++
 			continue
 		}
-		w, ok := wrappers()[t.text]
+		w, ok := wrappers.Get()[t.text]
 		if !ok || t.quoted {
 			break
 		}

@@ -23,7 +23,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 type anchorKind int
@@ -71,7 +72,7 @@ func compilePath(pattern string, deny bool, sourceRoot string) (*pathPattern, er
 		switch {
 		case !strings.Contains(p, "/"):
 			p = "**/" + p
-		case deny && singleFolder().MatchString(p):
+		case deny && singleFolder.Get().MatchString(p):
 			p = "**/" + p
 		}
 	}
@@ -88,7 +89,7 @@ func compilePath(pattern string, deny bool, sourceRoot string) (*pathPattern, er
 }
 
 // singleFolder: one folder name followed by /** (src/**).
-var singleFolder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/*?\[]+/\*\*$`) })
+var singleFolder = lazy.Regexp{Expr: `^[^/*?\[]+/\*\*$`}
 
 // gitignoreRegexp turns a gitignore pattern into an anchored expression
 // over slash-separated relative paths.

@@ -24,9 +24,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"trail/core/errs"
+	"trail/lazy"
 	"trail/store"
 )
 
@@ -54,7 +54,7 @@ type Rule struct {
 }
 
 // Compiled on first use: a run without rules never needs it.
-var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_*][A-Za-z0-9_.*-]*$`) })
+var toolNameRE = lazy.Regexp{Expr: `^[A-Za-z_*][A-Za-z0-9_.*-]*$`}
 
 // ParseRule reads one rule, with path patterns anchored as an allow rule
 // from the command line would be. Errors say what is wrong with it.
@@ -70,14 +70,14 @@ func parseRule(s string, deny bool, sourceRoot string) (Rule, error) {
 		if strings.ContainsRune(text, ')') {
 			return r, fmt.Errorf("unbalanced parenthesis")
 		}
-		if !toolNameRE().MatchString(text) {
+		if !toolNameRE.Get().MatchString(text) {
 			return r, fmt.Errorf("a rule is Tool or Tool(pattern), like Bash(git diff *)")
 		}
 		r.Tool = text
 		return r, r.compileTool()
 	}
 	r.Tool = strings.TrimSpace(text[:open])
-	if !toolNameRE().MatchString(r.Tool) {
+	if !toolNameRE.Get().MatchString(r.Tool) {
 		return r, fmt.Errorf("%s is not a tool name", store.QuoteInput(r.Tool))
 	}
 	if err := r.compileTool(); err != nil {

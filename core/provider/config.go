@@ -24,15 +24,25 @@ const (
 // the settings name one (SPEC 1.3).
 const DefaultTimeout = 120 * time.Second
 
-// DefaultModels are used when no model is named anywhere.
-var DefaultModels = map[string]string{
-	Anthropic: "claude-sonnet-4-5",
-	OpenAI:    "gpt-4o",
-	Echo:      "echo",
-	Script:    "script",
-	// A cassette's calls are priced and sized by the model each recorded
-	// call names (its answers carry it); "cassette" is the session's.
-	Cassette: "cassette",
+// DefaultModel is the model of provider when no model is named anywhere;
+// ok is false for a provider trail does not know.
+func DefaultModel(provider string) (model string, ok bool) {
+	switch provider {
+	case Anthropic:
+		return "claude-sonnet-4-5", true
+	case OpenAI:
+		return "gpt-4o", true
+	case Echo:
+		return "echo", true
+	case Script:
+		return "script", true
+	case Cassette:
+		// A cassette's calls are priced and sized by the model each
+		// recorded call names (its answers carry it); "cassette" is the
+		// session's.
+		return "cassette", true
+	}
+	return "", false
 }
 
 // Flags are the provider choices given on the command line.
@@ -101,12 +111,12 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 			return c, errs.Usagef(noProviderHint(s), "no model provider configured")
 		}
 	}
-	if _, ok := DefaultModels[c.Name]; !ok {
+	if _, ok := DefaultModel(c.Name); !ok {
 		return c, errs.Usagef("providers: anthropic, openai, echo, script, cassette", "unknown provider %s", store.QuoteInput(c.Name))
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 
-	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, DefaultModels[c.Name])
+	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, defaultModel(c.Name))
 	envBase := ""
 	switch c.Name {
 	case Anthropic:
@@ -191,4 +201,9 @@ func storedField(r *store.ProviderRef, f func(*store.ProviderRef) string) string
 		return ""
 	}
 	return f(r)
+}
+
+func defaultModel(provider string) string {
+	m, _ := DefaultModel(provider)
+	return m
 }

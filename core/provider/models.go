@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"trail/core/chat"
+	"trail/lazy"
 )
 
 // The model table: what trail knows of each model without asking its API.
@@ -59,52 +60,55 @@ func anthropicPrice(in, out float64) *Price {
 	return &Price{Input: in, Output: out, CacheWrite: in * 1.25, CacheRead: in / 10}
 }
 
-var models = []Model{
-	// Anthropic (platform.claude.com pricing and models overview).
-	{"claude-3-haiku", 4096, &Price{0.25, 1.25, 0.30, 0.03}, ThinkBudget},
-	{"claude-3-opus", 4096, anthropicPrice(15, 75), ThinkBudget},
-	{"claude-3-sonnet", 4096, anthropicPrice(3, 15), ThinkBudget},
-	{"claude-3-5-sonnet", 8192, anthropicPrice(3, 15), ThinkBudget},
-	{"claude-3-5-haiku", 8192, &Price{0.80, 4, 1, 0.08}, ThinkBudget},
-	{"claude-3-7-sonnet", 64000, anthropicPrice(3, 15), ThinkBudget},
-	{"claude-opus-4", 32000, anthropicPrice(15, 75), ThinkBudget}, // claude-opus-4-20250514
-	{"claude-opus-4-1", 32000, anthropicPrice(15, 75), ThinkBudget},
-	{"claude-opus-4-5", 64000, anthropicPrice(5, 25), ThinkBudget},
-	{"claude-opus-4-6", 128000, anthropicPrice(5, 25), ThinkAdaptive},
-	{"claude-opus-4-7", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
-	{"claude-opus-4-8", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
-	{"claude-sonnet-4", 64000, anthropicPrice(3, 15), ThinkBudget}, // claude-sonnet-4-20250514
-	{"claude-sonnet-4-5", 64000, anthropicPrice(3, 15), ThinkBudget},
-	{"claude-sonnet-4-6", 64000, anthropicPrice(3, 15), ThinkAdaptive}, // docs say 128K, LiteLLM 64K: the lower is safe
-	{"claude-haiku-4-5", 64000, anthropicPrice(1, 5), ThinkBudget},
-	{"claude-opus-5", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
-	{"claude-sonnet-5", 128000, anthropicPrice(2, 10), ThinkAdaptiveOnly},
-	{"claude-fable-5", 128000, anthropicPrice(10, 50), ThinkAdaptiveOnly},
-	{"claude-mythos-5", 128000, anthropicPrice(10, 50), ThinkAdaptiveOnly},
+// models is built on first use: its prices are computed (anthropicPrice).
+var models = lazy.Value[[]Model]{New: func() []Model {
+	return []Model{
+		// Anthropic (platform.claude.com pricing and models overview).
+		{"claude-3-haiku", 4096, &Price{0.25, 1.25, 0.30, 0.03}, ThinkBudget},
+		{"claude-3-opus", 4096, anthropicPrice(15, 75), ThinkBudget},
+		{"claude-3-sonnet", 4096, anthropicPrice(3, 15), ThinkBudget},
+		{"claude-3-5-sonnet", 8192, anthropicPrice(3, 15), ThinkBudget},
+		{"claude-3-5-haiku", 8192, &Price{0.80, 4, 1, 0.08}, ThinkBudget},
+		{"claude-3-7-sonnet", 64000, anthropicPrice(3, 15), ThinkBudget},
+		{"claude-opus-4", 32000, anthropicPrice(15, 75), ThinkBudget}, // claude-opus-4-20250514
+		{"claude-opus-4-1", 32000, anthropicPrice(15, 75), ThinkBudget},
+		{"claude-opus-4-5", 64000, anthropicPrice(5, 25), ThinkBudget},
+		{"claude-opus-4-6", 128000, anthropicPrice(5, 25), ThinkAdaptive},
+		{"claude-opus-4-7", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
+		{"claude-opus-4-8", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
+		{"claude-sonnet-4", 64000, anthropicPrice(3, 15), ThinkBudget}, // claude-sonnet-4-20250514
+		{"claude-sonnet-4-5", 64000, anthropicPrice(3, 15), ThinkBudget},
+		{"claude-sonnet-4-6", 64000, anthropicPrice(3, 15), ThinkAdaptive}, // docs say 128K, LiteLLM 64K: the lower is safe
+		{"claude-haiku-4-5", 64000, anthropicPrice(1, 5), ThinkBudget},
+		{"claude-opus-5", 128000, anthropicPrice(5, 25), ThinkAdaptiveOnly},
+		{"claude-sonnet-5", 128000, anthropicPrice(2, 10), ThinkAdaptiveOnly},
+		{"claude-fable-5", 128000, anthropicPrice(10, 50), ThinkAdaptiveOnly},
+		{"claude-mythos-5", 128000, anthropicPrice(10, 50), ThinkAdaptiveOnly},
 
-	// OpenAI (prices: LiteLLM's table; limits: the API's 400 messages).
-	{"gpt-4o", 16384, &Price{Input: 2.50, Output: 10, CacheRead: 1.25}, ThinkBudget},
-	{"gpt-4o-2024-05-13", 4096, nil, ThinkBudget},
-	{"gpt-4o-mini", 16384, &Price{Input: 0.15, Output: 0.60, CacheRead: 0.075}, ThinkBudget},
-	{"gpt-4-turbo", 4096, nil, ThinkBudget},
-	{"gpt-4.1", 32768, &Price{Input: 2, Output: 8, CacheRead: 0.50}, ThinkBudget},
-	{"gpt-4.1-mini", 32768, &Price{Input: 0.40, Output: 1.60, CacheRead: 0.10}, ThinkBudget},
-	{"gpt-4.1-nano", 32768, &Price{Input: 0.10, Output: 0.40, CacheRead: 0.025}, ThinkBudget},
-	{"o3", 100000, &Price{Input: 2, Output: 8, CacheRead: 0.50}, ThinkBudget},
-	{"o3-mini", 100000, &Price{Input: 1.10, Output: 4.40, CacheRead: 0.55}, ThinkBudget},
-	{"o4-mini", 100000, &Price{Input: 1.10, Output: 4.40, CacheRead: 0.275}, ThinkBudget},
-	{"gpt-5", 128000, &Price{Input: 1.25, Output: 10, CacheRead: 0.125}, ThinkBudget},
-	{"gpt-5-mini", 128000, &Price{Input: 0.25, Output: 2, CacheRead: 0.025}, ThinkBudget},
-	{"gpt-5-nano", 128000, &Price{Input: 0.05, Output: 0.40, CacheRead: 0.005}, ThinkBudget},
-	{"gpt-5.1", 128000, &Price{Input: 1.25, Output: 10, CacheRead: 0.125}, ThinkBudget},
-	{"gpt-5.2", 128000, &Price{Input: 1.75, Output: 14, CacheRead: 0.175}, ThinkBudget},
+		// OpenAI (prices: LiteLLM's table; limits: the API's 400 messages).
+		{"gpt-4o", 16384, &Price{Input: 2.50, Output: 10, CacheRead: 1.25}, ThinkBudget},
+		{"gpt-4o-2024-05-13", 4096, nil, ThinkBudget},
+		{"gpt-4o-mini", 16384, &Price{Input: 0.15, Output: 0.60, CacheRead: 0.075}, ThinkBudget},
+		{"gpt-4-turbo", 4096, nil, ThinkBudget},
+		{"gpt-4.1", 32768, &Price{Input: 2, Output: 8, CacheRead: 0.50}, ThinkBudget},
+		{"gpt-4.1-mini", 32768, &Price{Input: 0.40, Output: 1.60, CacheRead: 0.10}, ThinkBudget},
+		{"gpt-4.1-nano", 32768, &Price{Input: 0.10, Output: 0.40, CacheRead: 0.025}, ThinkBudget},
+		{"o3", 100000, &Price{Input: 2, Output: 8, CacheRead: 0.50}, ThinkBudget},
+		{"o3-mini", 100000, &Price{Input: 1.10, Output: 4.40, CacheRead: 0.55}, ThinkBudget},
+		{"o4-mini", 100000, &Price{Input: 1.10, Output: 4.40, CacheRead: 0.275}, ThinkBudget},
+		{"gpt-5", 128000, &Price{Input: 1.25, Output: 10, CacheRead: 0.125}, ThinkBudget},
+		{"gpt-5-mini", 128000, &Price{Input: 0.25, Output: 2, CacheRead: 0.025}, ThinkBudget},
+		{"gpt-5-nano", 128000, &Price{Input: 0.05, Output: 0.40, CacheRead: 0.005}, ThinkBudget},
+		{"gpt-5.1", 128000, &Price{Input: 1.25, Output: 10, CacheRead: 0.125}, ThinkBudget},
+		{"gpt-5.2", 128000, &Price{Input: 1.75, Output: 14, CacheRead: 0.175}, ThinkBudget},
 
-	// DeepSeek and Gemini (LiteLLM's table).
-	{"deepseek-chat", 8192, &Price{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ThinkBudget},
-	{"deepseek-reasoner", 65536, &Price{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ThinkBudget},
-	{"gemini-2.5-pro", 65535, nil, ThinkBudget}, // priced by prompt length: not in this table
-	{"gemini-2.5-flash", 65535, &Price{Input: 0.30, Output: 2.50, CacheRead: 0.03}, ThinkBudget},
-}
+		// DeepSeek and Gemini (LiteLLM's table).
+		{"deepseek-chat", 8192, &Price{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ThinkBudget},
+		{"deepseek-reasoner", 65536, &Price{Input: 0.28, Output: 0.42, CacheRead: 0.028}, ThinkBudget},
+		{"gemini-2.5-pro", 65535, nil, ThinkBudget}, // priced by prompt length: not in this table
+		{"gemini-2.5-flash", 65535, &Price{Input: 0.30, Output: 2.50, CacheRead: 0.03}, ThinkBudget},
+	}
+}}
 
 // DefaultMaxTokens caps an answer when neither the user nor the table
 // names a limit.
@@ -114,7 +118,7 @@ const DefaultMaxTokens = 8192
 func ModelInfo(model string) (Model, bool) {
 	m := strings.ToLower(model)
 	best, found := Model{}, false
-	for _, r := range models {
+	for _, r := range models.Get() {
 		if rest, ok := strings.CutPrefix(m, r.Prefix); ok && versionSuffix(rest) && len(r.Prefix) > len(best.Prefix) {
 			best, found = r, true
 		}

@@ -124,7 +124,7 @@ func flatten(path string, data []byte) []Entry {
 		}
 		for _, sk := range sortedKeys(sub) {
 			key := k + "." + sk
-			if k == "permissions" && !slices.Contains(tables().trailPermissions, sk) {
+			if k == "permissions" && !slices.Contains(tables.Get().trailPermissions, sk) {
 				continue // Claude Code's, or unknown: trail reads neither
 			}
 			if !isListKey(key) {
@@ -152,7 +152,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-func isTrailKey(k string) bool { return slices.Contains(tables().trail, k) }
+func isTrailKey(k string) bool { return slices.Contains(tables.Get().trail, k) }
 
 // KeyRank puts the keys in the order README lists them: what picks the
 // model first, then permissions, hooks, the step's limits, env last.

@@ -6,7 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
+
+	"trail/lazy"
 )
 
 // Which keys a settings file may hold. trail reads the same files as
@@ -84,7 +85,7 @@ type keyTables struct {
 
 // tables are built once: trail's keys are the JSON names of settingsFile,
 // so a key added there is known here without another list to keep.
-var tables = sync.OnceValue(func() keyTables {
+var tables = lazy.Value[keyTables]{New: func() keyTables {
 	t := keyTables{top: map[string]bool{}, permissions: map[string]bool{}}
 	for _, k := range claudeKeys {
 		t.top[k] = true
@@ -103,7 +104,7 @@ var tables = sync.OnceValue(func() keyTables {
 		}
 	}
 	return t
-})
+}}
 
 // jsonNames are the JSON names of a struct's fields, sorted.
 func jsonNames(st reflect.Type) []string {
@@ -121,7 +122,7 @@ func jsonNames(st reflect.Type) []string {
 // TrailKeys are the keys trail itself reads: the top-level ones, and
 // those of permissions as "permissions.<key>".
 func TrailKeys() []string {
-	t := tables()
+	t := tables.Get()
 	out := append([]string(nil), t.trail...)
 	for _, k := range t.trailPermissions {
 		out = append(out, "permissions."+k)
@@ -132,7 +133,7 @@ func TrailKeys() []string {
 // KnownKeys are every key a settings file may hold: trail's, Claude
 // Code's, and those of "permissions" written "permissions.<key>".
 func KnownKeys() []string {
-	t := tables()
+	t := tables.Get()
 	out := make([]string, 0, len(t.top)+len(t.permissions))
 	for k := range t.top {
 		out = append(out, k)
@@ -148,7 +149,7 @@ func KnownKeys() []string {
 // table knows, in the order the file has them. data was decoded already,
 // so a failure here only means it is not an object: nothing to list.
 func unknownKeys(path string, data []byte) []UnknownKey {
-	t := tables()
+	t := tables.Get()
 	var out []UnknownKey
 	seen := map[string]bool{} // a key written twice is one mistake
 	add := func(k string) {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"trail/lazy"
 	"trail/logfmt"
 )
 
@@ -32,15 +33,17 @@ type alias struct{ claude, robota string }
 // aliases lists, per tool, the parameters whose names differ. Grep's -i,
 // -A, -B, multiline and type have no Robota name: Grep reads them as
 // Claude spells them.
-var aliases = map[string][]alias{
-	"Read":  {{"file_path", "filePath"}},
-	"Write": {{"file_path", "filePath"}},
-	"Edit": {
-		{"file_path", "filePath"}, {"old_string", "oldString"},
-		{"new_string", "newString"}, {"replace_all", "replaceAll"},
-	},
-	"Grep": {{"output_mode", "outputMode"}, {"head_limit", "headLimit"}, {"-C", "contextLines"}, {"context", "contextLines"}},
-}
+var aliases = lazy.Value[map[string][]alias]{New: func() map[string][]alias {
+	return map[string][]alias{
+		"Read":  {{"file_path", "filePath"}},
+		"Write": {{"file_path", "filePath"}},
+		"Edit": {
+			{"file_path", "filePath"}, {"old_string", "oldString"},
+			{"new_string", "newString"}, {"replace_all", "replaceAll"},
+		},
+		"Grep": {{"output_mode", "outputMode"}, {"head_limit", "headLimit"}, {"-C", "contextLines"}, {"context", "contextLines"}},
+	}
+}}
 
 // member is one key of a JSON object with its raw value.
 type member struct {
@@ -125,7 +128,7 @@ func rename(ms []member, pairs []alias, toClaude bool) ([]member, bool) {
 // rules and the log use), whichever spelling the model or a hook used.
 // Anything that is not a JSON object is returned as it is.
 func Normalize(tool string, args json.RawMessage) json.RawMessage {
-	pairs := aliases[tool]
+	pairs := aliases.Get()[tool]
 	if len(pairs) == 0 {
 		return args
 	}
@@ -148,7 +151,7 @@ func Normalize(tool string, args json.RawMessage) json.RawMessage {
 // made absolute against cwd. Anything that is not a JSON object is returned
 // as it is.
 func ClaudeInput(tool string, args json.RawMessage, cwd string) json.RawMessage {
-	pairs := aliases[tool]
+	pairs := aliases.Get()[tool]
 	if len(pairs) == 0 {
 		return args
 	}

@@ -30,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"trail/lazy"
 )
 
 // ignoreRule is one compiled line.
@@ -204,20 +206,22 @@ func globToRegexp(g string) (string, bool) {
 
 // posixClasses are the bracket classes git's wildmatch knows, spelled as
 // RE2 ranges without "/": a class never matches a folder separator.
-var posixClasses = map[string]string{
-	"alnum":  `0-9A-Za-z`,
-	"alpha":  `A-Za-z`,
-	"blank":  ` \t`,
-	"cntrl":  `\x00-\x1f\x7f`,
-	"digit":  `0-9`,
-	"graph":  `!-.0-~`,
-	"lower":  `a-z`,
-	"print":  ` -.0-~`,
-	"punct":  `!-.:-@\[-\x60{-~`,
-	"space":  `\t\n\v\f\r `,
-	"upper":  `A-Z`,
-	"xdigit": `0-9A-Fa-f`,
-}
+var posixClasses = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"alnum":  `0-9A-Za-z`,
+		"alpha":  `A-Za-z`,
+		"blank":  ` \t`,
+		"cntrl":  `\x00-\x1f\x7f`,
+		"digit":  `0-9`,
+		"graph":  `!-.0-~`,
+		"lower":  `a-z`,
+		"print":  ` -.0-~`,
+		"punct":  `!-.:-@\[-\x60{-~`,
+		"space":  `\t\n\v\f\r `,
+		"upper":  `A-Z`,
+		"xdigit": `0-9A-Fa-f`,
+	}
+}}
 
 // bracketToRegexp translates the class at the start of s ("[...]"). n is
 // the bytes it spans, 0 when it is not closed; ok is false when it can
@@ -245,7 +249,7 @@ func bracketToRegexp(s string) (expr string, n int, ok bool) {
 			if end < 0 {
 				return "", 0, false
 			}
-			class, known := posixClasses[s[i+2:i+2+end]]
+			class, known := posixClasses.Get()[s[i+2:i+2+end]]
 			if !known {
 				return "", i + 2 + end + 2, false
 			}

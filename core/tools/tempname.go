@@ -9,9 +9,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"sync"
+
+	"trail/lazy"
 )
 
 // maxTempBase keeps ".<base>.tmp-<20 digits>" within a 255-byte file name
@@ -27,11 +27,11 @@ func TempName(base string) string {
 	return "." + base + ".tmp-" + strconv.FormatUint(rand.Uint64(), 10)
 }
 
-var leftoverNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\..+\.tmp-[0-9]+$`) })
+var leftoverNameRE = lazy.Regexp{Expr: `^\..+\.tmp-[0-9]+$`}
 
 // isTempName reports whether name has TempName's form.
 func isTempName(name string) bool {
-	return leftoverNameRE().MatchString(name)
+	return leftoverNameRE.Get().MatchString(name)
 }
 
 // RemoveLeftover removes one journaled temp file if it is still ours.

@@ -20,8 +20,11 @@ import (
 // data and any other key, with the recorded working directory read as the
 // new one and the system prompt's Date and Platform lines left out.
 
-// ignored are the message keys that differ between runs by nature.
-var ignored = map[string]bool{"id": true, "timestamp": true, "metadata": true}
+// ignored reports whether a message key is one that differs between runs
+// by nature.
+func ignored(key string) bool {
+	return key == "id" || key == "timestamp" || key == "metadata"
+}
 
 // mismatch says where want (recorded) and got (sent now) first differ, as
 // `message 5 (tool) content differs: "…" vs "…"`; "" when they agree.
@@ -53,7 +56,7 @@ func mismatch(want, got []json.RawMessage, wantCwd, gotCwd string) string {
 func keysOf(w, g gjson.Result) []string {
 	var keys []string
 	add := func(k, _ gjson.Result) bool {
-		if s := k.String(); !ignored[s] && !slices.Contains(keys, s) {
+		if s := k.String(); !ignored(s) && !slices.Contains(keys, s) {
 			keys = append(keys, s)
 		}
 		return true

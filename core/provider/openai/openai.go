@@ -107,16 +107,17 @@ func hint(status int) string {
 	return ""
 }
 
-// quotaCodes are the 429s no wait will cure: the organization's or
+// quotaCode tells the 429s no wait will cure: the organization's or
 // project's quota or spending limit is used up (OpenAI's error codes
 // page and spend-limits guide). They are told apart by code or type, not
 // by words: another server's "INSUFFICIENT QUOTA" may be a per-minute limit.
-var quotaCodes = map[string]bool{
-	"insufficient_quota":                true,
-	"credit_balance_exhausted":          true,
-	"organization_usage_limit_exceeded": true,
-	"organization_spend_limit_exceeded": true,
-	"project_spend_limit_exceeded":      true,
+func quotaCode(code string) bool {
+	switch code {
+	case "insufficient_quota", "credit_balance_exhausted", "organization_usage_limit_exceeded",
+		"organization_spend_limit_exceeded", "project_spend_limit_exceeded":
+		return true
+	}
+	return false
 }
 
 func final(status int, body []byte) (bool, string) {
@@ -124,7 +125,7 @@ func final(status int, body []byte) (bool, string) {
 		return false, ""
 	}
 	e := gjson.GetBytes(body, "error")
-	if quotaCodes[e.Get("code").String()] || quotaCodes[e.Get("type").String()] {
+	if quotaCode(e.Get("code").String()) || quotaCode(e.Get("type").String()) {
 		return true, "your organization's usage limit or quota is used up: waiting will not help; check the plan, billing and limits of the organization or project"
 	}
 	return false, ""

@@ -10,10 +10,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"trail/core/errs"
+	"trail/lazy"
 )
 
 // Options tune a Client. Zero values mean the defaults.
@@ -30,7 +30,7 @@ type Options struct {
 
 func (o *Options) fill() {
 	if o.HTTP == nil {
-		o.HTTP = DefaultHTTP()
+		o.HTTP = DefaultHTTP.Get()
 	}
 	if o.BaseDelay <= 0 {
 		o.BaseDelay = DefaultBaseDelay
@@ -56,7 +56,7 @@ func (o *Options) fill() {
 // gzip layer may hold back bytes a streamed answer should show at once.
 // Timeouts come from the idle timer, not from the client. It is made on
 // first use: a command that calls no provider never builds the transport.
-var DefaultHTTP = sync.OnceValue(func() *http.Client { return &http.Client{Transport: newTransport()} })
+var DefaultHTTP = lazy.Value[*http.Client]{New: func() *http.Client { return &http.Client{Transport: newTransport()} }}
 
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()

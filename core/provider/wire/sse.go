@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -23,7 +22,16 @@ import (
 
 // ErrIncomplete is returned when the source ended cleanly inside an event:
 // the event is lost. It matches io.ErrUnexpectedEOF.
-var ErrIncomplete = fmt.Errorf("the stream ended inside an event: %w", io.ErrUnexpectedEOF)
+var ErrIncomplete error = incomplete{}
+
+// incomplete is ErrIncomplete's type: a value, so the error is static data
+// rather than built by an init (fmt.Errorf) in every process.
+type incomplete struct{}
+
+func (incomplete) Error() string {
+	return "the stream ended inside an event: " + io.ErrUnexpectedEOF.Error()
+}
+func (incomplete) Unwrap() error { return io.ErrUnexpectedEOF }
 
 // Event is one dispatched server-sent event.
 type Event struct {
