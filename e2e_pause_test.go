@@ -210,6 +210,40 @@ func TestResumeDenyDeniesAndUnnamedCallsAreDenied(t *testing.T) {
 	}
 }
 
+// The README's call-by-call form: a call one flag names is decided by that
+// flag, whatever "all" the other flag gives.
+func TestANamedCallBeatsAllOfTheOtherFlag(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		flags     []string
+		one, two  bool // which file the run leaves
+		denialsID string
+	}{
+		{[]string{"--approve", "call_0_0", "--deny", "all"}, true, false, "call_0_1"},
+		{[]string{"--deny", "all", "--approve", "call_0_0"}, true, false, "call_0_1"},
+		{[]string{"--approve", "all", "--deny", "call_0_0"}, false, true, "call_0_0"},
+	} {
+		t.Run(strings.Join(tt.flags, " "), func(t *testing.T) {
+			e := newEnv(t)
+			s := e.script(calls(
+				call("Bash", map[string]any{"command": "touch one"}),
+				call("Bash", map[string]any{"command": "touch two"}),
+			), answer("done"))
+			if r := e.run("", "run", "--provider", "script", "--script", s, "--on-ask", "pause", "go"); r.code != 4 {
+				t.Fatalf("%s", r)
+			}
+			id := e.onlySession()
+			res := jsonResult(t, e.must("", append(append([]string{"resume", id}, tt.flags...), "-o", "json")...))
+			if e.exists("one") != tt.one || e.exists("two") != tt.two {
+				t.Fatalf("one exists %v (want %v), two exists %v (want %v)", e.exists("one"), tt.one, e.exists("two"), tt.two)
+			}
+			if d := res["permission_denials"].([]any); len(d) != 1 || d[0].(map[string]any)["tool_use_id"] != tt.denialsID {
+				t.Fatalf("permission_denials = %v", d)
+			}
+		})
+	}
+}
+
 func TestApprovalFlagsAreChecked(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -217,6 +251,7 @@ func TestApprovalFlagsAreChecked(t *testing.T) {
 	for _, args := range [][]string{
 		{"resume", id, "--approve", "call_9_9"},
 		{"resume", id, "--approve", "all", "--deny", "all"},
+		{"resume", id, "--approve", "call_0_0", "--deny", "call_0_0,all"},
 	} {
 		if r := e.run("", args...); r.code != 2 {
 			t.Errorf("%v: %s", args, r)

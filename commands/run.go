@@ -123,7 +123,7 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 		&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
 		&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
 		&cli.StringFlag{Name: "approve", Usage: "run a paused session's pending tool calls: all, or comma-separated call `IDS`"},
-		&cli.StringFlag{Name: "deny", Usage: "deny a paused session's pending tool calls: all, or `IDS` (unnamed ones are denied too)"},
+		&cli.StringFlag{Name: "deny", Usage: "deny a paused session's pending tool calls: all, or `IDS` (unnamed ones are denied too; a call --approve names still runs)"},
 	)
 	return &cli.Command{
 		Name:      "resume",

@@ -197,6 +197,7 @@ func TestDecisionFlagsAreCheckedAgainstThePendingCalls(t *testing.T) {
 	}{
 		{"an id that is not pending", id, approve("call_9"), `tool call "call_9" is not pending`},
 		{"one call both approved and denied", id, func(o *StepOptions) { o.Approve, o.Deny = "call_1", "call_1" }, "both approved and denied"},
+		{"one call both named, beside all", id, func(o *StepOptions) { o.Approve, o.Deny = "all,call_1", "call_1" }, "both approved and denied"},
 		{"--approve all and --deny all", id, func(o *StepOptions) { o.Approve, o.Deny = "all", "all" }, "--approve all and --deny all both given"},
 		{"a session that waits for nothing", idle, approve("all"), "is not waiting for approval"},
 	}

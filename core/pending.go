@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"trail/core/chat"
@@ -68,10 +69,10 @@ func (s *session) resumePending(ctx context.Context) (paused bool, err error) {
 			r.decision, r.source, r.denied = permission.DecisionDeny, p.Source, true
 			r.result = tools.Result{Error: cmp.Or(strings.TrimSpace(p.Reason), deniedByPerson)}
 			s.denials = append(s.denials, PermissionDenial{ToolName: call.Name, ToolUseID: call.ID, ToolInput: tools.ClaudeInput(call.Name, r.args, s.rec.Cwd)})
-		case s.deny.has(call.ID) || !s.approve.has(call.ID):
-			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
-		default:
+		case approves(s.approve, s.deny, call.ID):
 			s.settle(0, r, permission.DecisionAllow, permission.SourceFlag, "", "")
+		default:
+			s.settle(0, r, permission.DecisionDeny, permission.SourceFlag, "", deniedByPerson)
 		}
 	}
 	for _, r := range runs {
@@ -120,7 +121,7 @@ func (s *session) loadPending() error {
 			if !known[id] {
 				return errs.Usagef("pending calls: "+strings.Join(describePending(calls), "; "), "tool call %s is not pending in session %s", store.QuoteInput(id), s.rec.ID)
 			}
-			if approve.has(id) && deny.has(id) && !approve.all && !deny.all {
+			if approve.names(id) && deny.names(id) {
 				return errs.Usagef("name each call once", "tool call %s is both approved and denied", store.QuoteInput(id))
 			}
 		}
@@ -216,13 +217,25 @@ func parseIDList(s string) idList {
 }
 
 func (l idList) has(id string) bool {
-	if l.all {
+	return l.all || l.names(id)
+}
+
+// names reports whether the list gives id itself, not through "all".
+func (l idList) names(id string) bool {
+	return slices.Contains(l.ids, id)
+}
+
+// approves reports whether the decision flags run call id. A call one flag
+// names is decided by that flag, so `--approve call_1 --deny all` runs
+// call_1 and denies the rest (and `--deny call_2 --approve all` the other
+// way round); a call neither names follows "all", and without an
+// `--approve all` it is denied.
+func approves(approve, deny idList, id string) bool {
+	switch {
+	case approve.names(id):
 		return true
+	case deny.names(id):
+		return false
 	}
-	for _, x := range l.ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
+	return approve.all
 }
