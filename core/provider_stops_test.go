@@ -245,6 +245,34 @@ func TestCostOfAStepAndOfTheSession(t *testing.T) {
 	b.consistent(id)
 }
 
+// The answering model is priced, not the one asked for: a local server
+// answering with a model of its own ("m", asked for gpt-4o) has no known
+// price, while a gateway's spelling of a known model is that model.
+func TestCostIsTheAnsweringModels(t *testing.T) {
+	for _, tt := range []struct {
+		answered string
+		want     float64 // 0: unknown
+	}{
+		{"m", 0},
+		{"llama3.2", 0},
+		{"openai/gpt-4o-2024-08-06", 0.0026}, // 1,000 x $2.50 + 10 x $10 per million
+		{"gpt-4o", 0.0026},
+	} {
+		b := newBench(t, answerWith(provider.Response{Text: "ok", Model: tt.answered, HasUsage: true, StopReason: "stop",
+			Usage: chat.Usage{InputTokens: 1000, OutputTokens: 10}}))
+		res, err := b.run("hi", func(o *StepOptions) { o.Provider.Model = "gpt-4o" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.want == 0 && res.CostUSD != nil {
+			t.Errorf("%s answering for gpt-4o: cost %v, want unknown", tt.answered, *res.CostUSD)
+		}
+		if tt.want != 0 && (res.CostUSD == nil || *res.CostUSD != tt.want) {
+			t.Errorf("%s answering for gpt-4o: cost %v, want %v", tt.answered, res.CostUSD, tt.want)
+		}
+	}
+}
+
 // A server that refused stream_options: the session remembers it.
 func TestStreamOptionsRefusalIsRemembered(t *testing.T) {
 	b := newBench(t, answerWith(provider.Response{Text: "ok", StreamOptionsRejected: true}), say("again"))

@@ -52,12 +52,11 @@ func (s *session) account(model string, u chat.Usage, known bool) {
 		mu.Priced = false
 		return
 	}
+	// Priced as the model that answered, which is what was billed: a
+	// gateway's spelling of a known model is known (provider.ModelInfo),
+	// and a server's own model ("llama3.2" answering a request for
+	// gpt-4o) has no price, rather than the asked model's.
 	cost, ok := provider.Cost(model, u)
-	if !ok && model != s.pcfg.Model {
-		// A proxy may name the model its own way; the model asked for
-		// may still be known.
-		cost, ok = provider.Cost(s.pcfg.Model, u)
-	}
 	mu.CostUSD = roundUSD(mu.CostUSD + cost)
 	mu.Priced = mu.Priced && ok
 }

@@ -115,8 +115,15 @@ var models = lazy.Value[[]Model]{New: func() []Model {
 const DefaultMaxTokens = 8192
 
 // ModelInfo is the table's row for model, ok false when no row matches.
+// A gateway's spelling of a model id is the model: a router's
+// "anthropic/claude-sonnet-4-5", Bedrock's
+// "us.anthropic.claude-sonnet-4-5-20250929-v1:0".
 func ModelInfo(model string) (Model, bool) {
 	m := strings.ToLower(model)
+	m = m[strings.LastIndexByte(m, '/')+1:]
+	if i := strings.Index(m, "anthropic."); i >= 0 && !strings.Contains(m[:i], "-") {
+		m = m[i+len("anthropic."):]
+	}
 	best, found := Model{}, false
 	for _, r := range models.Get() {
 		if rest, ok := strings.CutPrefix(m, r.Prefix); ok && versionSuffix(rest) && len(r.Prefix) > len(best.Prefix) {

@@ -23,6 +23,13 @@ func TestModelTableMatchesSnapshotsOnly(t *testing.T) {
 		{"gpt-4o-2024-08-06", "gpt-4o", 16384},
 		{"gpt-4o-mini-2024-07-18", "gpt-4o-mini", 16384},
 		{"GPT-4o", "gpt-4o", 16384},
+		// gateways' spellings
+		{"anthropic/claude-sonnet-4-5", "claude-sonnet-4-5", 64000},
+		{"openai/gpt-4o-2024-08-06", "gpt-4o", 16384},
+		{"us.anthropic.claude-sonnet-4-5-20250929-v1:0", "claude-sonnet-4-5", 64000},
+		{"anthropic.claude-3-haiku-20240307-v1:0", "claude-3-haiku", 4096},
+		{"my-anthropic.claude-3-haiku", "", DefaultMaxTokens},
+		{"anthropic/llama3.2", "", DefaultMaxTokens},
 		// not snapshots of a known row: unknown, whatever their prefix
 		{"claude-opus-4-9", "", DefaultMaxTokens},
 		{"gpt-5.6-luna", "", DefaultMaxTokens},
