@@ -108,3 +108,70 @@ func TestNoProviderNamesTheSettings(t *testing.T) {
 		t.Errorf("%s", r)
 	}
 }
+
+// The environment beats every settings file (SPEC 2), in config as in a
+// step: TRAIL_PROVIDER, TRAIL_MODEL and the provider's base URL variable
+// replace the files' values, --check judges them, and the provider a step
+// would choose from the API keys is named with its reason.
+func TestConfigShowsTheEnvironment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".trail/settings.json", `{"provider": "openai", "model": "gpt-4o"}`)
+	e.setenv("TRAIL_PROVIDER=echo", "TRAIL_MODEL=foo")
+	r := e.must("", "config")
+	for _, want := range []string{
+		`(?m)^provider +"echo" +env TRAIL_PROVIDER$`,
+		`(?m)^model +"foo" +env TRAIL_MODEL$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("trail config lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	r = e.must("", "config", "--json")
+	var doc struct {
+		Settings []struct {
+			Key     string          `json:"key"`
+			Value   json.RawMessage `json:"value"`
+			File    string          `json:"file"`
+			Env     string          `json:"env"`
+			Default bool            `json:"default"`
+		} `json:"settings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range doc.Settings {
+		got[s.Key] = string(s.Value) + " " + s.File + s.Env + map[bool]string{true: "default"}[s.Default]
+	}
+	if got["provider"] != `"echo" TRAIL_PROVIDER` || got["model"] != `"foo" TRAIL_MODEL` || got["maxTurns"] != "0 default" {
+		t.Errorf("config --json settings: %v", got)
+	}
+
+	// what the environment sets is checked as a file's value is
+	bad := newEnv(t)
+	bad.setenv("TRAIL_PROVIDER=bogus")
+	if r := bad.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, `env TRAIL_PROVIDER: provider "bogus" is not one of`) {
+		t.Errorf("config --check, TRAIL_PROVIDER=bogus: %s", r)
+	}
+	if r := bad.run("", "run", "hi"); r.code != 2 {
+		t.Errorf("the step refuses what --check refused: %s", r)
+	}
+
+	// no provider named: the one a step would choose, and why
+	keys := newEnv(t)
+	keys.setenv("ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij", "ANTHROPIC_BASE_URL=http://127.0.0.1:9")
+	r = keys.must("", "config")
+	for _, want := range []string{
+		`(?m)^provider +anthropic +default: ANTHROPIC_API_KEY is set$`,
+		`(?m)^model +claude-\S+ +default: anthropic's default$`,
+		`(?m)^baseUrl +"http://127\.0\.0\.1:9" +env ANTHROPIC_BASE_URL$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("trail config lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "0123456789abcdefghij") {
+		t.Errorf("config shows the API key:\n%s", r.stdout)
+	}
+}

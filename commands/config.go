@@ -11,7 +11,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"trail/core"
 	"trail/core/permission"
 	"trail/core/provider"
 	"trail/core/settings"
@@ -32,14 +31,15 @@ type ConfigOptions struct {
 func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "config",
-		Usage: "show the settings in effect here and the file each comes from",
+		Usage: "show the settings in effect here and the file or variable each comes from",
 		Description: "Reads every settings file, lowest precedence first: ~/.claude/settings.json,\n" +
 			"$TRAIL_HOME/settings.json, ./.claude/settings.json, ./.claude/settings.local.json,\n" +
 			"./.trail/settings.json, ./.trail/settings.local.json, then --settings FILE.\n" +
+			"TRAIL_PROVIDER, TRAIL_MODEL and ANTHROPIC_BASE_URL/OPENAI_BASE_URL beat every file.\n" +
 			"Keys Claude Code reads are accepted (trail ignores those it does not use); any other\n" +
 			"key is reported. --check also checks the values and exits 7 on any problem.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "one JSON object: {settings: [{key, value, file}], files: [{path, found, error, unknownKeys}]}"},
+			&cli.BoolFlag{Name: "json", Usage: "one JSON object: {settings: [{key, value, file | env | default}], files: [{path, found, error, unknownKeys}], problems}"},
 			&cli.BoolFlag{Name: "check", Usage: "check every file (unknown keys, bad values); exit 7 on any problem"},
 		},
 		Action: func(c *cli.Context) error {
@@ -62,19 +62,24 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 // configProblem is one thing --check reports about a file.
 type configProblem struct {
 	File, Key, Msg string
+	Env            string // the environment variable, instead of a file
 }
 
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
 	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
+	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
+	if o.Check {
+		problems = append(problems, envProblems(cfg)...)
+	}
 	redact := configRedactor(o.Deps, entries)
 	if o.JSON {
-		if err := writeConfigJSON(o, entries, files, problems, redact); err != nil {
+		if err := writeConfigJSON(o, cfg, files, problems, redact); err != nil {
 			return err
 		}
 	} else {
-		writeConfigText(o, entries, files, problems, redact, userHome)
+		writeConfigText(o, cfg, files, problems, redact, userHome)
 	}
 	for _, f := range files {
 		if f.Err != nil {
@@ -154,6 +159,21 @@ func checkEntry(e settings.Entry) string {
 	return ""
 }
 
+// envProblems judges the values the environment sets as --check judges a
+// file's: TRAIL_PROVIDER=bogus fails every step as "provider": "bogus" would.
+func envProblems(cfg []configRow) []configProblem {
+	var out []configProblem
+	for _, r := range cfg {
+		if r.Env == "" {
+			continue
+		}
+		if msg := checkEntry(settings.Entry{Key: r.Key, Value: r.Value}); msg != "" {
+			out = append(out, configProblem{Env: r.Env, Key: r.Key, Msg: msg})
+		}
+	}
+	return out
+}
+
 // configRedactor hides the secrets the log would hide: a settings env
 // value is exported to Bash and hooks, and config's output lands in CI logs.
 func configRedactor(d *Deps, entries []settings.Entry) func(string) string {
@@ -174,31 +194,29 @@ func configRedactor(d *Deps, entries []settings.Entry) func(string) string {
 	return r.String
 }
 
-// configDefaults are shown for the keys no file sets.
-func configDefaults() [][2]string {
-	return [][2]string{
-		{"provider", "chosen from the API keys in the environment"},
-		{"model", "the provider's default"},
-		{"permissions.defaultMode", "default"},
-		{"autoCompactThreshold", fmt.Sprint(core.DefaultAutoCompact)},
-		{"maxTurns", "0 (no cap)"},
-		{"timeout", provider.DefaultTimeout.String()},
-		{"stream", "false"},
-	}
-}
-
-func writeConfigText(o *ConfigOptions, entries []settings.Entry, files []settings.FileReport, problems []configProblem, redact func(string) string, userHome string) {
+func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems []configProblem, redact func(string) string, userHome string) {
 	w := o.IO.Out
-	set := map[string]bool{}
 	rows := [][3]string{{"KEY", "VALUE", "FROM"}}
-	for _, e := range entries {
-		set[e.Key] = true
-		rows = append(rows, [3]string{e.Key, cutEnd(redact(compactJSON(e.Value)), 60), shortPath(e.File, o.Cwd, userHome)})
-	}
-	for _, d := range configDefaults() {
-		if !set[d[0]] {
-			rows = append(rows, [3]string{d[0], d[1], "default"})
+	for _, r := range cfg {
+		row := [3]string{r.Key, "", ""}
+		switch {
+		case r.File != "":
+			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), shortPath(r.File, o.Cwd, userHome)
+		case r.Env != "":
+			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), "env "+r.Env
+		default:
+			var plain string
+			if r.Value == nil {
+				plain = r.Missing
+			} else if json.Unmarshal(r.Value, &plain) != nil {
+				plain = string(r.Value)
+			}
+			row[1], row[2] = plain, "default"
+			if r.Default != "" {
+				row[2] = "default: " + r.Default
+			}
 		}
+		rows = append(rows, row)
 	}
 	sort.SliceStable(rows[1:], func(i, j int) bool { return settings.KeyRank(rows[1+i][0]) < settings.KeyRank(rows[1+j][0]) })
 	width := 0
@@ -233,7 +251,11 @@ func writeConfigText(o *ConfigOptions, entries []settings.Entry, files []setting
 	if len(problems) > 0 {
 		fmt.Fprintln(w, "\nPROBLEMS:")
 		for _, p := range problems {
-			fmt.Fprintf(w, "  %s: %s\n", shortPath(p.File, o.Cwd, userHome), p.Msg)
+			where := "env " + p.Env
+			if p.Env == "" {
+				where = shortPath(p.File, o.Cwd, userHome)
+			}
+			fmt.Fprintf(w, "  %s: %s\n", where, p.Msg)
 		}
 	}
 	if o.Check && len(problems) == 0 {
@@ -241,14 +263,33 @@ func writeConfigText(o *ConfigOptions, entries []settings.Entry, files []setting
 	}
 }
 
-func writeConfigJSON(o *ConfigOptions, entries []settings.Entry, files []settings.FileReport, problems []configProblem, redact func(string) string) error {
-	items := make([]any, 0, len(entries))
-	for _, e := range entries {
-		v := json.RawMessage(redact(compactJSON(e.Value)))
+func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems []configProblem, redact func(string) string) error {
+	items := make([]any, 0, len(cfg))
+	for _, r := range cfg {
+		v := json.RawMessage("null")
+		if r.Value != nil {
+			v = json.RawMessage(redact(compactJSON(r.Value)))
+		}
 		if !json.Valid(v) { // a redaction inside a non-string cannot happen, but stay valid JSON
 			v, _ = json.Marshal(string(v))
 		}
-		items = append(items, logfmt.Object{logfmt.F("key", e.Key), logfmt.F("value", v), logfmt.F("file", e.File)})
+		item := logfmt.Object{logfmt.F("key", r.Key), logfmt.F("value", v)}
+		switch {
+		case r.File != "":
+			item = append(item, logfmt.F("file", r.File))
+		case r.Env != "":
+			item = append(item, logfmt.F("env", r.Env))
+		default:
+			item = append(item, logfmt.F("default", true))
+			note := r.Default
+			if r.Value == nil {
+				note = r.Missing
+			}
+			if note != "" {
+				item = append(item, logfmt.F("note", note))
+			}
+		}
+		items = append(items, item)
 	}
 	fs := make([]any, 0, len(files))
 	for _, f := range files {
@@ -265,7 +306,11 @@ func writeConfigJSON(o *ConfigOptions, entries []settings.Entry, files []setting
 	}
 	ps := make([]any, 0, len(problems))
 	for _, p := range problems {
-		ps = append(ps, logfmt.Object{logfmt.F("file", p.File), logfmt.F("key", p.Key), logfmt.F("message", p.Msg)})
+		where := logfmt.F("file", p.File)
+		if p.Env != "" {
+			where = logfmt.F("env", p.Env)
+		}
+		ps = append(ps, logfmt.Object{where, logfmt.F("key", p.Key), logfmt.F("message", p.Msg)})
 	}
 	b, err := logfmt.Marshal(logfmt.Object{logfmt.F("settings", items), logfmt.F("files", fs), logfmt.F("problems", ps)})
 	if err != nil {

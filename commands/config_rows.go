@@ -1,0 +1,141 @@
+package commands
+
+// The rows trail config shows: what a step would use for each key, and
+// where it comes from. SPEC 2's order is flags, then the environment,
+// then the settings files, then defaults; config has no step flags, so a
+// variable the environment sets replaces every file's value for its key,
+// as it would in a step.
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+
+	"trail/core"
+	"trail/core/provider"
+	"trail/core/settings"
+)
+
+// configRow is one key in effect.
+type configRow struct {
+	Key   string
+	Value json.RawMessage // nil for a default without a value (no provider)
+	File  string          // the settings file that set it
+	Env   string          // or the environment variable
+	// Default says where a default comes from when it is not fixed
+	// ("ANTHROPIC_API_KEY is set", "anthropic's default"); "" for a fixed
+	// one. Only rows with neither File nor Env are defaults.
+	Default string
+	Missing string // what a default without a value means
+}
+
+func (r configRow) isDefault() bool { return r.File == "" && r.Env == "" }
+
+// configRows merges the files' entries with the environment and the
+// defaults, in SPEC 2's precedence.
+func configRows(env func(string) string, entries []settings.Entry) []configRow {
+	var rows []configRow
+	byKey := map[string]int{}
+	for _, e := range entries {
+		byKey[e.Key] = len(rows)
+		rows = append(rows, configRow{Key: e.Key, Value: e.Value, File: e.File})
+	}
+	set := func(r configRow) {
+		if i, ok := byKey[r.Key]; ok {
+			rows[i] = r
+			return
+		}
+		byKey[r.Key] = len(rows)
+		rows = append(rows, r)
+	}
+	name := ""
+	if i, ok := byKey["provider"]; ok {
+		_ = json.Unmarshal(rows[i].Value, &name)
+	}
+	name = cmp.Or(env("TRAIL_PROVIDER"), name)
+	chosen, why := name, ""
+	if name == "" {
+		chosen, why = providerFromKeys(env)
+	}
+	for _, v := range configEnvVars(env, chosen) {
+		set(configRow{Key: v.key, Value: jsonString(env(v.name)), Env: v.name})
+	}
+	for _, d := range configDefaults(chosen, why) {
+		if _, ok := byKey[d.Key]; !ok {
+			set(d)
+		}
+	}
+	return rows
+}
+
+type configEnvVar struct{ key, name string }
+
+// configEnvVars are the variables set that a step reads before the
+// files, for provider name.
+func configEnvVars(env func(string) string, name string) []configEnvVar {
+	var out []configEnvVar
+	if env("TRAIL_PROVIDER") != "" {
+		out = append(out, configEnvVar{"provider", "TRAIL_PROVIDER"})
+	}
+	if env("TRAIL_MODEL") != "" {
+		out = append(out, configEnvVar{"model", "TRAIL_MODEL"})
+	}
+	if v := baseURLVar(name); v != "" && env(v) != "" {
+		out = append(out, configEnvVar{"baseUrl", v})
+	}
+	return out
+}
+
+// providerFromKeys is the provider a step chooses when nothing names one
+// (provider.Resolve), and why; "" when there is none.
+func providerFromKeys(env func(string) string) (name, why string) {
+	for _, k := range []struct{ name, v string }{
+		{provider.Anthropic, "ANTHROPIC_API_KEY"},
+		{provider.Anthropic, "ANTHROPIC_AUTH_TOKEN"},
+		{provider.OpenAI, "OPENAI_API_KEY"},
+		{provider.OpenAI, "OPENAI_BASE_URL"},
+	} {
+		if env(k.v) != "" {
+			return k.name, k.v + " is set"
+		}
+	}
+	return "", ""
+}
+
+// baseURLVar is the variable that holds the base URL of provider name.
+func baseURLVar(name string) string {
+	switch name {
+	case provider.Anthropic:
+		return "ANTHROPIC_BASE_URL"
+	case provider.OpenAI:
+		return "OPENAI_BASE_URL"
+	}
+	return ""
+}
+
+// configDefaults are the values of the keys nothing sets; name is the
+// provider in effect and why says it was chosen from the API keys.
+func configDefaults(name, why string) []configRow {
+	prov := configRow{Key: "provider", Missing: "none: set TRAIL_PROVIDER, \"provider\", or an API key", Default: why}
+	if why != "" {
+		prov.Value = jsonString(name)
+	}
+	model := configRow{Key: "model", Missing: "the provider's default"}
+	if m, ok := provider.DefaultModel(name); ok && m != "" {
+		model.Value, model.Default = jsonString(m), name+"'s default"
+	}
+	return []configRow{
+		prov,
+		model,
+		{Key: "permissions.defaultMode", Value: jsonString("default")},
+		{Key: "autoCompactThreshold", Value: json.RawMessage(fmt.Sprint(core.DefaultAutoCompact))},
+		{Key: "maxTurns", Value: json.RawMessage("0"), Default: "no cap"},
+		{Key: "timeout", Value: jsonString(provider.DefaultTimeout.String())},
+		{Key: "stream", Value: json.RawMessage("false")},
+	}
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
