@@ -79,3 +79,25 @@ func TestHelpFindsTheWay(t *testing.T) {
 		t.Errorf("trail --help: %s", r)
 	}
 }
+
+// A bare trail with its input piped runs the input as trail run would; an
+// empty input is "no prompt" (exit 2), never help on stdout, which a
+// script would take for the answer. On a terminal, bare trail is help.
+func TestBareTrailWithPipedInputIsRun(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("TRAIL_PROVIDER=echo")
+	if r := e.must("what does grep -v do\n"); r.stdout != "echo: what does grep -v do\n" {
+		t.Errorf("piped into bare trail: %s", r)
+	}
+	if len(e.sessionIDs()) != 1 {
+		t.Errorf("sessions %v, want the one run", e.sessionIDs())
+	}
+	if r := e.run(""); r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "trail: no prompt") {
+		t.Errorf("bare trail with empty input: %s", r)
+	}
+	code, shown := e.startOnTerminal().wait()
+	if code != 0 || !strings.Contains(shown, "USAGE:") || !strings.Contains(shown, "echo \"PROMPT\" | trail") {
+		t.Errorf("bare trail on a terminal: exit %d\n%s", code, shown)
+	}
+}

@@ -21,6 +21,12 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		fmt.Fprintln(d.IO.Out, "trail "+VersionString())
 		return ExitOK
 	}
+	if len(args) == 1 && !d.IO.IsStdinTTY() {
+		// Piped into a bare trail, the input is the prompt, as it is for
+		// trail run: help on stdout with exit 0 would land in a script's
+		// output file as if it were the answer.
+		args = append(args, "run")
+	}
 	app := newApp(d, commandOf(args))
 	// Completion scripts pass the words typed so far as they are.
 	if len(args) >= 2 && args[1] == completeCmd {

@@ -11,7 +11,8 @@ import (
 )
 
 // appDescription is the top of trail --help: what the bare forms do.
-const appDescription = `trail "PROMPT" and trail -p "PROMPT" are trail run: they start a session.
+const appDescription = `trail "PROMPT" and trail -p "PROMPT" are trail run: they start a session;
+so is a bare trail with its input piped (echo "PROMPT" | trail).
 A session is named by its id, the short id trail list shows, a name
 (run --name), or --last. Run trail help COMMAND, or trail COMMAND --help.
 Claude Code habits work too: trail -c "next" (--continue) resumes the latest
