@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +133,53 @@ func TestReplayFormatsOnTheBinary(t *testing.T) {
 		t.Errorf("record format: %v %v", err, rec["messageCount"])
 	}
 	e.validateAll()
+}
+
+// A line broken in the middle of a log (an editor, a bad copy): printing
+// the conversation fails with exit 7 and prints nothing, in every format,
+// since the conversation would miss what the line held; --write-record,
+// the repair path, rebuilds what the rest holds, with a warning.
+func TestReplayOfALogBrokenInTheMiddleIsInvalidData(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // broken on purpose
+	e.must("", "run", "--provider", "echo", "one")
+	id := e.onlySession()
+	e.must("", "resume", id, "--provider", "echo", "two")
+	data, err := os.ReadFile(e.logPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"history_mutation"`) && strings.Contains(l, `"user"`) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatal("no user message in the log")
+	}
+	lines[at] = lines[at][:len(lines[at])/2] + "\n"
+	e.writeFile(e.logPath(id), strings.Join(lines, ""))
+	for _, f := range []string{"jsonl", "json", "text", "record"} {
+		r := e.run("", "replay", id, "--format", f)
+		if r.code != 7 || r.stdout != "" || !strings.Contains(r.stderr, fmt.Sprintf("line %d: not a JSON object", at+1)) ||
+			strings.Count(r.stderr, e.logPath(id)) != 2 { // the error and the hint name it once each
+			t.Errorf("replay --format %s: %s", f, r)
+		}
+	}
+	if r := e.run("", "replay", id, "--view", "transcript"); r.code != 7 || r.stdout != "" {
+		t.Errorf("replay --view transcript: %s", r)
+	}
+	if err := os.Remove(e.recordPath(id)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.must("", "replay", id, "--write-record")
+	if !strings.Contains(r.stderr, "not a JSON object") || !strings.Contains(r.stderr, "skipped") || !strings.Contains(r.stderr, "rebuilt") {
+		t.Errorf("write-record of a broken log: %s", r)
+	}
 }
 
 func TestDeletedRecordIsRebuiltFromTheLogAndResumed(t *testing.T) {

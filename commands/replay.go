@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -154,12 +155,12 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	// context from the log's last compaction on (a first pass finds it).
 	if format == rfJSONL && !o.WriteRecord {
 		w := bufio.NewWriterSize(o.IO.Out, 64<<10)
-		opts := logfmt.ReplayOptions{Context: func(m json.RawMessage) error {
+		opts := logfmt.ReplayOptions{Strict: true, Context: func(m json.RawMessage) error {
 			_, err := fmt.Fprintf(w, "%s\n", m)
 			return err
 		}}
 		if o.View == viewTranscript {
-			opts = logfmt.ReplayOptions{Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
+			opts = logfmt.ReplayOptions{Strict: true, Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
 				return writeTranscriptItem(w, it)
 			}}
 		}
@@ -174,7 +175,10 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	// the output needs it; a context replay's memory is the context's.
 	transcript := o.WriteRecord || o.View == viewTranscript || o.Format == rfJSON || o.Format == rfRecord
 	replay := func() (*logfmt.Replay, error) {
-		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: transcript})
+		// Printing, a line replay would skip fails it: a conversation
+		// with a hole is not the conversation. Rebuilding the record
+		// (the repair path) keeps what the rest of the log holds.
+		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: transcript, Strict: !o.WriteRecord})
 		return rep, replayError(t.Path, err)
 	}
 	var rep *logfmt.Replay
@@ -231,7 +235,11 @@ func replayError(path string, err error) error {
 		return nil
 	case errors.Is(err, fs.ErrNotExist) && !errors.As(err, &perr):
 		return logNotFound(path)
-	case errors.As(err, &perr):
+	case errors.As(err, &perr), errors.Is(err, logfmt.ErrBrokenLine):
+		// ReplayFile's error names the file, which the error line does.
+		if inner := errors.Unwrap(err); inner != nil && strings.HasPrefix(err.Error(), "replay "+path+": ") {
+			err = inner
+		}
 		return &errs.InvalidDataError{Path: path, Err: err, Fix: "see trail validate-log " + path}
 	}
 	return err

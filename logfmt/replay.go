@@ -70,6 +70,15 @@ type ReplayOptions struct {
 	// context, so each can go out as it is read. An error from Context
 	// ends the replay with it.
 	Context func(json.RawMessage) error
+	// Strict makes a line replay would skip (not JSON, a history_mutation
+	// without its messages) an error, ErrBrokenLine, instead of a warning:
+	// a conversation printed without it would be a wrong one. Streaming,
+	// a line that is not JSON fails in the first pass, before anything
+	// went out; a mutation of the wrong shape when it is met. The torn
+	// last line of a killed write is still only a warning. The repair
+	// paths (re-sync, --write-record) are lenient and keep what the rest
+	// of the log holds.
+	Strict bool
 	// contextFrom is the line of the last replace_all (0: none), found by
 	// ReplayFile's first pass.
 	contextFrom int
@@ -78,6 +87,9 @@ type ReplayOptions struct {
 // errContextMoved: the last replace_all did not apply (skipped with a
 // warning), so the context is not what the first pass said.
 var errContextMoved = errors.New("the last replace_all was skipped")
+
+// ErrBrokenLine is a strict replay's error for a line it would skip.
+var ErrBrokenLine = errors.New("the conversation would miss what it held")
 
 // Replay is a conversation rebuilt from its log.
 type Replay struct {
@@ -239,6 +251,9 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 			return 0, err
 		}
 		if !l.Object {
+			if opts.Strict && !l.Torn {
+				return 0, fmt.Errorf("line %d: not a JSON object (%s): %w", l.Num, l.Problem(), ErrBrokenLine)
+			}
 			continue
 		}
 		if !named || l.mayRef || bytes.Contains(l.Bytes, []byte("replace_all")) {
@@ -274,7 +289,7 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 	if opts.Dir == "" {
 		opts.Dir = "."
 	}
-	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript}
+	p := &replayer{rep: &Replay{}, payloads: newPayloadReader(opts.Dir), seen: map[string]struct{}{}, keep: opts.Transcript, strict: opts.Strict}
 	if opts.Transcript {
 		p.emit = opts.Emit
 	} else if opts.Context != nil {
@@ -293,6 +308,9 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		}
 		if err := p.line(l); err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
+		}
+		if p.broken != nil {
+			return nil, fmt.Errorf("line %d: %w", l.Num, p.broken)
 		}
 		if p.emitErr != nil {
 			return nil, p.emitErr
@@ -313,6 +331,8 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 }
 
 type replayer struct {
+	strict   bool
+	broken   error // a strict replay's first skipped line
 	rep      *Replay
 	payloads *payloadReader
 	e        entry
@@ -363,13 +383,25 @@ func (p *replayer) warn(l Line, msg string) {
 	p.rep.Warnings = append(p.rep.Warnings, ReplayWarning{Line: l.Num, Message: msg})
 }
 
+// skip drops line l from the conversation, saying why: a warning, or in a
+// strict replay the error that ends it (brokenLine).
+func (p *replayer) skip(l Line, why string) {
+	if p.strict {
+		if p.broken == nil {
+			p.broken = fmt.Errorf("%s: %w", why, ErrBrokenLine)
+		}
+		return
+	}
+	p.warn(l, why+"; skipped")
+}
+
 func (p *replayer) line(l Line) error {
 	if !l.Object {
 		p.compact = Line{} // the line may have been its replace_all
 		if l.Torn {
 			p.warn(l, fmt.Sprintf("the last line is incomplete (%d bytes, no newline); ignored", len(l.Bytes)))
 		} else {
-			p.warn(l, "not a JSON object ("+l.Problem()+"); skipped")
+			p.skip(l, "not a JSON object ("+l.Problem()+")")
 		}
 		return nil
 	}
@@ -464,7 +496,7 @@ func (p *replayer) mutation(l Line, e *entry) error {
 	switch {
 	case stringIs(e.mutation, "append_message"):
 		if e.message == nil {
-			p.warn(l, "append_message without a message; skipped")
+			p.skip(l, "append_message without a message")
 			return nil
 		}
 		msg, err := p.payloads.resolve(e.message, 0)
@@ -473,7 +505,7 @@ func (p *replayer) mutation(l Line, e *entry) error {
 		}
 		role, ok := messageRole(msg)
 		if !ok {
-			p.warn(l, "append_message whose message is not an object with a known role; skipped")
+			p.skip(l, "append_message whose message is not an object with a known role")
 			return nil
 		}
 		if !p.appended && role != "system" {
@@ -612,7 +644,7 @@ func synthSystemMessage(sessionID, prompt, ts string) []byte {
 
 func (p *replayer) replaceAll(l Line, e *entry) error {
 	if e.messages == nil {
-		p.warn(l, "replace_all without messages; skipped")
+		p.skip(l, "replace_all without messages")
 		return nil
 	}
 	list, err := p.payloads.resolve(e.messages, 0)
@@ -620,7 +652,7 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 		return err
 	}
 	if len(list) == 0 || list[0] != '[' {
-		p.warn(l, "replace_all whose messages is not an array; skipped")
+		p.skip(l, "replace_all whose messages is not an array")
 		return nil
 	}
 	list = ownBytes(list, e.messages)
@@ -631,7 +663,7 @@ func (p *replayer) replaceAll(l Line, e *entry) error {
 	var next, fresh []json.RawMessage
 	eachElement(list, func(_ int, m []byte) bool {
 		if _, ok := messageRole(m); !ok {
-			p.warn(l, "replace_all message that is not an object with a known role; skipped")
+			p.skip(l, "replace_all message that is not an object with a known role")
 			return true
 		}
 		m = m[:len(m):len(m)]
