@@ -52,4 +52,4 @@ vet:
 
 # The manual page, from the command definitions (scripts/man): man -l trail.1
 man:
-	$(GO) run ./scripts/man > trail.1
+	$(GO) run -ldflags "-X trail/commands.Version=$(VERSION)" ./scripts/man > trail.1

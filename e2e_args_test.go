@@ -54,6 +54,9 @@ func TestHelpFindsTheWay(t *testing.T) {
 			"trail: unknown option \"-v is verbose?\"\nhint: a prompt that starts with \"-\" goes after --: trail run -- \"-v is verbose?\" (or use -p)\n"},
 		{"an unknown help topic", []string{"help", "rnu"},
 			"trail: no help topic \"rnu\"\nhint: did you mean trail help run? topics: run, resume, compact, list, delete, replay, validate-log, migrate-history, import, export, config, completion, help\n"},
+		{"a misspelt status", []string{"list", "--status", "idel"},
+			"trail: unknown status \"idel\"\nhint: did you mean --status idle? statuses: idle, running, requires_action, terminated, corrupt\n"},
+		{"completion without a shell", []string{"completion"}, "trail: name the shell to complete for\nhint: trail completion bash, zsh or fish\n"},
 	}
 	for _, tt := range tests {
 		r := e.run("", tt.args...)

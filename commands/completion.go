@@ -122,6 +122,8 @@ func newCompletionCmd(d *Deps) *cli.Command {
 				script = zshCompletion
 			case "fish":
 				script = fishCompletion
+			case "":
+				return errs.Usagef("trail completion bash, zsh or fish", "name the shell to complete for")
 			default:
 				return errs.Usagef("trail completion bash, zsh or fish", "unknown shell %s", store.QuoteInput(sh))
 			}

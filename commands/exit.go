@@ -37,12 +37,13 @@ const exitCodesHelp = `EXIT CODES:
         --max-turns reached, the model refused, the answer hit its output limit
    2    usage: bad flag or argument, no prompt, confirmation needed but no terminal
    3    not found: unknown or ambiguous session, missing log file or file to import
-   4    requires action: the session paused for approval
+   4    requires action: the session paused for approval, or a PreToolUse
+        hook deferred a call
    5    busy: the session is locked by another running step
    6    provider: the model provider failed after retries
    7    invalid data: broken log, unparsable or wrong-typed record or settings
         file, a link or special file inside the home, a file to import cut
-        short or of no agent trail knows
+        short or of no agent trail knows, a problem config --check found
    130  interrupted (the partial answer is saved)
 `
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,9 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 			}
 			if o.Limit < 0 {
 				return errs.Usagef("give 0 (no limit) or more", "--limit must not be negative")
+			}
+			if err := checkStatus(o.Status); err != nil {
+				return err
 			}
 			if c.Bool("here") {
 				if o.Cwd, err = d.Getwd(); err != nil {
@@ -183,6 +187,24 @@ func sortHeads(heads []store.Head) {
 		}
 		return a.ID > b.ID
 	})
+}
+
+// listStatuses are the statuses list shows (SPEC 5.4's and corrupt).
+func listStatuses() []string {
+	return []string{core.StatusIdle, core.StatusRunning, core.StatusRequiresAction, core.StatusTerminated, "corrupt"}
+}
+
+// checkStatus refuses a --status no session can have: a misspelt one
+// would list nothing and exit 0, as if there were no such sessions.
+func checkStatus(status string) error {
+	if status == "" || slices.Contains(listStatuses(), status) {
+		return nil
+	}
+	hint := "statuses: " + strings.Join(listStatuses(), ", ")
+	if s := suggest(status, listStatuses()); s != "" {
+		hint = fmt.Sprintf("did you mean --status %s? %s", s, hint)
+	}
+	return errs.Usagef(hint, "unknown status %s", store.QuoteInput(status))
 }
 
 func headStatus(h store.Head) string {
