@@ -26,7 +26,7 @@ const (
 )
 
 // SummaryPrefix starts the assistant message that replaces the conversation.
-const SummaryPrefix = "[Context Summary]\n"
+const SummaryPrefix = chat.SummaryPrefix
 
 // ErrNothingToCompact: the conversation has no message a summary would replace.
 var ErrNothingToCompact = errors.New("nothing to compact")
@@ -139,6 +139,11 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	note, err := s.newMessage(chat.RoleAssistant, SummaryPrefix+summary)
 	if err != nil {
 		return "", err
+	}
+	if len(tail) > 0 {
+		// The kept messages' usage measured the replaced context: the
+		// estimate skips them (chat.EstimateTokens).
+		note.Metadata = chat.KeptMessagesMetadata(len(tail))
 	}
 	s.logUnsaved() // the replaced list must be the logged one
 	next := make([]chat.Message, 0, len(system)+1+len(tail))

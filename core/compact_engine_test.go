@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/provider"
@@ -85,6 +87,34 @@ func TestCompactKeepsTheTailWithItsToolCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.wantRoles(id, "system assistant assistant tool assistant")
+	b.consistent(id)
+}
+
+// The kept messages' usage measured the context the compaction replaced:
+// the estimate after --keep-last is the new context's, not the old one's
+// again, and the next answer's usage counts once it comes.
+func TestCompactKeepLastEstimatesTheNewContext(t *testing.T) {
+	b, id := twoTurns(t)
+	b.p.then(say("sum"))
+	res, err := b.compact(id, 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := chat.EstimateTokens(b.messages(id)[:2]) // the system message and the summary alone: no usage
+	if res.Before.UsedTokens != 15 || res.After.UsedTokens == res.Before.UsedTokens || res.After.UsedTokens < want {
+		t.Fatalf("before %d, after %d (the summary alone estimates %d)", res.Before.UsedTokens, res.After.UsedTokens, want)
+	}
+	msgs := b.messages(id)
+	if got := gjson.GetBytes(msgs[1].Metadata, "compaction.keptMessages").Int(); got != 3 {
+		t.Errorf("summary metadata %s, want keptMessages 3", msgs[1].Metadata)
+	}
+	b.p.then(say("after"))
+	if _, err := b.resume(id, "go on"); err != nil {
+		t.Fatal(err)
+	}
+	if got := chat.EstimateTokens(b.messages(id)); got != 15 {
+		t.Errorf("after the next answer the estimate is %d, want its usage 15", got)
+	}
 	b.consistent(id)
 }
 

@@ -1,8 +1,12 @@
 package chat
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // ContextState is Robota's IContextWindowState.
@@ -53,7 +57,7 @@ func ContextWindowFor(model string) int64 {
 func EstimateTokens(messages []Message) int64 {
 	chars := SerializedLength(messages)
 	est := int64(math.Ceil(float64(chars) / 4))
-	for i := len(messages) - 1; i >= 0; i-- {
+	for i := len(messages) - 1; i >= usageFloor(messages); i-- {
 		u, ok := messages[i].Usage()
 		if !ok {
 			continue
@@ -108,4 +112,30 @@ func MaxContextWindow() int64 {
 		most = max(most, w.tokens)
 	}
 	return most
+}
+
+// SummaryPrefix starts the assistant message a compaction leaves in place
+// of the conversation it replaced.
+const SummaryPrefix = "[Context Summary]\n"
+
+// KeptMessagesMetadata is the summary's metadata when the compaction kept
+// the last n messages after it (compact --keep-last).
+func KeptMessagesMetadata(n int) json.RawMessage {
+	return json.RawMessage(`{"compaction":{"keptMessages":` + strconv.Itoa(n) + `}}`)
+}
+
+// usageFloor is the first index whose usage measures the context it is
+// in. The messages a compaction kept carry the usage of the context it
+// replaced, many times the new one: counted, they would make the estimate
+// after compact --keep-last the estimate before, and the next step
+// compact again at once. They follow their summary, which says how many
+// they are.
+func usageFloor(messages []Message) int {
+	for j := len(messages) - 1; j >= 0; j-- {
+		m := &messages[j]
+		if m.Role == RoleAssistant && strings.HasPrefix(m.Content, SummaryPrefix) {
+			return j + 1 + int(gjson.GetBytes(m.Metadata, "compaction.keptMessages").Int())
+		}
+	}
+	return 0
 }

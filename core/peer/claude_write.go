@@ -38,7 +38,7 @@ import (
 const claudeVersion = "2.1.197"
 
 // ContextSummaryPrefix opens the message trail's compaction leaves.
-const ContextSummaryPrefix = "[Context Summary]\n"
+const ContextSummaryPrefix = chat.SummaryPrefix
 
 // claudeSummaryIntro is how Claude Code's own compaction summary opens.
 const claudeSummaryIntro = "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n"
