@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime/debug"
 
@@ -13,7 +14,10 @@ func main() {
 	// heap to pace, so no signal handlers and no collector settings (each
 	// costs a thread or a stop of the world at start-up).
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		_, _ = os.Stdout.WriteString("trail " + commands.VersionString() + "\n") // as commands.Main's own fast path
+		if _, err := os.Stdout.WriteString("trail " + commands.VersionString() + "\n"); err != nil {
+			// as commands.Main's own fast path: a lost answer is a failure
+			os.Exit(commands.Main(context.Background(), os.Args, commands.SystemDeps()))
+		}
 		return
 	}
 	// First: until the handlers are in, Ctrl-C kills the process outright.

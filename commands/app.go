@@ -19,7 +19,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 	// The fast path: scripts call --version to probe for trail.
 	if len(args) == 2 && args[1] == "--version" {
 		fmt.Fprintln(d.IO.Out, "trail "+VersionString())
-		return ExitOK
+		return finish(d, nil)
 	}
 	if len(args) == 1 && !d.IO.IsStdinTTY() {
 		// Piped into a bare trail, the input is the prompt, as it is for
@@ -39,6 +39,16 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 	}
 	if err == nil {
 		err = app.RunContext(ctx, args)
+	}
+	return finish(d, err)
+}
+
+// finish reports err and gives the exit code. Output that never arrived
+// fails a command that otherwise succeeded: a script must not take an
+// answer lost on a full disk for an empty one.
+func finish(d *Deps, err error) int {
+	if werr := d.IO.OutErr(); werr != nil && (ExitCode(err) == ExitOK || errors.Is(err, werr)) {
+		err = stdoutFailure(werr) // also for a command that returned the write's error as it came
 	}
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {
