@@ -79,3 +79,24 @@ func TestTheHeaderSurvivesARecordRebuild(t *testing.T) {
 		t.Errorf("the rebuilt session resumes by its name: %s", r)
 	}
 }
+
+// A name is one line of printable characters that cannot look like a
+// path: a session reference with / or \ is refused before anything is
+// read, so such a name could be given but never used.
+func TestANameCannotLookLikeAPath(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, name := range []string{"a/b", "../../etc/passwd", `a\b`, "..", "a\nb", "a\x1b[2Jb"} {
+		r := e.run("", "run", "--provider", "echo", "--name", name, "hi")
+		if r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
+			t.Errorf("--name %q: %s", name, r)
+		}
+	}
+	if ids := e.sessionIDs(); len(ids) != 0 {
+		t.Errorf("sessions %v made with refused names", ids)
+	}
+	e.must("", "run", "--provider", "echo", "--name", "café ☕ a.b-c_d", "hi")
+	if r := e.must("", "resume", "café ☕ a.b-c_d", "--provider", "echo", "again"); r.stdout != "echo: again\n" {
+		t.Errorf("resume by a name of printable characters: %s", r)
+	}
+}

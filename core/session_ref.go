@@ -125,6 +125,11 @@ func checkName(st Store, name, self string) error {
 	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
 	}
+	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
+		// ResolveSession refuses a reference that looks like a path
+		// before it reads anything: such a name could never be used.
+		return errs.Usagef("a name cannot look like a path: no / or \\", "invalid session name %s", store.QuoteInput(name))
+	}
 	heads, err := st.ListHeads()
 	if err != nil {
 		return err
