@@ -116,6 +116,39 @@ func TestASymlinkedRecordIsRefusedAndListedCorrupt(t *testing.T) {
 	}
 }
 
+// A folder in a record's place (a bad copy, a tool's mistake) is the
+// session's, shown and refused like a link there: list shows it corrupt
+// with a warning, resume by id or prefix is exit 7, and delete refuses it
+// (exit 7) before removing anything, so the log stays with it.
+func TestAFolderInARecordsPlaceIsListedAndRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // the record is gone: its log replays to nothing to compare
+	e.must("", "run", "--provider", "echo", "hi")
+	id := e.onlySession()
+	if err := os.Remove(e.recordPath(id)); err != nil {
+		t.Fatal(err)
+	}
+	e.writeFile(filepath.Join(e.recordPath(id), "f"), "x")
+
+	r := e.run("", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, id+"\t") || !strings.Contains(r.stdout, "\tcorrupt\t") || !strings.Contains(r.stderr, "is a folder") {
+		t.Errorf("list: %s", r)
+	}
+	for _, ref := range []string{id, id[:13]} {
+		if r := e.run("", "resume", ref, "more", "--provider", "echo"); r.code != 7 || !strings.Contains(r.stderr, "is a folder, not a regular file") {
+			t.Errorf("resume %s: %s", ref, r)
+		}
+	}
+	r = e.run("", "delete", id, "--yes")
+	if r.code != 7 || !strings.Contains(r.stderr, "is a folder, not a regular file") || strings.Count(r.stderr, "delete") != 1 {
+		t.Errorf("delete: %s", r)
+	}
+	if _, err := os.Stat(e.logPath(id)); err != nil {
+		t.Errorf("delete removed the log before refusing: %v", err)
+	}
+}
+
 func TestASymlinkedLockFileIsRefused(t *testing.T) {
 	t.Parallel()
 	for _, dangling := range []bool{false, true} {

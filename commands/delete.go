@@ -122,14 +122,15 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 			if failed == nil {
 				failed = err
 			}
-			fmt.Fprintf(o.IO.ErrOut, "trail: delete %s: %s\n", id, oneLine(err.Error()))
+			msg := strings.TrimPrefix(err.Error(), "delete session "+id+": ") // the store's own prefix
+			fmt.Fprintf(o.IO.ErrOut, "trail: delete %s: %s\n", id, oneLine(msg))
 			continue
 		}
 		fmt.Fprintln(o.IO.Out, id)
 	}
 	switch {
 	case failed != nil:
-		return &exitError{code: ExitFailure}
+		return &exitError{code: ExitCode(failed)} // a link or folder in the way is invalid data (7)
 	case len(busy) > 0:
 		return &exitError{code: ExitBusy}
 	}

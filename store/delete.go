@@ -20,6 +20,14 @@ func (s *FS) Delete(id string) error {
 	if err := ValidateID(id); err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}
+	// A link, FIFO or folder where one of the session's files belongs is
+	// refused before anything goes: deleting half a session and failing
+	// on the rest would leave a record without its log.
+	for _, p := range []string{s.RecordPath(id), s.LogPath(id), s.TranscriptPath(id), s.TempJournalPath(id), s.LockPath(id)} {
+		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("delete session %s: %w", id, &NotRegularError{Path: p, Kind: FileKind(st.Mode())})
+		}
+	}
 	found := false
 	for _, p := range []struct {
 		path     string

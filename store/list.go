@@ -28,8 +28,11 @@ func recordIDs(dir string) ([]string, error) {
 	}
 	ids := make([]string, 0, len(entries))
 	for _, e := range entries {
+		// A folder named like a record is listed too: it takes the
+		// record's place, and list shows it as corrupt (ReadHead), as a
+		// FIFO or a link there is, rather than hiding the session.
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || e.IsDir() || ValidateID(id) != nil {
+		if !ok || ValidateID(id) != nil {
 			continue
 		}
 		ids = append(ids, id)

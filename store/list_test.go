@@ -38,10 +38,16 @@ func TestIDsSkipsWhatIsNotARecord(t *testing.T) {
 		writeRecord(t, s, "tmp", nil)
 		os.Rename(s.RecordPath("tmp"), filepath.Join(s.SessionsDir(), name))
 	}
+	// A folder in a record's place is listed: ListHeads marks it corrupt.
 	os.Mkdir(filepath.Join(s.SessionsDir(), "dir.json"), 0o700)
 	ids, err := s.IDs()
-	if err != nil || !slices.Equal(ids, []string{"a", "b"}) {
+	if err != nil || !slices.Equal(ids, []string{"a", "b", "dir"}) {
 		t.Errorf("IDs = %v, %v", ids, err)
+	}
+	heads, err := s.ListHeads()
+	var nr *NotRegularError
+	if err != nil || len(heads) != 3 || !heads[2].Corrupt || !errors.As(heads[2].Err, &nr) || nr.Kind != "a folder" {
+		t.Errorf("ListHeads = %+v, %v", heads, err)
 	}
 }
 
