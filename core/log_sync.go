@@ -10,12 +10,15 @@ package core
 // appending anything of its own.
 //
 //   - Every save stores a checkpoint in the record: logCheckpoint {bytes,
-//     seq, messages}, the log's size and next seq once the history_mutations
-//     that save covers are written, and the record's message count. When
+//     seq, messages, messagesSha256}, the log's size and next seq once the
+//     history_mutations that save covers are written, the record's message
+//     count and the digest of its messages (the running one requests are
+//     logged with, so the first request of the next step reuses it). When
 //     the log still starts a line at that offset, with that seq, holds no
-//     history_mutation after it, and the record has that many messages, the
+//     history_mutation after it, and the record has those messages, the
 //     two agree; only the log's tail is read, so a long session resumes as
-//     fast as a short one.
+//     fast as a short one. The digest catches a record edited by hand or
+//     by another program that kept the count.
 //   - Otherwise (no checkpoint: a Robota record or an older trail one; a
 //     log shorter than the checkpoint; mutations after it; another message
 //     count) the log is replayed and its messages compared with the
@@ -69,6 +72,9 @@ type logCheckpoint struct {
 	Bytes    int64 `json:"bytes"`
 	Seq      int64 `json:"seq"`
 	Messages int   `json:"messages"`
+	// MessagesSha256 is the record's messages as requests digest them
+	// ("" in a checkpoint from before it was kept: the count decides).
+	MessagesSha256 string `json:"messagesSha256,omitempty"`
 	// The digests of the system prompt and tools the log gave last
 	// (session_init), so the next step logs them again only when they
 	// changed; "" when unknown.
@@ -84,14 +90,14 @@ func readCheckpoint(f store.Fields) (cp logCheckpoint, ok bool) {
 		return cp, false
 	}
 	var v struct {
-		Bytes, Seq, Messages            *int64
-		SystemPromptSha256, ToolsSha256 string
+		Bytes, Seq, Messages                            *int64
+		MessagesSha256, SystemPromptSha256, ToolsSha256 string
 	}
 	if err := json.Unmarshal(raw, &v); err != nil || v.Bytes == nil || v.Seq == nil || v.Messages == nil ||
 		*v.Bytes < 0 || *v.Seq < 0 || *v.Messages < 0 {
 		return cp, false
 	}
-	return logCheckpoint{Bytes: *v.Bytes, Seq: *v.Seq, Messages: int(*v.Messages),
+	return logCheckpoint{Bytes: *v.Bytes, Seq: *v.Seq, Messages: int(*v.Messages), MessagesSha256: v.MessagesSha256,
 		SystemPromptSha256: v.SystemPromptSha256, ToolsSha256: v.ToolsSha256}, true
 }
 
@@ -103,8 +109,24 @@ func (s *session) setCheckpoint(r *store.Record) error {
 		r.Fields.Delete(fieldLogCheckpoint)
 		return nil
 	}
+	digest, err := s.historyDigest()
+	if err != nil {
+		r.Fields.Delete(fieldLogCheckpoint)
+		return nil
+	}
 	return r.Fields.Set(fieldLogCheckpoint, logCheckpoint{Bytes: s.log.Size(), Seq: s.log.NextSeq(), Messages: len(s.messages),
-		SystemPromptSha256: s.logged.prompt, ToolsSha256: s.logged.tools})
+		MessagesSha256: digest, SystemPromptSha256: s.logged.prompt, ToolsSha256: s.logged.tools})
+}
+
+// digestHolds reports whether the loaded messages are the ones the
+// checkpoint's save wrote. Hashing them here costs the step nothing: the
+// first request's digest goes on from this one.
+func (s *session) digestHolds(cp logCheckpoint) bool {
+	if cp.MessagesSha256 == "" {
+		return true
+	}
+	digest, err := s.historyDigest()
+	return err == nil && digest == cp.MessagesSha256
 }
 
 // checkpointHolds reports whether the checkpoint proves the log agrees with
@@ -186,7 +208,7 @@ func (s *session) checkLog() *logCheck {
 			return nil
 		}
 	}
-	if checkpointHolds(cp, ok, len(s.messages), l.Size(), l.NextSeq(), tail) {
+	if checkpointHolds(cp, ok, len(s.messages), l.Size(), l.NextSeq(), tail) && s.digestHolds(cp) {
 		return &logCheck{open: tail.Open, logged: loggedInit{prompt: cp.SystemPromptSha256, tools: cp.ToolsSha256}}
 	}
 	whole, err := logfmt.ScanLog(l.Path(), 0)

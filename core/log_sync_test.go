@@ -282,6 +282,23 @@ func TestRecordWithoutCheckpointIsComparedInFull(t *testing.T) {
 	se.agrees()
 }
 
+// A record edited in place (a message's content, the count and the log
+// untouched) is told by the checkpoint's digest: the log takes the
+// record's list, and replays to it.
+func TestRecordEditedWithTheSameCountWins(t *testing.T) {
+	se := newSyncEnv(t)
+	se.resume("two", false)
+	se.editRecord(func(r *store.Record) {
+		r.Messages[1] = json.RawMessage(bytes.Replace(r.Messages[1], []byte(`"one"`), []byte(`"ONE"`), 1))
+	})
+	se.resume("three", false)
+	rs := se.named("log_resync")
+	if len(rs) != 1 || rs[0]["mutation"] != "replace_all" || rs[0]["firstDifference"] != 1.0 {
+		t.Fatalf("log_resync %v", rs)
+	}
+	se.agrees()
+}
+
 func TestRecordRewrittenByAnotherProgramWins(t *testing.T) {
 	// Another program (Robota compacting) replaced the messages and kept
 	// trail's checkpoint: the count tells, and the log takes the record's list.

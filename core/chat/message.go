@@ -111,7 +111,11 @@ func (m *Message) CompactJSON() (json.RawMessage, error) {
 		return m.compact, nil
 	}
 	if m.raw != nil {
-		return CompactBytes(m.raw), nil
+		// Kept: a loaded message is compacted for the estimate, the
+		// request digest and the log check alike, and it does not change
+		// until Touch.
+		m.compact = CompactBytes(m.raw)
+		return m.compact, nil
 	}
 	return logfmt.Marshal(m.object())
 }
