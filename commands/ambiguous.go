@@ -32,7 +32,7 @@ func writeCandidates(w io.Writer, err error, now time.Time) {
 		if id == "" {
 			id = c.ID
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", id, age, oneLineCut(c.Name, 24), oneLineCut(c.Label, 50))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", id, age, safeLine(oneLineCut(c.Name, 24)), safeLine(oneLineCut(c.Label, 50))) // session text, escaped (safe_text.go)
 	}
 	tw.Flush()
 	if more := len(amb.Candidates) - errs.MaxCandidates; more > 0 {

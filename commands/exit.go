@@ -105,13 +105,15 @@ func reportError(w io.Writer, err error, now time.Time) {
 	if err == nil {
 		return
 	}
-	msg := oneLine(err.Error())
+	// An error may quote what a session, a hook or a server said:
+	// escaped, as all such text on a terminal is (safe_text.go).
+	msg := safeLine(oneLine(err.Error()))
 	if msg != "" {
 		fmt.Fprintf(w, "trail: %s\n", msg)
 	}
 	writeCandidates(w, err, now)
 	if h := hintOf(err); h != "" {
-		fmt.Fprintf(w, "hint: %s\n", oneLine(h))
+		fmt.Fprintf(w, "hint: %s\n", safeLine(oneLine(h)))
 	}
 }
 

@@ -217,11 +217,18 @@ func headStatus(h store.Head) string {
 	return h.Status
 }
 
-// headLabel is the name, else the title, else the first prompt, cut to 50.
+// headLabel is the name, else the title, else the first prompt, on one
+// line, escaped for a terminal (safe_text.go), cut to 50 runes. Its
+// spaces are made single before escaping, so a prompt's newline reads as
+// a space, not as \n; the cut comes after, so an escape counts its width.
 func headLabel(h store.Head) string {
 	for _, s := range []string{h.Name, h.Title, h.FirstPrompt} {
 		if strings.TrimSpace(s) != "" {
-			return oneLineCut(s, 50)
+			s = oneLineCut(s, 50)
+			if safe := safeLine(s); len(safe) != len(s) {
+				return cutEnd(safe, 50)
+			}
+			return s
 		}
 	}
 	return ""
@@ -311,29 +318,21 @@ func writeHeadsTSV(o *ListOptions, heads []store.Head) error {
 	if o.Header {
 		fmt.Fprintln(o.IO.Out, "id\tupdated\tstatus\tmessages\tname\tcwd")
 	}
+	// Every field read from a record is escaped (safe_text.go): a tab,
+	// newline or CR in one would split the row or shift its columns, and
+	// an ESC would reach a terminal the pipe ends on. The id is a file
+	// name the store has validated.
 	var line []byte
 	for _, h := range heads {
 		line = append(line[:0], h.ID...)
-		line = append(append(line, '\t'), h.UpdatedAt...)
-		line = append(append(line, '\t'), headStatus(h)...)
+		line = append(append(line, '\t'), safeLine(h.UpdatedAt)...)
+		line = append(append(line, '\t'), safeLine(headStatus(h))...)
 		line = strconv.AppendInt(append(line, '\t'), int64(h.MessageCount), 10)
-		line = append(append(line, '\t'), tsvField(headLabel(h))...)
-		line = append(append(line, '\t'), tsvField(h.Cwd)...)
+		line = append(append(line, '\t'), headLabel(h)...)
+		line = append(append(line, '\t'), safeLine(h.Cwd)...)
 		if _, err := o.IO.Out.Write(append(line, '\n')); err != nil {
 			return nil // a reader gone away is not list's failure
 		}
 	}
 	return nil
-}
-
-func tsvField(s string) string {
-	if !strings.ContainsAny(s, "\t\n\r") {
-		return s // nearly always: no copy, and no replacer built per field
-	}
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return ' '
-		}
-		return r
-	}, s)
 }

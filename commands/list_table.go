@@ -18,7 +18,10 @@ import (
 //     a terminal too narrow for both drops the cwd;
 //   - newest first, tableRows rows unless --limit says otherwise, and a
 //     closing line on stderr saying how many more there are;
-//   - widths count runes: a wide character takes one column here.
+//   - widths count runes: a wide character takes one column here;
+//   - every cell read from a record is escaped (safe_text.go) before it is
+//     measured: no escape sequence reaches the terminal, and \x1b counts
+//     the four columns it takes.
 
 // tableRows is how many sessions a terminal shows when --limit is not given.
 const tableRows = 30
@@ -44,7 +47,9 @@ func writeHeadsTable(o *ListOptions, heads []store.Head, total int, short map[st
 	head := tableRow{"ID", "UPDATED", "STATUS", "MSGS", "NAME", "CWD"}
 	rows := make([]tableRow, len(heads))
 	for i, h := range heads {
-		r := tableRow{id: short[h.ID], status: headStatus(h), msgs: strconv.Itoa(h.MessageCount), name: headLabel(h), cwd: tildePath(h.Cwd, home)}
+		// Escaped before the widths are measured: an escape takes the
+		// columns it is shown in (headLabel escapes the name).
+		r := tableRow{id: short[h.ID], status: safeLine(headStatus(h)), msgs: strconv.Itoa(h.MessageCount), name: headLabel(h), cwd: safeLine(tildePath(h.Cwd, home))}
 		if r.id == "" {
 			r.id = h.ID
 		}

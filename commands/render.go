@@ -82,7 +82,7 @@ func (r *renderer) Event(e core.StepEvent) {
 	case core.EvWarning:
 		r.spin.Stop()
 		r.endThinking()
-		fmt.Fprintf(r.o.IO.ErrOut, "trail: warning: %s\n", e.Text)
+		fmt.Fprintf(r.o.IO.ErrOut, "trail: warning: %s\n", safeText(e.Text))
 	case core.EvRetry:
 		// Said whether or not stderr is a terminal: a CI job waiting on
 		// a rate limit should show why it waits.
@@ -99,21 +99,23 @@ func (r *renderer) Event(e core.StepEvent) {
 		// A streamed answer that goes on with tool calls ends its line
 		// before the tool activity.
 		r.endLine()
-		// Intermediate answers of a tool loop are progress, not the result.
+		// Intermediate answers of a tool loop are progress, not the result:
+		// escaped as every model text on stderr is (safe_text.go).
 		if r.verbose && !r.o.IO.IsStderrTTY() && e.Message != nil && len(e.Message.ToolCalls) > 0 && e.Message.Content != "" {
-			fmt.Fprintln(r.o.IO.ErrOut, e.Message.Content)
+			fmt.Fprintln(r.o.IO.ErrOut, safeText(e.Message.Content))
 		}
 	}
 }
 
 // retryLine is one provider retry on stderr:
 // "trail: anthropic: 429 rate_limit_error, retrying in 2.0 s (2 of 4)".
+// The brief quotes the server's words, escaped (safe_text.go).
 func retryLine(e core.StepEvent) string {
 	of := ""
 	if e.Of >= e.Attempt {
 		of = fmt.Sprintf(" of %d", e.Of)
 	}
-	return fmt.Sprintf("trail: %s, retrying in %.1f s (%d%s)", oneLine(e.Brief), e.Wait.Seconds(), e.Attempt, of)
+	return fmt.Sprintf("trail: %s, retrying in %.1f s (%d%s)", safeLine(oneLine(e.Brief)), e.Wait.Seconds(), e.Attempt, of)
 }
 
 // showThinking shows the model's thinking as it streams: dimmed on the
@@ -132,7 +134,7 @@ func (r *renderer) showThinking(text string) {
 	r.spin.Stop()
 	r.endLine()
 	r.thinking = !strings.HasSuffix(text, "\n")
-	fmt.Fprint(r.o.IO.ErrOut, r.dim(text))
+	fmt.Fprint(r.o.IO.ErrOut, r.dim(safeText(text)))
 }
 
 // endThinking ends the thinking's last line before anything else shows.
@@ -273,12 +275,13 @@ type stoppedError struct{ msg, fix string }
 func (e *stoppedError) Error() string { return e.msg }
 func (e *stoppedError) Hint() string  { return e.fix }
 
-// refusalLine says the model refused, in its words when it gave any.
+// refusalLine says the model refused, in its words when it gave any,
+// escaped for the terminal it is printed on (safe_text.go).
 func refusalLine(res *core.Result) string {
 	if res.Refusal != "" {
-		return "the model refused to answer: " + res.Refusal
+		return "the model refused to answer: " + safeText(res.Refusal)
 	}
-	return "the model refused to answer (stop_reason " + res.ModelStopReason + ")"
+	return "the model refused to answer (stop_reason " + safeLine(res.ModelStopReason) + ")"
 }
 
 // resultErrors is Claude Code's errors list of a failed result: what went

@@ -15,35 +15,38 @@ import (
 // The text view of a replay, for people: who said what, which tools were
 // called with what and how they ended, and where the conversation was
 // compacted. Every message is shown whole; nothing is summarised away.
+// Everything read from the log is escaped for the terminal (safe_text.go):
+// content keeps its newlines and tabs, one-line fields (ids, names, times,
+// tool calls) are escaped whole; a log is text a model or a tool wrote.
 
 func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 	if rep.Entries == 0 {
 		_, err := fmt.Fprintln(w, "(an empty log)")
 		return err
 	}
-	fmt.Fprintf(w, "session %s\n", rep.SessionID)
+	fmt.Fprintf(w, "session %s\n", safeLine(rep.SessionID))
 	if rep.Cwd != "" {
-		fmt.Fprintf(w, "cwd     %s\n", rep.Cwd)
+		fmt.Fprintf(w, "cwd     %s\n", safeLine(rep.Cwd))
 	}
 	if rep.CreatedAt != "" {
-		fmt.Fprintf(w, "time    %s → %s\n", rep.CreatedAt, rep.UpdatedAt)
+		fmt.Fprintf(w, "time    %s → %s\n", safeLine(rep.CreatedAt), safeLine(rep.UpdatedAt))
 	}
 	if view == viewTranscript {
 		for _, it := range rep.Transcript {
 			if c := it.Compaction; c != nil && c.SummaryMissing {
 				// Robota compacts without logging the summary it keeps.
-				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d), summary not in the log: the context after this point cannot be rebuilt from the log (the record holds it) ═══\n", c.Timestamp, c.Line)
+				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d), summary not in the log: the context after this point cannot be rebuilt from the log (the record holds it) ═══\n", safeLine(c.Timestamp), c.Line)
 				continue
 			}
 			if c := it.Compaction; c != nil {
-				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d): %s → %d ═══\n", c.Timestamp, c.Line, plural(c.Before, "message"), c.After)
+				fmt.Fprintf(w, "\n═══ compacted at %s (log line %d): %s → %d ═══\n", safeLine(c.Timestamp), c.Line, plural(c.Before, "message"), c.After)
 				continue
 			}
 			if rs := it.Resync; rs != nil {
 				// The record is the conversation: what the log said beyond
 				// it stays above, as it was said, but the model never sees it.
 				fmt.Fprintf(w, "\n═══ re-synced with the record at %s (log line %d): the log had %s, the record %d; the conversation goes on from the record's ═══\n",
-					rs.Timestamp, rs.Line, plural(rs.Before, "message"), rs.After)
+					safeLine(rs.Timestamp), rs.Line, plural(rs.Before, "message"), rs.After)
 				continue
 			}
 			writeTextMessage(w, it.Message)
@@ -68,17 +71,17 @@ func writeReplayText(w io.Writer, rep *logfmt.Replay, view string) error {
 func writeTextMessage(w io.Writer, raw json.RawMessage) {
 	m, err := chat.DecodeMessage(raw)
 	if err != nil {
-		fmt.Fprintf(w, "\n● ?\n%s\n", indent(string(raw)))
+		fmt.Fprintf(w, "\n● ?\n%s\n", indent(safeText(string(raw))))
 		return
 	}
-	head := m.Role
+	head := safeLine(m.Role)
 	switch m.Role {
 	case chat.RoleTool:
 		ok, text := toolOutcome(m.Content)
-		head = fmt.Sprintf("tool %s (%s): %s", m.Name, m.ToolCallID, ok)
-		fmt.Fprintf(w, "\n● %s  %s\n", head, m.Timestamp)
+		head = fmt.Sprintf("tool %s (%s): %s", safeLine(m.Name), safeLine(m.ToolCallID), ok)
+		fmt.Fprintf(w, "\n● %s  %s\n", head, safeLine(m.Timestamp))
 		if text != "" {
-			fmt.Fprintln(w, indent(text))
+			fmt.Fprintln(w, indent(safeText(text)))
 		}
 		return
 	case chat.RoleAssistant:
@@ -86,12 +89,12 @@ func writeTextMessage(w io.Writer, raw json.RawMessage) {
 			head += " (interrupted)"
 		}
 	}
-	fmt.Fprintf(w, "\n● %s  %s\n", head, m.Timestamp)
+	fmt.Fprintf(w, "\n● %s  %s\n", head, safeLine(m.Timestamp))
 	if text := messageText(m, raw); text != "" {
-		fmt.Fprintln(w, indent(text))
+		fmt.Fprintln(w, indent(safeText(text)))
 	}
 	for _, tc := range m.ToolCalls {
-		fmt.Fprintf(w, "  ↳ %s(%s)  [%s]\n", tc.Name, tc.Arguments, tc.ID)
+		fmt.Fprintf(w, "  ↳ %s(%s)  [%s]\n", safeLine(tc.Name), safeLine(tc.Arguments), safeLine(tc.ID))
 	}
 }
 

@@ -17,7 +17,9 @@ import (
 //   - piped, in text mode, a denied call still gets one line, since the
 //     answer on stdout may rest on a call that never ran:
 //     "trail: denied Bash(rm -rf build): no terminal to ask; allow with
-//     --allow-tool 'Bash(rm *)'". --quiet silences all of it.
+//     --allow-tool 'Bash(rm *)'". --quiet silences all of it;
+//   - what a model, a tool or a hook wrote (calls, outputs, hook messages)
+//     is escaped for the terminal (safe_text.go) before trail colours it.
 
 // outputLines is how many lines of a tool's output --verbose shows.
 const outputLines = 4
@@ -27,7 +29,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 	switch e.Kind {
 	case core.EvNotice:
 		if !r.o.Globals.Quiet {
-			fmt.Fprintf(r.o.IO.ErrOut, "trail: %s\n", e.Text)
+			fmt.Fprintf(r.o.IO.ErrOut, "trail: %s\n", safeText(e.Text))
 		}
 	case core.EvToolFinished:
 		if e.ToolCall == nil || e.Tool == nil || r.o.Globals.Quiet {
@@ -39,11 +41,11 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 			fmt.Fprintln(r.o.IO.ErrOut, toolLine(*e.ToolCall, *e.Tool, r.color))
 			if r.verbose && !e.Tool.Denied {
 				for _, l := range outputHead(e.Tool.Result, outputLines) {
-					fmt.Fprintln(r.o.IO.ErrOut, r.dim("  │ "+l))
+					fmt.Fprintln(r.o.IO.ErrOut, r.dim("  │ "+safeText(l)))
 				}
 			}
 		case e.Tool.Denied && r.o.Output == outText:
-			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s: %s\n", permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args()), denialWhy(*e.ToolCall, *e.Tool))
+			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s\n", safeLine(permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args())+": "+denialWhy(*e.ToolCall, *e.Tool)))
 		}
 	}
 }
@@ -68,7 +70,7 @@ func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
 			mark = "\x1b[31m" + mark + "\x1b[0m"
 		}
 	}
-	return mark + " " + desc + note
+	return mark + " " + safeLine(desc+note)
 }
 
 // denialWhy says who denied a call and, when a flag would have allowed

@@ -1,0 +1,128 @@
+package main_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The text of a session is what a model, a tool or another program wrote:
+// list and replay --format text show its escape sequences as text
+// (\x1b…), never send them to the terminal, and a piped list keeps one
+// row of six columns a session whatever the record holds.
+
+// escapePrompt retitles the window, clears the screen and starts a C1 CSI.
+const escapePrompt = "\x1b]0;pwned\a\x1b[2Jline1\nline2 \u009b31m\x7f"
+
+// sessionsWithEscapes makes two sessions: one run with escapePrompt, and
+// one whose record another program wrote a name and a cwd into, with an
+// ESC, a BEL, a tab, a newline and a CR. It returns the first one's id.
+func sessionsWithEscapes(t *testing.T, e *env) string {
+	t.Helper()
+	e.must("", "run", "--provider", "echo", "--no-stdin", escapePrompt)
+	first := e.onlySession()
+	e.must("", "run", "--provider", "echo", "--no-stdin", "--name", "plain", "hello")
+	for _, id := range e.sessionIDs() {
+		if id == first {
+			continue
+		}
+		b, err := os.ReadFile(e.recordPath(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(b), `"name": "plain"`, `"name": "\u001b[31mred\u0007 name"`, 1)
+		text = strings.Replace(text, `"cwd": "`+e.cwd+`"`, `"cwd": "`+e.cwd+`/a\tb\nc\rd\u001b[2J"`, 1)
+		if text == string(b) {
+			t.Fatalf("no name or cwd to change in the record:\n%s", b)
+		}
+		if err := os.WriteFile(e.recordPath(id), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return first
+}
+
+// noTerminalControls fails when out holds ESC, BEL or a C1 control.
+func noTerminalControls(t *testing.T, what, out string) {
+	t.Helper()
+	if i := strings.IndexAny(out, "\x1b\a"); i >= 0 {
+		t.Errorf("%s sends %q to the terminal:\n%q", what, out[i], out)
+	}
+	if strings.ContainsFunc(out, func(r rune) bool { return r >= 0x80 && r <= 0x9f }) || !utf8.ValidString(out) {
+		t.Errorf("%s sends a C1 control or a byte that is not UTF-8:\n%q", what, out)
+	}
+}
+
+func TestSessionTextReachesNoTerminalRaw(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := sessionsWithEscapes(t, e)
+
+	r := e.must("", "list")
+	noTerminalControls(t, "piped list", r.stdout)
+	rows := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(rows) != 2 {
+		t.Fatalf("piped list: %d rows for 2 sessions:\n%s", len(rows), r.stdout)
+	}
+	for _, row := range rows {
+		if n := len(strings.Split(row, "\t")); n != 6 {
+			t.Errorf("piped list: a row of %d columns, want 6: %q", n, row)
+		}
+	}
+	for _, want := range []string{`\x1b]0;pwned\a\x1b[2Jline1`, `\x1b[31mred\a name`, `/a\tb\nc\rd\x1b[2J`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("piped list does not show %s:\n%s", want, r.stdout)
+		}
+	}
+
+	r = e.must("", "replay", id, "--format", "text")
+	noTerminalControls(t, "replay --format text", r.stdout)
+	if !strings.Contains(r.stdout, "  \\x1b]0;pwned\\a\\x1b[2Jline1\n  line2 \\u009b31m\\x7f\n") {
+		t.Errorf("replay --format text does not show the prompt escaped, its newline kept:\n%s", r.stdout)
+	}
+
+	// The exact forms still carry the text as it was, JSON-escaped: the
+	// encoder writes C0 controls as \u escapes (DEL and C1 stay raw, as
+	// JSON allows), so no ESC or BEL gets through.
+	r = e.must("", "list", "--json")
+	if strings.ContainsAny(r.stdout, "\x1b\a") {
+		t.Errorf("list --json sends an ESC or a BEL:\n%q", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `\u001b[31mred\u0007 name`) {
+		t.Errorf("list --json does not carry the name as it is:\n%s", r.stdout)
+	}
+	r = e.must("", "replay", id, "--format", "jsonl")
+	if strings.ContainsAny(r.stdout, "\x1b\a") {
+		t.Errorf("replay --format jsonl sends an ESC or a BEL:\n%q", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `\u001b]0;pwned\u0007\u001b[2Jline1\nline2 `) {
+		t.Errorf("replay --format jsonl does not carry the prompt as it is:\n%s", r.stdout)
+	}
+}
+
+func TestSessionTextReachesNoTerminalRawOnATerminal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	sessionsWithEscapes(t, e)
+	for _, cols := range []int{200, 60} {
+		e.cols = cols
+		code, out := e.startOnTerminal("list").wait()
+		if code != 0 {
+			t.Fatalf("list on a terminal %d wide: exit %d:\n%s", cols, code, out)
+		}
+		noTerminalControls(t, "list on a terminal", out)
+		lines := strings.Split(strings.TrimSuffix(out, "\r\n"), "\r\n")
+		if len(lines) != 3 {
+			t.Errorf("list on a terminal %d wide: %d lines for a header and 2 sessions:\n%s", cols, len(lines), out)
+		}
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > cols {
+				t.Errorf("a row of %d columns on a terminal %d wide: %q", n, cols, l)
+			}
+		}
+		if cols == 200 && !strings.Contains(out, `\x1b]0;pwned\a\x1b[2Jline1`) {
+			t.Errorf("list on a terminal does not show the prompt escaped:\n%s", out)
+		}
+	}
+}
