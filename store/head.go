@@ -148,7 +148,14 @@ func (h *Head) fromWindow(win []byte) bool {
 	var seen uint
 	var serr *shapeError
 	root.ForEach(func(k, v gjson.Result) bool {
-		if !isHeaderKey(k.Str) {
+		// gjson reads past what is not JSON between members (a doubled
+		// brace, a missing comma or colon, a NUL): what lies between the
+		// tokens it gave must be JSON's punctuation, else the file decides.
+		header := isHeaderKey(k.Str)
+		if !punctuated(win, end, k, v, header) {
+			return false
+		}
+		if !header {
 			complete = true
 			return false
 		}
@@ -188,6 +195,41 @@ func (h *Head) fromWindow(win []byte) bool {
 	fresh := h.countAt != "" && h.countAt == h.UpdatedAt
 	h.countAt = ""
 	return complete && seen&need == need && fresh
+}
+
+// punctuated reports whether member k: v of the window's top object sits
+// in valid JSON: after the previous member's end (prev; -1 for the first
+// member, which follows the opening brace) comes a comma, then the key, a
+// valid string, then (withValue: the value is one the window holds) a
+// colon and the value. Only whitespace may lie between them.
+func punctuated(win []byte, prev int, k, v gjson.Result, withValue bool) bool {
+	ks, ke := k.Index, k.Index+len(k.Raw)
+	if ks <= 0 || ke > len(win) || string(win[ks:ke]) != k.Raw || !gjson.Valid(k.Raw) {
+		return false
+	}
+	lead := byte(',')
+	if prev < 0 {
+		prev, lead = 0, '{'
+	}
+	if prev > ks || !onlyAround(win[prev:ks], lead) {
+		return false
+	}
+	return !withValue || ke <= v.Index && v.Index <= len(win) && onlyAround(win[ke:v.Index], ':')
+}
+
+// onlyAround reports whether b is c with JSON whitespace around it.
+func onlyAround(b []byte, c byte) bool {
+	seen := false
+	for _, x := range b {
+		switch {
+		case x == ' ' || x == '\t' || x == '\n' || x == '\r':
+		case x == c && !seen:
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
 }
 
 // headerEnd is where the first top-level key that is not a header key

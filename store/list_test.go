@@ -179,3 +179,40 @@ func TestHeadStringsDoNotAliasTheFile(t *testing.T) {
 		t.Errorf("title %q", h.Title)
 	}
 }
+
+// A big record (read by its head window only) whose header is not JSON is
+// corrupt, whatever gjson's lenient reading makes of it: a doubled brace,
+// a missing comma or colon, a NUL between members. Each is what a hand
+// edit or a bad copy leaves.
+func TestListHeadsFindsBrokenPunctuationInTheHeadWindow(t *testing.T) {
+	good := trailRecord(t, "big", 40, 200)
+	if len(good) <= headWindow {
+		t.Fatalf("the record is %d bytes, not bigger than the window", len(good))
+	}
+	for name, edit := range map[string]func([]byte) []byte{
+		"a doubled brace":         func(b []byte) []byte { return append([]byte("{"), b...) },
+		"a missing comma":         func(b []byte) []byte { return bytes.Replace(b, []byte(`"version": 1,`), []byte(`"version": 1`), 1) },
+		"a missing colon":         func(b []byte) []byte { return bytes.Replace(b, []byte(`"cwd":`), []byte(`"cwd" `), 1) },
+		"a NUL between":           func(b []byte) []byte { return bytes.Replace(b, []byte(`,`), []byte(",\x00"), 1) },
+		"two commas":              func(b []byte) []byte { return bytes.Replace(b, []byte(`,`), []byte(",,"), 1) },
+		"a key that is no string": func(b []byte) []byte { return bytes.Replace(b, []byte(`"cwd":`), []byte(`cwd:`), 1) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			bad := edit(bytes.Clone(good))
+			if bytes.Equal(bad, good) {
+				t.Fatal("the edit changed nothing")
+			}
+			s := newStore(t)
+			writeRecord(t, s, "big", bad)
+			heads, err := s.ListHeads()
+			if err != nil || len(heads) != 1 || !heads[0].Corrupt {
+				t.Fatalf("heads %+v, %v", heads, err)
+			}
+		})
+	}
+	s := newStore(t)
+	writeRecord(t, s, "big", good)
+	if heads, err := s.ListHeads(); err != nil || len(heads) != 1 || heads[0].Corrupt || heads[0].MessageCount != 40 {
+		t.Fatalf("the good record: %+v, %v", heads, err)
+	}
+}
