@@ -175,3 +175,30 @@ func TestConfigShowsTheEnvironment(t *testing.T) {
 		t.Errorf("config shows the API key:\n%s", r.stdout)
 	}
 }
+
+// A refused settings file says what is wrong in JSON's words, never Go's
+// type names, and config's failures are a line on stderr as well as the
+// table on stdout (which may be a file nobody reads).
+func TestSettingsErrorsSpeakJSON(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for body, want := range map[string]string{
+		`[1]`:                                 "value must be an object, not a list",
+		`{"permissions": {"allow": "Bash"}}`:  "permissions.allow must be a list of strings, not a string",
+		`{"hooks": {"PreToolUse": {"x": 1}}}`: "hooks must be a list of objects, not an object",
+		`{"maxTurns": "5"}`:                   "maxTurns must be a whole number, not a string",
+	} {
+		e.writeFile(".trail/settings.json", body)
+		r := e.run("", "config")
+		if r.code != 7 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr+r.stdout, "settings.") && strings.Contains(r.stderr+r.stdout, "[]") {
+			t.Errorf("%s: %s", body, r)
+		}
+		if r := e.run("", "run", "--provider", "echo", "hi"); r.code != 7 || !strings.Contains(r.stderr, want) {
+			t.Errorf("run with %s: %s", body, r)
+		}
+	}
+	e.writeFile(".trail/settings.json", `{"provider": "ehco", "modle": "m"}`)
+	if r := e.run("", "config", "--check"); r.code != 7 || r.stderr != "trail: config --check found 2 problems\n" {
+		t.Errorf("config --check: %s", r)
+	}
+}

@@ -81,13 +81,15 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	} else {
 		writeConfigText(o, cfg, files, problems, redact, userHome)
 	}
+	// Every failure is a line on stderr too: stdout may be a file or a
+	// pipe nobody reads.
 	for _, f := range files {
 		if f.Err != nil {
-			return &exitError{code: ExitInvalidData} // what a step would refuse too
+			return &exitError{code: ExitInvalidData, msg: oneLine(f.Err.Error())} // what a step would refuse too
 		}
 	}
 	if o.Check && len(problems) > 0 {
-		return &exitError{code: ExitInvalidData}
+		return &exitError{code: ExitInvalidData, msg: "config --check found " + plural(len(problems), "problem")}
 	}
 	return nil
 }

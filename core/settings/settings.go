@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -374,9 +375,64 @@ func describeJSONError(data []byte, err error) error {
 		if field == "" {
 			field = "value"
 		}
-		return fmt.Errorf("line %d, column %d: %s must be %s, not %s", line, col, field, typ.Type, typ.Value)
+		return fmt.Errorf("line %d, column %d: %s must be %s, not %s", line, col, field, jsonKind(typ.Type), jsonValueKind(typ.Value))
 	}
 	return fmt.Errorf("invalid JSON: %s", err.Error())
+}
+
+// jsonKind names what a Go type reads in JSON's words: the user wrote
+// JSON, and "[]settings.HookMatcher" names nothing in it.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		if e := jsonKind(t.Elem()); strings.HasPrefix(e, "a ") || strings.HasPrefix(e, "an ") {
+			return "a list of " + plural(e)
+		}
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "another value"
+}
+
+// plural is "strings" for "a string", "objects" for "an object".
+func plural(kind string) string {
+	kind = strings.TrimPrefix(strings.TrimPrefix(kind, "an "), "a ")
+	if strings.HasPrefix(kind, "list of ") {
+		return "lists"
+	}
+	return kind + "s"
+}
+
+// jsonValueKind says what the file held: json's "array" is a list there.
+func jsonValueKind(v string) string {
+	switch v {
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "number":
+		return "a number"
+	}
+	return v
 }
 
 func lineCol(data []byte, offset int64) (line, col int) {
