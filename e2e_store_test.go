@@ -409,3 +409,27 @@ func TestAPIKeyNeverReachesDiskAndBigPromptsBecomePayloads(t *testing.T) {
 		t.Fatal("the log holds no external-payload reference")
 	}
 }
+
+// A first step killed before its first save leaves a log and no record:
+// resume says so and names the repair, and delete by id removes the log
+// (list cannot show it: it lists records).
+func TestALogWithoutItsRecordIsNamedAndCanBeDeleted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // the log has no record to replay to
+	e.must("", "run", "--provider", "echo", "hi")
+	id := e.onlySession()
+	if err := os.Remove(e.recordPath(id)); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run("", "resume", id, "more", "--provider", "echo")
+	if r.code != 3 || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "trail replay "+id+" --write-record") {
+		t.Errorf("resume: %s", r)
+	}
+	if r := e.run("", "delete", id, "--yes"); r.code != 0 || r.stdout != id+"\n" {
+		t.Errorf("delete: %s", r)
+	}
+	if _, err := os.Stat(e.logPath(id)); !os.IsNotExist(err) {
+		t.Errorf("the log is still there: %v", err)
+	}
+}

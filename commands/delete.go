@@ -163,6 +163,10 @@ func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
 		seen := map[string]bool{}
 		for _, ref := range o.Refs {
 			id, err := core.ResolveSession(st, core.SessionRef{Ref: ref})
+			var nf *errs.NotFoundError
+			if errors.As(err, &nf) && nf.LogOnly != "" {
+				id, err = nf.LogOnly, nil // what a killed first step left: the log is the session
+			}
 			if err != nil {
 				if o.Force && core.IsNotFound(err) {
 					continue

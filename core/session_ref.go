@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -66,6 +67,14 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	}
 	switch len(matches) {
 	case 0:
+		if validID {
+			if _, err := os.Lstat(st.LogPath(r)); err == nil {
+				// A first step killed before its first save leaves a
+				// log and no record: the log holds the session.
+				return "", &errs.NotFoundError{What: fmt.Sprintf("session %s has a log but no record", store.QuoteInput(r)), LogOnly: r,
+					Fix: "trail replay " + r + " --write-record rebuilds the record from its log (or trail delete " + r + " removes the log)"}
+			}
+		}
 		return "", notFound(r)
 	case 1:
 		return heads[matches[0]].ID, nil

@@ -41,6 +41,9 @@ func Usagef(hint, format string, args ...any) error {
 type NotFoundError struct {
 	What string
 	Fix  string
+	// LogOnly is the id of a session that has a log and no record (a
+	// first step killed before its first save): delete may remove it.
+	LogOnly string
 }
 
 func (e *NotFoundError) Error() string { return e.What }
