@@ -141,7 +141,7 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		if format == "" {
 			format = rfJSONL
 		}
-		return writeRequests(o, t.Path, format)
+		return writeRequests(ctx, o, t.Path, format)
 	}
 	format := o.Format
 	if format == "" && !o.WriteRecord {
@@ -164,8 +164,8 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 				return writeTranscriptItem(w, it)
 			}}
 		}
-		rep, err := logfmt.ReplayFile(t.Path, opts)
-		if err := replayError(t.Path, err); err != nil {
+		rep, err := logfmt.ReplayFileContext(ctx, t.Path, opts)
+		if err := replayError(t.Path, errs.Interrupted(err, "replaying "+t.Path)); err != nil {
 			return err // a failure is found before anything is written
 		}
 		warnReplay(o, t.Path, rep)
@@ -178,8 +178,8 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		// Printing, a line replay would skip fails it: a conversation
 		// with a hole is not the conversation. Rebuilding the record
 		// (the repair path) keeps what the rest of the log holds.
-		rep, err := logfmt.ReplayFile(t.Path, logfmt.ReplayOptions{Transcript: transcript, Strict: !o.WriteRecord})
-		return rep, replayError(t.Path, err)
+		rep, err := logfmt.ReplayFileContext(ctx, t.Path, logfmt.ReplayOptions{Transcript: transcript, Strict: !o.WriteRecord})
+		return rep, replayError(t.Path, errs.Interrupted(err, "replaying "+t.Path))
 	}
 	var rep *logfmt.Replay
 	if o.WriteRecord {

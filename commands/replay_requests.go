@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +26,9 @@ var errDigest = errors.New("request digest mismatch")
 // (one a line) or json (an array). A request whose messages do not hash
 // to its messagesSha256 is exit 7 with nothing on stdout: the log is read
 // twice, checked first, so no half-written array is left behind.
-func writeRequests(o *ReplayOptions, path, format string) error {
+func writeRequests(ctx context.Context, o *ReplayOptions, path, format string) error {
 	var bad *logfmt.Request
-	err := logfmt.ReadRequests(path, func(r logfmt.Request) error {
+	err := logfmt.ReadRequestsContext(ctx, path, func(r logfmt.Request) error {
 		if r.Missing == 0 && !r.DigestOK {
 			bad = &r
 			return errDigest
@@ -39,7 +40,7 @@ func writeRequests(o *ReplayOptions, path, format string) error {
 			Err: fmt.Errorf("line %d: the request's messages as the log holds them do not hash to its messagesSha256 %s", bad.Line, bad.SHA256),
 			Fix: "see trail validate-log " + path}
 	}
-	if err := replayError(path, err); err != nil {
+	if err := replayError(path, errs.Interrupted(err, "replaying "+path)); err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(o.IO.Out, 64<<10)
@@ -49,7 +50,7 @@ func writeRequests(o *ReplayOptions, path, format string) error {
 			return err
 		}
 	}
-	err = logfmt.ReadRequests(path, func(r logfmt.Request) error {
+	err = logfmt.ReadRequestsContext(ctx, path, func(r logfmt.Request) error {
 		if r.Missing > 0 {
 			fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s:%d: %d of the request's messages were never logged (its step ended first); its digest cannot be checked\n", path, r.Line, r.Missing)
 		}
@@ -61,7 +62,7 @@ func writeRequests(o *ReplayOptions, path, format string) error {
 		n++
 		return writeRequest(w, r)
 	})
-	if err := replayError(path, err); err != nil {
+	if err := replayError(path, errs.Interrupted(err, "replaying "+path)); err != nil {
 		return err
 	}
 	if format == rfJSON {

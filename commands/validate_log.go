@@ -85,7 +85,7 @@ type logResult struct {
 	Err     error          // why it could not be read
 }
 
-func runValidateLog(_ context.Context, o *ValidateLogOptions) error {
+func runValidateLog(ctx context.Context, o *ValidateLogOptions) error {
 	st := o.Deps.OpenStore(o.Globals.Home)
 	targets, err := expandLogArgs(st, o.Args)
 	if err != nil {
@@ -94,7 +94,13 @@ func runValidateLog(_ context.Context, o *ValidateLogOptions) error {
 	cwd, _ := o.Deps.Getwd()
 	results := make([]logResult, 0, len(targets))
 	for _, t := range targets {
-		results = append(results, validateOne(o, t, cwd))
+		res := validateOne(ctx, o, t, cwd)
+		// A report of the logs checked so far would pass for the whole
+		// run's: an interrupted run writes none.
+		if ctx.Err() != nil {
+			return errs.Interrupted(ctx.Err(), "validating "+t.name+"; no report written")
+		}
+		results = append(results, res)
 	}
 	if o.Strict {
 		for _, r := range results {
@@ -195,15 +201,15 @@ func displayPath(arg string, t logTarget) string {
 	return t.Path
 }
 
-func validateOne(o *ValidateLogOptions, t target, cwd string) logResult {
+func validateOne(ctx context.Context, o *ValidateLogOptions, t target, cwd string) logResult {
 	res := logResult{Name: t.name}
 	switch {
 	case t.missing != nil:
 		res.Missing, res.Err = true, t.missing
 	case t.stdin:
-		res.Report, res.Err = logfmt.Validate(o.IO.In, logfmt.ValidateOptions{Dir: cwd})
+		res.Report, res.Err = logfmt.ValidateContext(ctx, o.IO.In, logfmt.ValidateOptions{Dir: cwd})
 	default:
-		res.Report, res.Err = logfmt.ValidateFile(t.path, logfmt.ValidateOptions{})
+		res.Report, res.Err = logfmt.ValidateFileContext(ctx, t.path, logfmt.ValidateOptions{})
 		if errors.Is(res.Err, fs.ErrNotExist) {
 			res.Missing, res.Err = true, logNotFound(t.path)
 		}

@@ -52,9 +52,14 @@
 // Invariants every reader here keeps (reader.go, replay.go, validate.go,
 // scan.go):
 //
-//   - A log is read once, front to back, through a bufio.Reader with no
-//     line-length cap; a line is checked with gjson.ValidBytes (behind a
-//     nesting bound) before any field of it is read.
+//   - A log is read once, front to back, through a bufio.Reader, lines up
+//     to 64 MiB (far past bufio.Scanner's 64 KiB); a longer line is an
+//     error on that line and is skipped without being held. A line is
+//     checked with gjson.ValidBytes (behind a nesting bound) before any
+//     field of it is read.
+//   - A reader given a context (the *Context functions) stops at its
+//     cancellation within one read of the buffer, a read waiting on a
+//     pipe or a terminal included.
 //   - Memory follows what must be remembered, never the file: validation
 //     and the scan keep open request keys and one line, replay the messages.
 //   - A torn last line is a warning, not a failure: it is what a killed

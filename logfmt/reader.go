@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,10 +15,14 @@ import (
 // The reader is the one way trail reads a log: replay and validate-log both
 // sit on it. Rules it keeps:
 //
-//   - No line-length cap (bufio.Scanner stops at 64 KiB; a provider_request
-//     line of a long conversation is far longer). A line that fits the
+//   - Lines may be far longer than bufio.Scanner's 64 KiB (a provider_request
+//     line of a long conversation), up to maxLineLen. A line that fits the
 //     buffer is returned in place, without a copy; only longer lines are
 //     assembled in a side buffer, so memory is bounded by the longest line.
+//     A line over maxLineLen is not assembled: its first bytes are kept
+//     and the rest is read through the buffer and dropped up to the next
+//     "\n", so a line with no end (a device, a runaway writer) costs
+//     maxLineLen at most, never all memory. It comes back marked too long.
 //   - Every line is checked with gjson.ValidBytes before any field is read,
 //     and its nesting is bounded first: gjson validates recursively and a
 //     goroutine stack overflow cannot be recovered.
@@ -35,6 +40,17 @@ const readerBufSize = 1 << 20
 // maxKeptLong caps the side buffer kept between long lines.
 const maxKeptLong = 8 << 20
 
+// maxLineLen is the longest line read. trail's own lines stay far below
+// it (every value over 32 KiB is an external payload), but Robota logs
+// every request whole, one line; the providers refuse requests over
+// 32 MB, and escaped inside a line those bytes can grow, so twice that
+// leaves room for every request a provider took.
+const maxLineLen = 64 << 20
+
+// tooLongPrefix is what is kept of a line over the cap: enough to find
+// the envelope and keys trail writes first (validate_broken.go).
+const tooLongPrefix = 64 << 10
+
 // Line is one non-blank line of a log.
 type Line struct {
 	Num   int    // 1-based line number in the file
@@ -49,6 +65,10 @@ type Line struct {
 	// mayRef: the line may hold a payload reference (mayHoldRef), found
 	// while it was validated.
 	mayRef bool
+	// tooLong is the length of a line over the reader's cap (lineCap),
+	// of which Bytes holds only the start; 0 for every other line.
+	tooLong int64
+	lineCap int
 }
 
 // Problem says why a line is not a JSON object, for reports. It costs a
@@ -59,6 +79,9 @@ func (l Line) Problem() string {
 	}
 	if l.tooDeep {
 		return "nesting deeper than 10000"
+	}
+	if l.tooLong > 0 {
+		return fmt.Sprintf("%d bytes long, over the %d-byte line limit", l.tooLong, l.lineCap)
 	}
 	var raw json.RawMessage
 	err := json.Unmarshal(l.Bytes, &raw)
@@ -81,11 +104,16 @@ func (l Line) Problem() string {
 
 // Reader reads a JSONL log line by line.
 type Reader struct {
-	br    *bufio.Reader
-	long  []byte // assembles lines longer than the buffer
-	num   int    // lines consumed so far
-	index int    // non-blank lines returned so far
-	done  bool
+	br      *bufio.Reader
+	long    []byte   // assembles lines longer than the buffer
+	parts   [][]byte // the pieces of such a line as they are read
+	num     int      // lines consumed so far
+	index   int      // non-blank lines returned so far
+	done    bool
+	maxLine int   // the cap on a line's length
+	over    int64 // the length of the line just read when over maxLine
+	// pump, when set, reads a source that may block (reader_cancel.go).
+	pump *pump
 	// pipe, when set, reads inner in another goroutine (reader_piped.go).
 	pipe  *pipe
 	inner *Reader
@@ -97,9 +125,20 @@ var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, reader
 
 // NewReader reads the log from r. Release gives its buffer back.
 func NewReader(r io.Reader) *Reader {
+	return newReader(nil, r, 0)
+}
+
+// newReader reads r under ctx (nil: never stopped; once done, Next
+// returns ctx.Err()), lines over maxLine bytes (0: maxLineLen) marked too
+// long.
+func newReader(ctx context.Context, r io.Reader, maxLine int) *Reader {
+	if maxLine <= 0 {
+		maxLine = maxLineLen
+	}
+	src, pump := cancelable(ctx, r)
 	br := bufPool.Get().(*bufio.Reader)
-	br.Reset(r)
-	rd := &Reader{br: br}
+	br.Reset(src)
+	rd := &Reader{br: br, maxLine: maxLine, pump: pump}
 	if piped(r) {
 		return &Reader{pipe: startPipe(rd), inner: rd}
 	}
@@ -115,10 +154,14 @@ func (r *Reader) Release() {
 		r.pipe, r.inner = nil, nil
 		return
 	}
+	if r.pump != nil {
+		r.pump.close()
+		r.pump = nil
+	}
 	if r.br != nil {
 		r.br.Reset(nil)
 		bufPool.Put(r.br)
-		r.br, r.long = nil, nil
+		r.br, r.long, r.parts = nil, nil, nil
 	}
 }
 
@@ -138,6 +181,12 @@ func (r *Reader) Next() (Line, error) {
 			break
 		}
 		r.num++
+		if r.over > 0 {
+			l := Line{Num: r.num, Index: r.index, Bytes: b, tooLong: r.over, lineCap: r.maxLine}
+			r.index++
+			r.done = !complete
+			return l, nil
+		}
 		if isBlank(b) {
 			continue
 		}
@@ -166,36 +215,104 @@ func (r *Reader) Entries() int {
 }
 
 // readLine returns the next line without its "\n" and whether it had one.
-// The slice points into the read buffer when the line fits in it.
+// The slice points into the read buffer when the line fits in it. A line
+// over the cap sets r.over and comes back cut to its start.
 func (r *Reader) readLine() ([]byte, bool, error) {
+	r.over = 0
 	b, err := r.br.ReadSlice('\n')
-	if err == nil {
-		return b[:len(b)-1], true, nil
+	switch {
+	case err == nil:
+		return r.capped(b[:len(b)-1]), true, nil
+	case errors.Is(err, io.EOF):
+		return r.capped(b), false, nil
+	case !errors.Is(err, bufio.ErrBufferFull):
+		return nil, false, err
 	}
-	if errors.Is(err, bufio.ErrBufferFull) {
-		if cap(r.long) > maxKeptLong {
-			r.long = nil
+	// The pieces are kept apart until the line ends: one over the cap is
+	// then dropped having cost the cap, not the growth of one buffer
+	// doubling towards it, and one under it is copied once, at its size.
+	n := len(b)
+	r.parts = append(r.parts[:0], bytes.Clone(b))
+	for n <= r.maxLine {
+		b, err = r.br.ReadSlice('\n')
+		n += len(b)
+		r.parts = append(r.parts, bytes.Clone(b))
+		switch {
+		case err == nil && n-1 > r.maxLine:
+			r.over = int64(n - 1)
+			return r.lineStart(), true, nil
+		case err == nil:
+			return r.join(n)[:n-1], true, nil
+		case errors.Is(err, io.EOF) && n > r.maxLine:
+			r.over = int64(n)
+			return r.lineStart(), false, nil
+		case errors.Is(err, io.EOF):
+			return r.join(n), false, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			r.dropParts()
+			return nil, false, err
 		}
-		r.long = append(r.long[:0], b...)
-		for {
-			b, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, b...)
-			switch {
-			case err == nil:
-				return r.long[:len(r.long)-1], true, nil
-			case errors.Is(err, bufio.ErrBufferFull):
-				continue
-			case errors.Is(err, io.EOF):
-				return r.long, false, nil
-			default:
-				return nil, false, err
-			}
+	}
+	return r.skipLine(n)
+}
+
+// lineStart is the start of the line in r.parts, kept as the pieces go.
+func (r *Reader) lineStart() []byte {
+	start := r.parts[0][:min(len(r.parts[0]), tooLongPrefix)]
+	r.dropParts()
+	return start
+}
+
+// join assembles the n bytes of r.parts in r.long.
+func (r *Reader) join(n int) []byte {
+	if cap(r.long) < n || cap(r.long) > maxKeptLong && n <= maxKeptLong {
+		r.long = make([]byte, 0, n)
+	}
+	r.long = r.long[:0]
+	for _, p := range r.parts {
+		r.long = append(r.long, p...)
+	}
+	r.dropParts()
+	return r.long
+}
+
+// dropParts lets the pieces of a long line go.
+func (r *Reader) dropParts() {
+	clear(r.parts)
+	r.parts = r.parts[:0]
+}
+
+// capped returns line, or only its start, r.over set, when it is over the
+// cap.
+func (r *Reader) capped(line []byte) []byte {
+	if len(line) <= r.maxLine {
+		return line
+	}
+	r.over = int64(len(line))
+	return line[:min(len(line), tooLongPrefix)]
+}
+
+// skipLine drops the rest of a line found over the cap after its first n
+// bytes (in r.parts), reading it through the buffer without keeping it,
+// and returns the line's start.
+func (r *Reader) skipLine(n int) ([]byte, bool, error) {
+	start := r.lineStart()
+	total := int64(n)
+	for {
+		b, err := r.br.ReadSlice('\n')
+		total += int64(len(b))
+		switch {
+		case err == nil:
+			r.over = total - 1
+			return start, true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			r.over = total
+			return start, false, nil
+		default:
+			return nil, false, err
 		}
 	}
-	if errors.Is(err, io.EOF) {
-		return b, false, nil
-	}
-	return nil, false, err
 }
 
 // isJSONObject reports whether b is one JSON object, whether it was

@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,6 +83,9 @@ type ReplayOptions struct {
 	// contextFrom is the line of the last replace_all (0: none), found by
 	// ReplayFile's first pass.
 	contextFrom int
+
+	ctx     context.Context // ReplayFileContext's; nil: never stopped
+	maxLine int             // the line cap; 0: maxLineLen (tests set less)
 }
 
 // errContextMoved: the last replace_all did not apply (skipped with a
@@ -196,6 +200,13 @@ func ReplayFile(path string, opts ReplayOptions) (*Replay, error) {
 	return rep, nil
 }
 
+// ReplayFileContext is ReplayFile stopping with ctx.Err() (wrapped) once
+// ctx is done.
+func ReplayFileContext(ctx context.Context, path string, opts ReplayOptions) (*Replay, error) {
+	opts.ctx = ctx
+	return ReplayFile(path, opts)
+}
+
 // replayStreaming is ReplayFile handing messages out as it reads them. A
 // first pass finds the last replace_all and checks every payload the
 // messages refer to, so that a replay that fails does so before anything
@@ -235,7 +246,7 @@ func replayStreaming(f *os.File, path string, opts ReplayOptions) (*Replay, erro
 // messages (as the replay's mutation reads it; 0 when there is none), and
 // the error the replay would meet resolving a message's payload.
 func prescan(r io.Reader, opts ReplayOptions) (int, error) {
-	rd := NewReader(r)
+	rd := newReader(opts.ctx, r, opts.maxLine)
 	defer rd.Release()
 	payloads := newPayloadReader(opts.Dir)
 	payloads.sessionID = opts.SessionID
@@ -296,7 +307,7 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		p.ctxEmit, p.ctxFrom = opts.Context, opts.contextFrom
 	}
 	p.payloads.sessionID = opts.SessionID
-	rd := NewReader(r)
+	rd := newReader(opts.ctx, r, opts.maxLine)
 	defer rd.Release()
 	for {
 		l, err := rd.Next()

@@ -1,6 +1,7 @@
 package logfmt
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,12 +34,22 @@ type Request struct {
 // and calls fn for each provider_request in order. Logs in the old full form (messages on the line)
 // and the new digest form both work. An error from fn stops the read and is returned.
 func ReadRequests(path string, fn func(Request) error) error {
+	return readRequestsFile(path, ReplayOptions{}, fn)
+}
+
+// ReadRequestsContext is ReadRequests stopping with ctx.Err() (wrapped)
+// once ctx is done.
+func ReadRequestsContext(ctx context.Context, path string, fn func(Request) error) error {
+	return readRequestsFile(path, ReplayOptions{ctx: ctx}, fn)
+}
+
+func readRequestsFile(path string, opts ReplayOptions, fn func(Request) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	opts := ReplayOptions{Dir: filepath.Dir(path), SessionID: strings.TrimSuffix(filepath.Base(path), ".jsonl")}
+	opts.Dir, opts.SessionID = filepath.Dir(path), strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	if err := readRequests(f, opts, fn); err != nil {
 		return fmt.Errorf("read requests %s: %w", path, err)
 	}
@@ -70,7 +81,7 @@ func readRequests(r io.Reader, opts ReplayOptions, fn func(Request) error) error
 	rr.p.payloads.sessionID = opts.SessionID
 	rr.d = &historyDigest{keep: true, done: rr.settled}
 	rr.p.digest = rr.d
-	rd := NewReader(r)
+	rd := newReader(opts.ctx, r, opts.maxLine)
 	defer rd.Release()
 	for rr.err == nil {
 		l, err := rd.Next()

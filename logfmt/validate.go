@@ -2,6 +2,7 @@ package logfmt
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +30,7 @@ import (
 // Issue codes (SPEC 7.2).
 const (
 	CodeLineInvalidJSON           = "LOG_LINE_INVALID_JSON"
+	CodeLineTooLong               = "LOG_LINE_TOO_LONG"
 	CodeEnvelopeInvalid           = "LOG_ENVELOPE_INVALID"
 	CodeSessionMismatch           = "LOG_SESSION_MISMATCH"
 	CodeSequenceGap               = "LOG_SEQUENCE_GAP"
@@ -104,6 +106,9 @@ type ValidateOptions struct {
 	SessionID string
 	// MaxIssues caps the issues kept (not counted); 0 means 10,000.
 	MaxIssues int
+
+	ctx     context.Context // ValidateContext's; nil: never stopped
+	maxLine int             // the line cap; 0: maxLineLen (tests set less)
 }
 
 // ValidateFile validates the log at path. The error is for a file that
@@ -121,6 +126,20 @@ func ValidateFile(path string, opts ValidateOptions) (*Report, error) {
 		opts.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
 	return Validate(f, opts)
+}
+
+// ValidateFileContext is ValidateFile stopping with ctx.Err() once ctx is
+// done.
+func ValidateFileContext(ctx context.Context, path string, opts ValidateOptions) (*Report, error) {
+	opts.ctx = ctx
+	return ValidateFile(path, opts)
+}
+
+// ValidateContext is Validate stopping with ctx.Err() once ctx is done,
+// a read that waits on a pipe or a terminal included.
+func ValidateContext(ctx context.Context, r io.Reader, opts ValidateOptions) (*Report, error) {
+	opts.ctx = ctx
+	return Validate(r, opts)
 }
 
 // Validate reads a log from r and reports its issues.
@@ -141,7 +160,7 @@ func Validate(r io.Reader, opts ValidateOptions) (*Report, error) {
 	}
 	v.dg.d = &historyDigest{done: v.digestSettled}
 	v.payloads.sessionID = opts.SessionID
-	rd := NewReader(r)
+	rd := newReader(opts.ctx, r, opts.maxLine)
 	defer rd.Release()
 	for {
 		l, err := rd.Next()
@@ -206,10 +225,15 @@ func (v *validator) issue(l Line, code, severity, msg string) {
 func (v *validator) line(l Line) {
 	if !l.Object {
 		v.compact.pending = Line{} // the line may have been its replace_all
-		if l.Torn {
+		switch {
+		case l.tooLong > 0:
+			v.issue(l, CodeLineTooLong, SeverityError,
+				fmt.Sprintf("Line is %d bytes long, over the %d-byte line limit; it is skipped unread.", l.tooLong, l.lineCap))
+			v.brokenLine(l) // from its start, as a line cut short
+		case l.Torn:
 			v.issue(l, CodeTruncatedTail, SeverityWarning,
 				fmt.Sprintf("The last line is incomplete (no newline, not valid JSON); its %d bytes are ignored.", len(l.Bytes)))
-		} else {
+		default:
 			v.issue(l, CodeLineInvalidJSON, SeverityError, "Line is not a JSON object: "+l.Problem()+".")
 			v.brokenLine(l) // its partners are not its knock-on errors
 		}
