@@ -98,9 +98,27 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 }
 
 func runList(_ context.Context, o *ListOptions) error {
-	heads, err := o.Deps.OpenStore(o.Globals.Home).ListHeads()
+	st := o.Deps.OpenStore(o.Globals.Home)
+	heads, err := st.ListHeads()
 	if err != nil {
 		return err
+	}
+	// A record says running only between the rounds a step saves; a step
+	// holds the session's lock from start to end (SPEC 5.4).
+	// A first step saves its record at its end: until then the session
+	// is only its lock and log, and listed running with what is known.
+	if running := st.RunningIDs(); len(running) > 0 {
+		for i := range heads {
+			if running[heads[i].ID] {
+				delete(running, heads[i].ID)
+				if !heads[i].Corrupt {
+					heads[i].Status = core.StatusRunning
+				}
+			}
+		}
+		for id := range running {
+			heads = append(heads, store.Head{ID: id, Path: st.RecordPath(id), Status: core.StatusRunning})
+		}
 	}
 	now := o.Deps.Now()
 	for _, h := range heads {
