@@ -9,21 +9,10 @@ import (
 	"testing/iotest"
 )
 
+// readAll reads every line of r as NewReader does (the default cap).
 func readAll(t *testing.T, r io.Reader) []Line {
 	t.Helper()
-	rd := NewReader(r)
-	var out []Line
-	for {
-		l, err := rd.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Bytes = bytes.Clone(l.Bytes)
-		out = append(out, l)
-	}
+	return readCapped(t, r, 0)
 }
 
 func TestReaderLinesNumbersAndBlankLines(t *testing.T) {
