@@ -202,3 +202,29 @@ func TestSettingsErrorsSpeakJSON(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// A hook event written slightly wrong would never run: it warns like a
+// misspelt key, naming the event it is near, and --check fails on it. An
+// event trail does not know and that is near none is left alone: Claude
+// Code adds events with each release.
+func TestAMisspeltHookEventWarns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	hook := `[{"hooks": [{"type": "command", "command": "true"}]}]`
+	e.writeFile(".trail/settings.json", `{"provider": "echo", "hooks": {"PreToolUSe": `+hook+`, "pretooluse": `+hook+`, "SomeNewEvent2027": `+hook+`, "Stop": `+hook+`}}`)
+	r := e.must("", "run", "hi")
+	for _, want := range []string{
+		`unknown key "hooks.PreToolUSe", ignored (did you mean "hooks.PreToolUse"?)`,
+		`unknown key "hooks.pretooluse", ignored (did you mean "hooks.PreToolUse"?)`,
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("run lacks %q: %s", want, r)
+		}
+	}
+	if strings.Contains(r.stderr, "SomeNewEvent2027") || strings.Contains(r.stderr, `"hooks.Stop"`) {
+		t.Errorf("a far or known event warned: %s", r)
+	}
+	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, `"hooks.PreToolUSe"`) {
+		t.Errorf("config --check: %s", r)
+	}
+}

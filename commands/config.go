@@ -121,10 +121,22 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 // closest to.
 func unknownKeyMessage(key string) string {
 	msg := "unknown key " + store.QuoteInput(key) + ", ignored"
-	if s := suggest(key, settings.TrailKeys()); s != "" {
+	if s := suggestKey(key, append(settings.TrailKeys(), settings.HookEventKeys()...)); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return msg
+}
+
+// suggestKey is suggest for settings keys, where a key written in another
+// case ("hooks.pretooluse") is the nearest of all: JSON keys are exact,
+// and unlike a command word, a key is never a prompt.
+func suggestKey(key string, keys []string) string {
+	for _, k := range keys {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+	}
+	return suggest(key, keys)
 }
 
 // checkEntry judges a value Load accepts by its type but a step would

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,6 +70,68 @@ var claudeKeys = []string{
 var claudePermissionKeys = []string{
 	"additionalDirectories", "allow", "ask", "defaultMode", "deny",
 	"disableAutoMode", "disableBypassPermissionsMode",
+}
+
+// claudeHookEvents are the hook events Claude Code's settings name (its
+// hooks reference, 2026), trail's among them. The list grows with every
+// Claude Code release, so an event not on it is reported only when it is
+// a near miss of one that is (nearEvent): "PreToolUSe" is a typo that
+// would never run, "SomeNewEvent" may be Claude Code's newest.
+var claudeHookEvents = []string{
+	"ConfigChange", "Elicitation", "ElicitationResult", "InstructionsLoaded", "Notification",
+	"PermissionDenied", "PermissionRequest", "PostCompact", "PostToolBatch", "PostToolUse",
+	"PostToolUseFailure", "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Setup",
+	"Stop", "StopFailure", "SubagentStart", "SubagentStop", "TaskCompleted", "TaskCreated",
+	"TeammateIdle", "UserPromptExpansion", "UserPromptSubmit", "WorktreeCreate", "WorktreeRemove",
+}
+
+// HookEventKeys are the known hook events as "hooks.<event>", for
+// suggestions.
+func HookEventKeys() []string {
+	out := make([]string, len(claudeHookEvents))
+	for i, e := range claudeHookEvents {
+		out[i] = "hooks." + e
+	}
+	return out
+}
+
+// nearEvent reports whether event is not a known hook event but is one
+// written differently: another case, or one letter added, dropped,
+// changed or swapped with its neighbour.
+func nearEvent(event string) bool {
+	if slices.Contains(claudeHookEvents, event) {
+		return false
+	}
+	for _, e := range claudeHookEvents {
+		if strings.EqualFold(e, event) || oneEditApart(e, event) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneEditApart reports whether a single insertion, deletion, change or
+// swap of two neighbouring bytes turns a into b (a != b).
+func oneEditApart(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	switch {
+	case len(a) != len(b):
+		return a[i+1:] == b[i:]
+	case i == len(a):
+		return false
+	case a[i+1:] == b[i+1:]:
+		return true
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // UnknownKey is a key no settings file may hold, in the file that has it.
@@ -169,6 +232,14 @@ func unknownKeys(path string, data []byte) []UnknownKey {
 		for _, k := range pk {
 			if !t.permissions[k] {
 				add("permissions." + k)
+			}
+		}
+	}
+	if _, hooks := objectKeys(data, "hooks"); hooks != nil {
+		events, _ := objectKeys(hooks, "")
+		for _, k := range events {
+			if nearEvent(k) {
+				add("hooks." + k)
 			}
 		}
 	}
