@@ -126,3 +126,19 @@ func TestSessionTextReachesNoTerminalRawOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// The model's answer is the result: exact into a pipe, where a script
+// reads it, and escaped on a terminal, streamed or whole, where its escape
+// sequences would act on the screen.
+func TestAnAnswerIsExactInAPipeAndEscapedOnATerminal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(map[string]any{"text": escapePrompt}, map[string]any{"text": escapePrompt, "delayMs": 200})
+	if r := e.must("", "run", "--provider", "script", "--script", s, "hi"); r.stdout != escapePrompt+"\n" {
+		t.Errorf("piped answer %q, want it exact", r.stdout)
+	}
+	code, shown := e.startOnTerminal("resume", "--last", "again").wait()
+	if code != 0 || strings.ContainsAny(shown, "\x1b\a\u009b\x7f") || !strings.Contains(shown, `\x1b]0;pwned\a\x1b[2Jline1`) {
+		t.Errorf("on a terminal: exit %d, %q", code, shown)
+	}
+}

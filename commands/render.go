@@ -73,7 +73,7 @@ func (r *renderer) Event(e core.StepEvent) {
 		r.spin.Stop()
 		r.endThinking()
 		if r.live && e.Text != "" {
-			fmt.Fprint(r.o.IO.Out, e.Text)
+			fmt.Fprint(r.o.IO.Out, r.answerText(e.Text))
 			r.streamed = true
 			r.lineOpen = !strings.HasSuffix(e.Text, "\n")
 		}
@@ -105,6 +105,18 @@ func (r *renderer) Event(e core.StepEvent) {
 			fmt.Fprintln(r.o.IO.ErrOut, safeText(e.Message.Content))
 		}
 	}
+}
+
+// answerText is the model's answer as stdout gets it: exact into a pipe
+// or a file (it is the result a script reads), escaped on a terminal
+// (safe_text.go), where an escape sequence in it would retitle the window
+// or clear the screen. A text delta is whole characters (a decoded JSON
+// string), so escaping delta by delta gives the text's escaping.
+func (r *renderer) answerText(text string) string {
+	if r.o.IO.IsStdoutTTY() {
+		return safeText(text)
+	}
+	return text
 }
 
 // retryLine is one provider retry on stderr:
@@ -171,7 +183,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 			r.sj.finish(res, err)
 		default:
 			if err == nil && res.Text != "" && !r.streamed && res.Subtype != core.SubtypeRefusal {
-				text := res.Text
+				text := r.answerText(res.Text)
 				if !strings.HasSuffix(text, "\n") {
 					text += "\n"
 				}
