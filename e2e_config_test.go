@@ -228,3 +228,30 @@ func TestAMisspeltHookEventWarns(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// A refused file shows every value a step would refuse, not only the
+// first, so it is fixed in one go; a value refused by its type is not
+// judged again by its content.
+func TestConfigCheckShowsEveryBadValueOfAFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".trail/settings.json", `{"maxTurns": "5", "stream": "yes", "timeout": "abc", "logRequests": "x", "provider": "ehco", "permissions": {"allow": "Bash"}, "thinking": "x"}`)
+	r := e.run("", "config", "--check")
+	_, problems, _ := strings.Cut(r.stdout, "PROBLEMS:")
+	for _, want := range []string{
+		"maxTurns must be a whole number, not a string",
+		"stream must be true or false, not a string",
+		`timeout "abc" is not a duration`,
+		`logRequests must be "digest" or "full", got "x"`,
+		`provider "ehco" is not one of`,
+		"permissions.allow must be a list of strings, not a string",
+		`thinking must be true, false or a budget in tokens, got "x"`,
+	} {
+		if strings.Count(problems, want) != 1 {
+			t.Errorf("config --check shows %q %d times:\n%s", want, strings.Count(problems, want), r.stdout)
+		}
+	}
+	if r.code != 7 || r.stderr != "trail: config --check found 7 problems\n" || strings.Contains(r.stdout, `maxTurns "5"`) {
+		t.Errorf("config --check: %s", r)
+	}
+}

@@ -83,13 +83,13 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	}
 	// Every failure is a line on stderr too: stdout may be a file or a
 	// pipe nobody reads.
+	if o.Check && len(problems) > 0 {
+		return &exitError{code: ExitInvalidData, msg: "config --check found " + plural(len(problems), "problem")}
+	}
 	for _, f := range files {
 		if f.Err != nil {
 			return &exitError{code: ExitInvalidData, msg: oneLine(f.Err.Error())} // what a step would refuse too
 		}
-	}
-	if o.Check && len(problems) > 0 {
-		return &exitError{code: ExitInvalidData, msg: "config --check found " + plural(len(problems), "problem")}
 	}
 	return nil
 }
@@ -102,6 +102,9 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		if f.Err != nil {
 			out = append(out, configProblem{File: f.Path, Msg: oneLine(strings.TrimPrefix(f.Err.Error(), f.Path+": "))})
 		}
+		for _, e := range f.More {
+			out = append(out, configProblem{File: f.Path, Msg: oneLine(e.Error())})
+		}
 		for _, u := range f.Unknown {
 			out = append(out, configProblem{File: f.Path, Key: u.Key, Msg: unknownKeyMessage(u.Key)})
 		}
@@ -109,12 +112,23 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 			continue
 		}
 		for _, e := range f.Entries {
-			if msg := checkEntry(e); msg != "" {
+			if msg := checkEntry(e); msg != "" && !mentioned(out, f.Path, e.Key) {
 				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: msg})
 			}
 		}
 	}
 	return out
+}
+
+// mentioned reports whether a problem of file already names key: a value
+// Load refused by its type is not judged again by its content.
+func mentioned(problems []configProblem, file, key string) bool {
+	for _, p := range problems {
+		if p.File == file && (strings.HasPrefix(p.Msg, key+" ") || strings.Contains(p.Msg, ": "+key+" ")) {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownKeyMessage says a key is unknown, with the known key it is

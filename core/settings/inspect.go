@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"trail/core/errs"
 )
 
@@ -30,9 +32,13 @@ type Entry struct {
 
 // FileReport is what one settings file holds, or why it could not be read.
 type FileReport struct {
-	Path    string
-	Found   bool
-	Err     error   // it cannot be read, is not JSON, or holds a value Load refuses
+	Path  string
+	Found bool
+	Err   error // it cannot be read, is not JSON, or holds a value Load refuses
+	// More are the other values Load would refuse, one error each: Err
+	// names only the first, and a file is fixed in one go when every
+	// problem is shown.
+	More    []error
 	Entries []Entry // every value it sets of a key trail reads, list items one by one
 	Unknown []UnknownKey
 }
@@ -54,6 +60,9 @@ func Inspect(paths []string, extra string) ([]Entry, []FileReport) {
 			if data, err := readFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
 				r.Unknown = unknownKeys(path, data)
 				r.Entries = flatten(path, data)
+				if r.Err != nil {
+					r.More = otherValueErrors(path, data, r.Err)
+				}
 			}
 		}
 		reports = append(reports, r)
@@ -167,4 +176,37 @@ func KeyRank(key string) int {
 		return len(order) + 1
 	}
 	return len(order) // keys trail reads that this list does not name yet
+}
+
+// otherValueErrors merges each top-level member of a refused file on its
+// own, and returns the errors besides first (the file's own error). A file
+// that is not a JSON object has no members to try.
+func otherValueErrors(path string, data []byte, first error) []error {
+	keys, _ := objectKeys(data, "")
+	if len(keys) < 2 || !json.Valid(data) {
+		return nil // one member, or JSON that does not parse: the first error is all
+	}
+	var out []error
+	seen := map[string]bool{first.Error(): true}
+	gjson.ParseBytes(data).ForEach(func(k, v gjson.Result) bool {
+		one := []byte(`{` + k.Raw + `:` + v.Raw + `}`)
+		tmp := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
+		if err := tmp.mergeData(path, one); err != nil {
+			msg := err.Error()
+			var bad *errs.InvalidDataError
+			if errors.As(err, &bad) {
+				msg = bad.Err.Error()
+			}
+			// Positions are the one-member file's: drop them.
+			if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
+				msg = rest
+			}
+			if !seen[msg] && !strings.Contains(first.Error(), msg) {
+				seen[msg] = true
+				out = append(out, errors.New(msg))
+			}
+		}
+		return true
+	})
+	return out
 }

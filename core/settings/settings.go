@@ -199,6 +199,11 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
 			Fix: "a settings file is a regular JSON file: replace or remove " + path}
 	}
+	return s.mergeData(path, data)
+}
+
+// mergeData merges the settings file at path, whose bytes are data.
+func (s *Settings) mergeData(path string, data []byte) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		s.Files = append(s.Files, path)
 		return nil
