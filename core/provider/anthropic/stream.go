@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strings"
@@ -63,6 +64,7 @@ type assembler struct {
 	last     string // the kind of the last block started
 	details  gjson.Result
 	done     bool
+	uncached int64 // input_tokens as last reported: the prompt less its cached part
 }
 
 // readStream turns the event stream into the answer, handing every event
@@ -72,14 +74,22 @@ func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Re
 	a.resp.Model = model
 	for events := 0; !a.done; events++ {
 		ev, err := st.Next()
-		if errors.Is(err, io.EOF) {
-			if events == 0 {
+		if errors.Is(err, io.EOF) || errors.Is(err, wire.ErrIncomplete) && a.stopped() {
+			switch {
+			case a.stopped():
+				// message_delta gave the stop reason: the answer is whole,
+				// only message_stop (or the blank line after it) was lost.
+				return a.finish(), nil
+			case events == 0:
 				return nil, st.Fail("the server answered without any stream event: is --base-url an Anthropic Messages API?")
 			}
 			return nil, st.Fail("the stream ended before message_stop: the connection was closed early")
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(bytes.TrimSpace(ev.Data)) == 0 {
+			continue // an empty data field: relays send them as keep-alives
 		}
 		sink.RawPayload("stream_event", wire.Payload(ev.Data))
 		if !gjson.ValidBytes(ev.Data) {
@@ -91,6 +101,9 @@ func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Re
 	}
 	return a.finish(), nil
 }
+
+// stopped reports whether message_delta gave the answer's stop reason.
+func (a *assembler) stopped() bool { return a.resp.StopReason != "" }
 
 func (a *assembler) handle(name string, d gjson.Result) error {
 	typ := d.Get("type").String()
@@ -137,15 +150,23 @@ func (a *assembler) usage(u gjson.Result) {
 	if !u.IsObject() {
 		return
 	}
-	in := u.Get("input_tokens")
-	cw, cr := u.Get("cache_creation_input_tokens"), u.Get("cache_read_input_tokens")
-	if in.Exists() || cw.Exists() || cr.Exists() {
-		a.resp.Usage.InputTokens = in.Int() + cw.Int() + cr.Int()
-		a.resp.Usage.CacheCreationTokens = cw.Int()
-		a.resp.Usage.CacheReadTokens = cr.Int()
+	// A count message_delta leaves null (the API types them nullable)
+	// is not reported there: the earlier one stands.
+	in, cw, cr := u.Get("input_tokens"), u.Get("cache_creation_input_tokens"), u.Get("cache_read_input_tokens")
+	if in.Type == gjson.Number || cw.Type == gjson.Number || cr.Type == gjson.Number {
+		if in.Type == gjson.Number {
+			a.uncached = in.Int()
+		}
+		if cw.Type == gjson.Number {
+			a.resp.Usage.CacheCreationTokens = cw.Int()
+		}
+		if cr.Type == gjson.Number {
+			a.resp.Usage.CacheReadTokens = cr.Int()
+		}
+		a.resp.Usage.InputTokens = a.uncached + a.resp.Usage.CacheCreationTokens + a.resp.Usage.CacheReadTokens
 		a.resp.HasUsage = true
 	}
-	if out := u.Get("output_tokens"); out.Exists() {
+	if out := u.Get("output_tokens"); out.Type == gjson.Number {
 		a.resp.Usage.OutputTokens = out.Int()
 		a.resp.HasUsage = true
 	}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,6 +90,9 @@ func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int
 		if err != nil {
 			return nil, err
 		}
+		if len(bytes.TrimSpace(ev.Data)) == 0 {
+			continue // an empty data field: relays send them as keep-alives
+		}
 		if string(ev.Data) == "[DONE]" {
 			sink.RawPayload("stream_event", "[DONE]")
 			return a.finish(), nil
@@ -107,7 +111,9 @@ func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int
 }
 
 func (a *assembler) chunk(c gjson.Result) error {
-	if c.Get("error").Exists() || c.Get("object").String() == "error" {
+	// "error": null rides on every chunk of some servers (Foundry Local):
+	// only an error that says something is one.
+	if e := c.Get("error"); e.Exists() && e.Type != gjson.Null || c.Get("object").String() == "error" {
 		return a.st.Reported([]byte(c.Raw))
 	}
 	if v := c.Get("model").String(); v != "" {
