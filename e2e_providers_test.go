@@ -292,6 +292,9 @@ func TestProviderFaultsOnTheBinary(t *testing.T) {
 		{name: "a server that never answers",
 			steps: []wiretest.Step{wiretest.Hang()}, args: []string{"--timeout", "300ms"},
 			wantCode: 6, wantErr: "trail: anthropic: timed out: no data from the server for 300ms\nhint: raise --timeout", wantCalls: 1},
+		{name: "a server that never answers, --timeout in seconds as the settings take it",
+			steps: []wiretest.Step{wiretest.Hang()}, args: []string{"--timeout", "0.3"},
+			wantCode: 6, wantErr: "trail: anthropic: timed out: no data from the server for 300ms\nhint: raise --timeout", wantCalls: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,7 +44,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "model id (default: the session's)"},
 			&cli.StringFlag{Name: "base-url", Usage: "provider endpoint `URL`"},
 			&cli.StringFlag{Name: "script", Usage: "responses `FILE` for the script provider"},
-			&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout"},
+			&cli.StringFlag{Name: "timeout", Value: "120s", Usage: "provider idle timeout: a duration (90s, 2m) or seconds (`T`)"},
 			&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
 			&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS`"},
 			&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log"},
@@ -76,6 +76,9 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 				return errs.Usagef("trail compact ID, or trail compact --last", "no session given")
 			case !ref.Last:
 				ref.Ref = args[0]
+			}
+			if _, err := timeoutFlag(c); err != nil {
+				return err
 			}
 			script := c.String("script")
 			step := core.StepOptions{

@@ -2,9 +2,11 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,7 +54,7 @@ func stepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output-format", Aliases: []string{"o"}, Value: outText, Usage: "text, json or stream-json"},
 		&cli.BoolFlag{Name: "stream", Usage: "with -o text, write each round's text as it arrives even into a pipe (default: the final answer once, at the end; setting stream)"},
 		&cli.IntFlag{Name: "max-turns", Usage: "cap on model rounds for this prompt (0 = no cap)"},
-		&cli.DurationFlag{Name: "timeout", Value: 120 * time.Second, Usage: "provider idle timeout, refreshed by every streamed event"},
+		&cli.StringFlag{Name: "timeout", Value: "120s", Usage: "provider idle timeout, refreshed by every streamed event: a duration (90s, 2m) or seconds (`T`)"},
 		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries of a failed provider call"},
 		&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log (the record is still saved)"},
 		&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
@@ -181,8 +183,8 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	if c.Int("max-retries") < 0 {
 		return nil, errs.Usagef("give 0 or more", "--max-retries must not be negative")
 	}
-	if c.Duration("timeout") <= 0 {
-		return nil, errs.Usagef("give a duration like 120s", "--timeout must be positive")
+	if _, err := timeoutFlag(c); err != nil {
+		return nil, err
 	}
 	if c.Duration("wait") < 0 {
 		return nil, errs.Usagef("give a duration like 30s", "--wait must not be negative")
@@ -245,10 +247,26 @@ func logRequestsOption(c *cli.Context, step *core.StepOptions) error {
 // flagTimeout is --timeout when given, else 0: the step then takes the
 // settings' timeout, else the default the flag shows (core's options.go).
 func flagTimeout(c *cli.Context) time.Duration {
-	if c.IsSet("timeout") {
-		return c.Duration("timeout")
+	if !c.IsSet("timeout") {
+		return 0
 	}
-	return 0
+	d, _ := timeoutFlag(c) // checked with the other flags
+	return d
+}
+
+// timeoutFlag reads --timeout as the settings' "timeout" is read: "90s",
+// "2m", or a number of seconds ("5", "0.5").
+func timeoutFlag(c *cli.Context) (time.Duration, error) {
+	s := strings.TrimSpace(c.String("timeout"))
+	raw := json.RawMessage(strconv.Quote(s))
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		raw = json.RawMessage(s)
+	}
+	d, err := settings.ParseTimeout(raw)
+	if err != nil {
+		return 0, errs.Usagef("give a duration like 90s or 2m, or a number of seconds", "--%s", err.Error())
+	}
+	return d, nil
 }
 
 // runRun runs or resumes: read the prompt, run the step, render the result.

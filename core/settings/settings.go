@@ -275,7 +275,7 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		s.MaxTurns = f.MaxTurns
 	}
 	if len(f.Timeout) > 0 && string(f.Timeout) != "null" {
-		d, err := parseDuration(f.Timeout)
+		d, err := ParseTimeout(f.Timeout)
 		if err != nil {
 			return &errs.InvalidDataError{Path: path, Err: err}
 		}
@@ -340,8 +340,10 @@ func (s *Settings) mergeThinking(f settingsFile, path string) error {
 	return nil
 }
 
-// parseDuration accepts "120s" style strings or a number of seconds.
-func parseDuration(raw json.RawMessage) (time.Duration, error) {
+// ParseTimeout reads a timeout: a "120s" style string or a number of
+// seconds (JSON's, as a settings file writes it; --timeout passes "5" as
+// the number it is).
+func ParseTimeout(raw json.RawMessage) (time.Duration, error) {
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
 		d, err := time.ParseDuration(str)
