@@ -102,6 +102,8 @@ func TestStopsThatAreNotAnswers(t *testing.T) {
 			"trail: the model refused to answer: This request was refused due to policy. (category cyber)\n", ""},
 		{"Anthropic max_tokens inside a tool call", "anthropic", "anthropic/max_tokens_mid_tool_use.sse", "error_max_tokens", "max_tokens", "max_tokens",
 			"trail: the answer hit its output limit of 64000 tokens and is cut short (stop reason max_tokens)\nhint: raise --max-tokens", "I'll create a comprehensive tax guide"},
+		{"Anthropic's context window full", "anthropic", "anthropic/DERIVED_context_window_exceeded.sse", "error_max_tokens", "max_tokens", "model_context_window_exceeded",
+			"trail: the answer filled the model's context window and is cut short (stop reason model_context_window_exceeded)\nhint: compact the conversation", "Hello!"},
 		{"OpenAI length", "openai", "openai/length_truncated_json.sse", "error_max_tokens", "max_tokens", "length",
 			"trail: the answer hit its output limit of 16384 tokens and is cut short (stop reason length)\n", `{"`},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/logfmt"
 )
 
@@ -201,6 +202,14 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		case core.SubtypeMaxTurns:
 			return &exitError{code: ExitFailure, msg: fmt.Sprintf("stopped after %s (--max-turns); the session is saved: trail resume %s", plural(res.NumTurns, "turn"), res.SessionID)}
 		case core.SubtypeMaxTokens:
+			if res.ModelStopReason == provider.StopContextFull {
+				// Not the output cap: the conversation and the answer
+				// filled the model's window, and a bigger cap cannot help.
+				return &stoppedError{
+					msg: "the answer filled the model's context window and is cut short (stop reason " + res.ModelStopReason + ")",
+					fix: fmt.Sprintf("compact the conversation, then ask the model to go on: trail compact %s; trail resume %s \"continue\"", res.SessionID, res.SessionID),
+				}
+			}
 			return &stoppedError{
 				msg: fmt.Sprintf("the answer hit its output limit of %d tokens and is cut short (stop reason %s)", res.MaxTokens, res.ModelStopReason),
 				fix: fmt.Sprintf("raise --max-tokens and ask again, or ask the model to go on: trail resume %s \"continue\"", res.SessionID),
