@@ -262,7 +262,7 @@ func (c *Client) statusError(status int, body []byte) *errs.ProviderError {
 		msg = ErrorMessage(body)
 	}
 	if msg == "" {
-		msg = Snippet(body)
+		msg = BodyText(body)
 	}
 	if msg == "" {
 		msg = strings.ToLower(http.StatusText(status))

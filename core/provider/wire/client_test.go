@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"trail/core/errs"
+	"trail/core/provider/wire/wiretest"
 )
 
 const testKey = "sk-test-0123456789abcdefghij"
@@ -467,5 +468,32 @@ func TestPayloadKeepsJSONAndQuotesTheRest(t *testing.T) {
 	deep := strings.Repeat("[", 600) + strings.Repeat("]", 600)
 	if _, ok := Payload([]byte(deep)).(string); !ok {
 		t.Error("a 600-deep array was handed to the log as JSON")
+	}
+}
+
+// A proxy's HTML error page (nginx's own 502, byte for byte) is named by
+// its title in the error and every retry line, not quoted as markup.
+func TestAnHTMLErrorPageIsNamedByItsTitle(t *testing.T) {
+	page := wiretest.Body(t, "gateways/nginx_502.html")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		io.WriteString(w, page)
+	}))
+	defer srv.Close()
+	c, req := testClient(srv.URL, Options{MaxRetries: 0})
+	_, err := c.Open(context.Background(), req, nil)
+	var pe *errs.ProviderError
+	if !errors.As(err, &pe) || pe.Message != "an HTML page: 502 Bad Gateway" {
+		t.Fatalf("err = %v", err)
+	}
+	for body, want := range map[string]string{
+		`<!DOCTYPE html><html><body><h1>Service Unavailable</h1></body></html>`: "an HTML page: Service Unavailable",
+		`<html><body>down</body></html>`:                                         "an HTML page",
+		"upstream connect error or disconnect/reset before headers":              "upstream connect error or disconnect/reset before headers",
+	} {
+		if got := BodyText([]byte(body)); got != want {
+			t.Errorf("BodyText(%q) = %q, want %q", body, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,27 @@ func Snippet(body []byte) string {
 		s = string(r[:maxMessage]) + "…"
 	}
 	return s
+}
+
+// BodyText is what a non-JSON error body says, for an error line: an HTML
+// page (a proxy's or a load balancer's) by its title, not its markup,
+// which would fill every retry line; anything else as Snippet quotes it.
+func BodyText(body []byte) string {
+	low := bytes.ToLower(body[:min(len(body), 512)])
+	if !bytes.Contains(low, []byte("<html")) && !bytes.Contains(low, []byte("<!doctype html")) {
+		return Snippet(body)
+	}
+	lower := bytes.ToLower(body)
+	for _, tag := range []string{"title", "h1"} {
+		start := bytes.Index(lower, []byte("<"+tag+">"))
+		end := bytes.Index(lower, []byte("</"+tag+">"))
+		if start >= 0 && end > start {
+			if t := Snippet(body[start+len(tag)+2 : end]); t != "" {
+				return "an HTML page: " + t
+			}
+		}
+	}
+	return "an HTML page"
 }
 
 // Error bodies come in many shapes, and the user should see the API's own
