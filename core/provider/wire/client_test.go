@@ -489,8 +489,8 @@ func TestAnHTMLErrorPageIsNamedByItsTitle(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`<!DOCTYPE html><html><body><h1>Service Unavailable</h1></body></html>`: "an HTML page: Service Unavailable",
-		`<html><body>down</body></html>`:                                         "an HTML page",
-		"upstream connect error or disconnect/reset before headers":              "upstream connect error or disconnect/reset before headers",
+		`<html><body>down</body></html>`:                                        "an HTML page",
+		"upstream connect error or disconnect/reset before headers":             "upstream connect error or disconnect/reset before headers",
 	} {
 		if got := BodyText([]byte(body)); got != want {
 			t.Errorf("BodyText(%q) = %q, want %q", body, got, want)
