@@ -192,13 +192,15 @@ func TestClaudeCodeCompatibility(t *testing.T) {
 				wantFile("post.txt", "ok\n")(t, e, id, r)
 				wantFile("failed.txt", "Exit code 3\noops\n\n")(t, e, id, r)
 			}},
-		{name: "exit 1 with valid JSON lets the JSON decide", mode: "bypassPermissions",
-			settings: hooksOf("PreToolUse", "Bash", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json wins"}}'; exit 1`),
+		// "Claude Code only processes JSON on exit 0": a guard that printed
+		// allow and then crashed approves nothing; the mode decides.
+		{name: "exit 1 with valid JSON: the JSON is ignored and the mode decides",
+			settings: hooksOf("PreToolUse", "Bash", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'; echo crashed >&2; exit 1`),
 			calls:    []map[string]any{bashCall("touch made")},
 			decide:   map[string]string{"call_0_0": "deny"},
 			check: func(t *testing.T, e *env, id string, r result) {
-				if e.exists("made") || e.toolResults(id)["call_0_0"]["error"] != "Blocked by hook: json wins" {
-					t.Errorf("made %v, result %v", e.exists("made"), e.toolResults(id)["call_0_0"])
+				if e.exists("made") || !strings.Contains(r.stderr, "exited 1: crashed; its JSON answer is ignored") {
+					t.Errorf("made %v, stderr %q", e.exists("made"), r.stderr)
 				}
 			}},
 		{name: "defer stops with the call pending (exit 4); resume asks the hook again", code: 4,

@@ -86,7 +86,7 @@ func denialWhy(call chat.ToolCall, out core.ToolOutcome) string {
 	case permission.SourcePrompt:
 		return "not approved"
 	case permission.SourceHook:
-		return "a hook said no: " + oneLine(strings.TrimPrefix(out.Summary, "Blocked by hook: "))
+		return "a hook said no: " + oneLineCut(strings.TrimPrefix(out.Summary, "Blocked by hook: "), 200)
 	}
 	return oneLine(out.Summary)
 }

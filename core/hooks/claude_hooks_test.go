@@ -25,30 +25,77 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// Exit codes other than 0 and 2 with a JSON answer: the JSON decides
-// (Claude Code's hooks reference, "Other exit codes").
-func TestAJSONAnswerDecidesWhateverTheExitCode(t *testing.T) {
-	h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{
-		cmd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json says no"}}'; exit 1`),
-	}})
-	out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
-	if out.Permission != permission.DecisionDeny || out.PermissionReason != "json says no" || len(*msgs) != 0 {
-		t.Fatalf("outcome %+v messages %q", out, *msgs)
+// Claude Code reads a hook's JSON only on exit 0 ("Claude Code only
+// processes JSON on exit 0. If you exit 2, any JSON is ignored."): a guard
+// that printed allow and then crashed approves nothing, and its stderr is
+// shown.
+func TestJSONIsReadOnlyOnExit0(t *testing.T) {
+	for _, d := range []string{"allow", "deny"} {
+		h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{
+			cmd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"` + d + `"}}'; echo crashed >&2; exit 1`),
+		}})
+		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+		if out.Permission != "" || out.Blocked {
+			t.Errorf("%s then exit 1: outcome %+v, want no decision", d, out)
+		}
+		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], "exited 1: crashed; its JSON answer is ignored") {
+			t.Errorf("%s then exit 1: messages %q", d, *msgs)
+		}
 	}
 }
 
-// Exit 2 blocks; the reason is the JSON's own blocking reason when it
-// gives one, stderr otherwise; an allow in the JSON cannot lift the block.
-func TestExit2ReasonComesFromTheJSONWhenItBlocks(t *testing.T) {
+// Exit 2 blocks with stderr as the reason; JSON on stdout is ignored, its
+// blocking reason and its allow alike.
+func TestExit2ReasonIsStderr(t *testing.T) {
 	for _, tt := range []struct{ command, reason string }{
-		{`echo '{"decision":"block","reason":"from json"}'; echo from stderr >&2; exit 2`, "from json"},
+		{`echo '{"decision":"block","reason":"from json"}'; echo from stderr >&2; exit 2`, "from stderr"},
 		{`echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'; echo from stderr >&2; exit 2`, "from stderr"},
+		{`echo '{"decision":"block","reason":"from json"}'; exit 2`, "blocked by PreToolUse hook"},
 	} {
 		h, _, _ := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd(tt.command)}})
 		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
-		if !out.Blocked || out.Reason != tt.reason {
+		if !out.Blocked || out.Reason != tt.reason || out.Permission != "" {
 			t.Errorf("%s: outcome %+v, want blocked by %q", tt.command, out, tt.reason)
 		}
+	}
+}
+
+// An answer with a value outside Claude Code's schema is refused whole and
+// said so: a guard answering "Deny" must not pass for silence.
+func TestAnAnswerTrailDoesNotKnowIsRefusedAloud(t *testing.T) {
+	for _, tt := range []struct{ answer, want string }{
+		{`{"hookSpecificOutput":{"permissionDecision":"Deny"}}`, `permissionDecision "Deny", which is not allow, deny, ask or defer`},
+		{`{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":"rm -rf /"}}`, "an updatedInput that is not an object"},
+		{`{"decision":"deny","reason":"no"}`, `decision "deny", which is not "block"`},
+		{`{"continue":"false"}`, "continue must be true or false, not a string"},
+	} {
+		h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo '" + tt.answer + "'")}})
+		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+		if out.Permission != "" || out.Blocked || out.UpdatedInput != nil {
+			t.Errorf("%s: outcome %+v, want the answer ignored", tt.answer, out)
+		}
+		if len(*msgs) != 1 || !strings.Contains((*msgs)[0], tt.want) || !strings.Contains((*msgs)[0], "its answer is ignored") {
+			t.Errorf("%s: messages %q, want %q", tt.answer, *msgs, tt.want)
+		}
+	}
+}
+
+// What one hook hands the model is capped at Claude Code's 10,000
+// characters, with the cut marked and announced.
+func TestHookTextIsCappedAt10000Characters(t *testing.T) {
+	h, _, msgs := runner(t, UserPromptSubmit, settings.HookMatcher{Hooks: []settings.HookCommand{
+		cmd(`yes x | head -n 50000 | tr -d '\n'`),
+		cmd(`printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}' "$(yes é | head -n 20000 | tr -d '\n')"`),
+	}})
+	out := h.Run(context.Background(), UserPromptSubmit, UserPromptSubmitInput("hi"))
+	if len(out.Plain) != 1 || !strings.HasPrefix(out.Plain[0], strings.Repeat("x", 10000)+"\n[... 40000 more characters") {
+		t.Fatalf("plain text not capped: %d bytes", len(out.Plain[0]))
+	}
+	if len(out.Context) != 1 || !strings.HasPrefix(out.Context[0], strings.Repeat("é", 10000)+"\n[... 10000 more characters") {
+		t.Fatalf("context not capped by characters: %.40q…", out.Context)
+	}
+	if len(*msgs) != 2 || !strings.Contains((*msgs)[0], "cut to 10000 characters") {
+		t.Errorf("messages %q", *msgs)
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"trail/core/permission"
+	"trail/core/settings"
 )
 
 // answerJSON is a hook's JSON stdout (Claude Code's shape). Every field is
@@ -64,18 +67,64 @@ func permissionPriority(d string) int {
 	return 0
 }
 
-// blockingReason is the reason of the blocking decision an answer makes,
-// "" when it makes none: what an exit 2 reports instead of stderr.
-func blockingReason(h *answerJSON) string {
-	switch {
-	case h.Decision == "block":
-		return strings.TrimSpace(h.Reason)
-	case h.HookSpecificOutput != nil && h.HookSpecificOutput.PermissionDecision == permission.DecisionDeny:
-		return strings.TrimSpace(h.HookSpecificOutput.PermissionDecisionReason)
-	case h.Continue != nil && !*h.Continue:
-		return strings.TrimSpace(h.StopReason)
+// invalid names the first value of an answer outside Claude Code's schema
+// for event, "" when all are known. Values are case-sensitive there too:
+// "Deny" is not "deny".
+func (h *answerJSON) invalid(event string) string {
+	switch h.Decision {
+	case "", "block":
+	case "approve":
+		if event != PreToolUse {
+			return `decision "approve", which only a PreToolUse hook can give`
+		}
+	default:
+		return fmt.Sprintf("decision %q, which is not \"block\"", h.Decision)
+	}
+	hs := h.HookSpecificOutput
+	if hs == nil || event != PreToolUse {
+		return ""
+	}
+	if d := hs.PermissionDecision; d != "" && permissionPriority(d) == 0 {
+		return fmt.Sprintf("permissionDecision %q, which is not allow, deny, ask or defer", d)
+	}
+	if in := bytes.TrimSpace(hs.UpdatedInput); len(in) > 0 && !bytes.Equal(in, []byte("null")) && in[0] != '{' {
+		return "an updatedInput that is not an object"
 	}
 	return ""
+}
+
+// capTexts passes every text of an answer that reaches the model or the
+// screen through limit.
+func (h *answerJSON) capTexts(limit func(string) string) {
+	h.Reason, h.StopReason, h.SystemMessage = limit(h.Reason), limit(h.StopReason), limit(h.SystemMessage)
+	if hs := h.HookSpecificOutput; hs != nil {
+		hs.PermissionDecisionReason = limit(hs.PermissionDecisionReason)
+		hs.AdditionalContext = limit(hs.AdditionalContext)
+	}
+}
+
+// maxHookText is how much text one hook may hand the model, in
+// characters (Claude Code's cap on hook output injected into context).
+const maxHookText = 10_000
+
+// capChars keeps the first max characters of s and counts the rest.
+func capChars(s string, max int) (string, int) {
+	if len(s) <= max {
+		return s, 0 // fewer bytes than max: fewer characters too
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i], utf8.RuneCountInString(s[i:])
+		}
+		n++
+	}
+	return s, 0
+}
+
+// answerError says in JSON's words why an answer did not decode.
+func answerError(stdout []byte, err error) string {
+	return settings.DescribeJSONError(bytes.TrimSpace(stdout), err).Error()
 }
 
 // Outcome is what the hooks of one event decided together.

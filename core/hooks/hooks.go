@@ -7,10 +7,11 @@ package hooks
 //   - Exit 0: stdout is the answer: a JSON object when it starts with "{",
 //     else plain text (context for UserPromptSubmit and SessionStart only).
 //   - Exit 2: the hook blocks (events that can be stopped); the reason is
-//     the JSON's own blocking reason when it gives one, else stderr.
-//   - Any other exit: a JSON object on stdout still decides, as on exit 0;
-//     without one it is a non-blocking error shown on stderr. A timeout or
-//     a failure to start is one too.
+//     stderr, and any JSON on stdout is ignored, as Claude Code ignores it.
+//   - Any other exit: a non-blocking error shown on stderr; stdout is
+//     ignored, JSON or not ("Claude Code only processes JSON on exit 0"),
+//     so a guard that printed "allow" and then crashed approves nothing.
+//     A timeout or a failure to start is one too.
 //
 // Hooks of one event run one after the other in settings order, a command
 // listed twice (in two settings files) runs once, and they stop at the
@@ -246,13 +247,11 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	case res.code == 2:
 		blocked = h.block(event, res, out)
 	case res.code != 0:
-		parsed, isJSON, _ := parseAnswer(res.stdout)
-		if !isJSON {
-			h.message(fmt.Sprintf("%s hook %s exited %d%s", event, store.QuoteInput(hc.Command), res.code, stderrNote(res.stderr)))
-			break
+		note := ""
+		if _, isJSON, _ := parseAnswer(res.stdout); isJSON {
+			note = "; its JSON answer is ignored (only an exit 0 answers)"
 		}
-		// A JSON answer decides whatever the exit code (Claude Code).
-		blocked = h.useJSON(parsed, event, out)
+		h.message(fmt.Sprintf("%s hook %s exited %d%s%s", event, store.QuoteInput(hc.Command), res.code, stderrNote(res.stderr), note))
 	default:
 		blocked = h.useStdout(event, hc.Command, res.stdout, out)
 	}
@@ -263,20 +262,12 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	return blocked
 }
 
-// block folds an exit 2 into out: the JSON's blocking reason when it gives
-// one (its other fields count too), else stderr.
+// block folds an exit 2 into out: stderr is the reason; stdout, JSON or
+// not, is ignored.
 func (h *Runner) block(event string, res commandResult, out *Outcome) bool {
-	stderrReason := cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
-	if parsed, isJSON, _ := parseAnswer(res.stdout); isJSON {
-		h.useJSON(parsed, event, out)
-		if reason := blockingReason(parsed); reason != "" {
-			out.Blocked = true
-			out.Reason = cmp.Or(out.Reason, reason)
-			return true
-		}
-	}
+	reason := cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
 	out.Blocked = true
-	out.Reason = cmp.Or(out.Reason, stderrReason)
+	out.Reason = cmp.Or(out.Reason, h.capText(event, reason))
 	return true
 }
 
@@ -313,23 +304,39 @@ func blockable(event string) bool {
 func (h *Runner) useStdout(event, command string, stdout []byte, out *Outcome) bool {
 	parsed, isJSON, err := parseAnswer(stdout)
 	if err != nil {
-		h.message(fmt.Sprintf("%s hook %s printed JSON trail cannot read: %v", event, store.QuoteInput(command), err))
+		h.message(fmt.Sprintf("%s hook %s printed JSON trail cannot read (%s); its answer is ignored", event, store.QuoteInput(command), answerError(stdout, err)))
 		return false
 	}
 	if !isJSON {
 		if text := strings.TrimSpace(string(stdout)); text != "" {
-			out.Plain = append(out.Plain, text)
+			out.Plain = append(out.Plain, h.capText(event, text))
 		}
 		return false
 	}
-	return h.useJSON(parsed, event, out)
-}
-
-func (h *Runner) useJSON(parsed *answerJSON, event string, out *Outcome) bool {
+	// Claude Code refuses an answer that fails its schema as a whole
+	// ("JSON validation failed"): a guard's "Deny" or "block" must not
+	// pass for no answer in silence.
+	if bad := parsed.invalid(event); bad != "" {
+		h.message(fmt.Sprintf("%s hook %s answered %s; its answer is ignored", event, store.QuoteInput(command), bad))
+		return false
+	}
+	parsed.capTexts(func(s string) string { return h.capText(event, s) })
 	if parsed.SystemMessage != "" {
 		h.message(parsed.SystemMessage)
 	}
 	return out.apply(event, parsed)
+}
+
+// capText keeps what one hook hands the model (context, plain stdout, a
+// blocking reason) within Claude Code's 10,000 characters, saying where
+// it was cut: a runaway hook must not fill the context window.
+func (h *Runner) capText(event, s string) string {
+	cut, n := capChars(s, maxHookText)
+	if n == 0 {
+		return s
+	}
+	h.message(fmt.Sprintf("%s hook output cut to %d characters (%d more)", event, maxHookText, n))
+	return cut + fmt.Sprintf("\n[... %d more characters of hook output cut by trail]", n)
 }
 
 func stderrNote(stderr []byte) string {

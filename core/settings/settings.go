@@ -210,7 +210,7 @@ func (s *Settings) mergeData(path string, data []byte) error {
 	}
 	var f settingsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return &errs.InvalidDataError{Path: path, Err: describeJSONError(data, err), Fix: "fix the JSON in " + path}
+		return &errs.InvalidDataError{Path: path, Err: DescribeJSONError(data, err), Fix: "fix the JSON in " + path}
 	}
 	s.Files = append(s.Files, path)
 	s.Unknown = append(s.Unknown, unknownKeys(path, data)...)
@@ -368,8 +368,9 @@ func ParseTimeout(raw json.RawMessage) (time.Duration, error) {
 // maxTimeoutSeconds is the longest timeout a time.Duration holds, in seconds.
 const maxTimeoutSeconds = float64(math.MaxInt64 / int64(time.Second))
 
-// describeJSONError turns a decode error into "invalid JSON at line L, column C: why".
-func describeJSONError(data []byte, err error) error {
+// DescribeJSONError turns a decode error (of settings, or of a hook's
+// answer) into "invalid JSON at line L, column C: why".
+func DescribeJSONError(data []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -84,10 +85,11 @@ func TestResponsesHaveClaudesShape(t *testing.T) {
 		return m
 	}
 	w := shape(call(t, Write{}, env, `{"filePath":"new.txt","content":"hi"}`))
-	if w["type"] != "create" || w["filePath"] != env.Cwd+"/new.txt" || w["originalFile"] != nil || w["success"] != true {
+	if w["type"] != "create" || w["filePath"] != env.Cwd+"/new.txt" || w["originalFile"] != nil || w["success"] != true || fmt.Sprint(w["structuredPatch"]) != "[]" {
 		t.Errorf("Write response = %v", w)
 	}
-	if u := shape(call(t, Write{}, env, `{"filePath":"a.txt","content":"x"}`)); u["type"] != "update" || u["originalFile"] != "one\ntwo\n" {
+	if u := shape(call(t, Write{}, env, `{"filePath":"a.txt","content":"x"}`)); u["type"] != "update" || u["originalFile"] != "one\ntwo\n" ||
+		fmt.Sprint(u["structuredPatch"]) != "[map[lines:[-one -two +x] newLines:1 newStart:1 oldLines:2 oldStart:1]]" {
 		t.Errorf("Write over a file = %v", u)
 	}
 	b := shape(call(t, Bash{}, env, `{"command":"echo hi"}`))
@@ -95,7 +97,8 @@ func TestResponsesHaveClaudesShape(t *testing.T) {
 		t.Errorf("Bash response = %v", b)
 	}
 	e := shape(call(t, Edit{}, env, `{"filePath":"a.txt","oldString":"x","newString":"y"}`))
-	if e["filePath"] != env.Cwd+"/a.txt" || e["oldString"] != "x" || e["originalFile"] != "x" || e["replaceAll"] != false {
+	if e["filePath"] != env.Cwd+"/a.txt" || e["oldString"] != "x" || e["originalFile"] != "x" || e["replaceAll"] != false ||
+		fmt.Sprint(e["structuredPatch"]) != "[map[lines:[-x +y] newLines:1 newStart:1 oldLines:1 oldStart:1]]" {
 		t.Errorf("Edit response = %v", e)
 	}
 	rd := shape(call(t, Read{}, env, `{"filePath":"a.txt"}`))

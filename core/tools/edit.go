@@ -89,7 +89,7 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		logfmt.F("oldString", old),
 		logfmt.F("newString", repl),
 		logfmt.F("originalFile", content),
-		logfmt.F("structuredPatch", []any{}),
+		logfmt.F("structuredPatch", structuredPatch(content, updated)),
 		logfmt.F("userModified", false),
 		logfmt.F("replaceAll", a.ReplaceAll),
 	}

@@ -46,7 +46,7 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if r != nil {
 		return *r
 	}
-	original, existed := previousContent(target)
+	original, existed, whole := previousContent(target)
 	if err := writeFileAtomic(target, []byte(*a.Content), env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
@@ -60,7 +60,7 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		logfmt.F("type", kind),
 		logfmt.F("filePath", path),
 		logfmt.F("content", *a.Content),
-		logfmt.F("structuredPatch", []any{}),
+		logfmt.F("structuredPatch", writePatch(original, *a.Content, existed && whole)),
 		logfmt.F("originalFile", orig),
 		logfmt.F("userModified", false),
 		// Claude Code's documentation shows success beside filePath;
@@ -75,18 +75,29 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 const maxOriginal = 1 << 20
 
 // previousContent is what a Write is about to replace: the text (up to
-// maxOriginal bytes, else "") and whether a regular file was there.
-func previousContent(path string) (string, bool) {
+// maxOriginal bytes, else ""), whether a regular file was there, and
+// whether the text is all of it.
+func previousContent(path string) (text string, existed, whole bool) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
+		return "", false, false
 	}
 	if fi.Size() > maxOriginal {
-		return "", true
+		return "", true, false
 	}
 	data, failed := readForEdit(path, path)
 	if failed != nil {
-		return "", true
+		return "", true, false
 	}
-	return string(data), true
+	return string(data), true, true
+}
+
+// writePatch is a Write's structuredPatch: the change to the file it
+// overwrote, [] for a file it created (Claude Code's shape) or one too big
+// to have been read.
+func writePatch(before, after string, known bool) []any {
+	if !known {
+		return []any{}
+	}
+	return structuredPatch(before, after)
 }
