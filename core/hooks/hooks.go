@@ -237,7 +237,7 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	blocked := false
 	switch {
 	case res.timedOut:
-		h.message(fmt.Sprintf("%s hook %s timed out after %s and was killed", event, store.QuoteInput(hc.Command), timeout))
+		h.message(fmt.Sprintf("%s hook %s timed out after %s and was killed", event, store.QuoteInput(hc.Command), timeout.Round(time.Millisecond)))
 	case res.err != nil:
 		h.message(fmt.Sprintf("%s hook %s failed: %v", event, store.QuoteInput(hc.Command), res.err))
 	case event == StopFailure:

@@ -379,7 +379,7 @@ func DescribeJSONError(data []byte, err error) error {
 		return fmt.Errorf("invalid JSON at line %d, column %d: %s", line, col, syn.Error())
 	case errors.As(err, &typ):
 		line, col := lineCol(data, typ.Offset)
-		field := typ.Field
+		field := pathAt(data, typ.Offset)
 		if field == "" {
 			field = "value"
 		}

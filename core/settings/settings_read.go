@@ -53,7 +53,9 @@ func readFile(path string) ([]byte, error) {
 	if buf.Len() > maxSize {
 		return nil, fmt.Errorf("the file is over %d bytes; a settings file may be at most %d", maxSize, maxSize)
 	}
-	return buf.Bytes(), nil
+	// Notepad and PowerShell's Out-File start UTF-8 files with a byte-order
+	// mark; the JSON after it is what the user wrote.
+	return bytes.TrimPrefix(buf.Bytes(), []byte("\xef\xbb\xbf")), nil
 }
 
 func notAFile(m os.FileMode) error {

@@ -147,3 +147,31 @@ func TestProviderKeys(t *testing.T) {
 		})
 	}
 }
+
+// A wrong type is named by its full path, map keys and indices included,
+// as the user would find it in the file.
+func TestTypeErrorsNameTheFullPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ body, want string }{
+		{`{"hooks":{"PreToolUse":{"matcher":"Bash","hooks":[]}}}`, "hooks.PreToolUse must be a list of objects, not an object"},
+		{`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true","timeout":"30"}]}]}}`, "hooks.PreToolUse[0].hooks[0].timeout must be a number, not a string"},
+		{`{"permissions":{"allow":["a", 3]}}`, "permissions.allow[1] must be a string, not a number"},
+		{`{"env":{"A":"x","B":1}}`, "env.B must be a string, not a number"},
+		{`[1]`, "value must be an object, not a list"},
+	} {
+		p := writeSettings(t, dir, "s.json", tt.body)
+		if _, err := Load([]string{p}, ""); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want %q", tt.body, err, tt.want)
+		}
+	}
+}
+
+// A file saved with a UTF-8 byte-order mark (Notepad, PowerShell) reads
+// as the JSON after it.
+func TestSettingsWithAByteOrderMark(t *testing.T) {
+	p := writeSettings(t, t.TempDir(), "s.json", "\xef\xbb\xbf{\"model\": \"m1\"}")
+	s, err := Load([]string{p}, "")
+	if err != nil || s.Model != "m1" {
+		t.Fatalf("model %q, err %v", s.Model, err)
+	}
+}
