@@ -45,7 +45,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 				}
 			}
 		case e.Tool.Denied && r.o.Output == outText:
-			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s\n", safeLine(permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args())+": "+denialWhy(*e.ToolCall, *e.Tool)))
+			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s\n", safeLine(describeJudged(*e.ToolCall, *e.Tool)+": "+denialWhy(*e.ToolCall, *e.Tool)))
 		}
 	}
 }
@@ -53,7 +53,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 // toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied: why",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
 func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
-	desc := permission.DescribeCall(call.Name, call.Args())
+	desc := describeJudged(call, out)
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:
@@ -73,11 +73,28 @@ func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
 	return mark + " " + safeLine(desc+note)
 }
 
+// describeJudged names the call as it was judged and run: when a hook
+// rewrote it, the rewritten call, then the model's ("Bash(rm -f x),
+// rewritten by a hook from Bash(ls)"), so a deny rule reads against what
+// it matched.
+func describeJudged(call chat.ToolCall, out core.ToolOutcome) string {
+	desc := permission.DescribeCall(call.Name, call.Args())
+	if out.Rewritten == nil {
+		return desc
+	}
+	return permission.DescribeCall(call.Name, out.Rewritten) + ", rewritten by a hook from " + desc
+}
+
 // denialWhy says who denied a call and, when a flag would have allowed
 // it, which one.
 func denialWhy(call chat.ToolCall, out core.ToolOutcome) string {
 	switch out.Source {
 	case permission.SourceNoTerminal:
+		if out.AskedBy != "" {
+			// No allow rule or flag answers a forced question: only a
+			// person can, later.
+			return "no terminal to ask, and " + out.AskedBy + " always asks; to decide later, run with --on-ask pause, then trail resume ID --approve all"
+		}
 		return "no terminal to ask; allow with --allow-tool " + shellQuote(allowRule(call))
 	case permission.SourceRule:
 		return "deny rule " + out.Rule

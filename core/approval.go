@@ -61,7 +61,7 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	}
 	if len(hook.UpdatedInput) > 0 && json.Valid(hook.UpdatedInput) {
 		// A hook answers in Claude Code's names; the tool reads Robota's.
-		r.args = tools.Normalize(r.call.Name, hook.UpdatedInput)
+		r.args, r.hookArgs = tools.Normalize(r.call.Name, hook.UpdatedInput), true
 	}
 	if hook.Permission == hooks.DecisionDefer && s.roundCalls > 1 {
 		s.obs.Event(StepEvent{Kind: EvWarning, Text: fmt.Sprintf("a PreToolUse hook deferred %s, but the model made %d calls at once: defer works for a single call; deciding it as usual", r.call.Name, s.roundCalls)})
@@ -81,10 +81,12 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	case v.Decision == permission.DecisionAsk && v.Source == permission.SourceRule:
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.
+		r.askedBy = "ask rule " + v.Rule
 		s.ask(ctx, round, r, true, "")
 	case hook.Permission == permission.DecisionAllow:
 		s.settle(round, r, permission.DecisionAllow, permission.SourceHook, "", hook.PermissionReason)
 	case hook.Permission == permission.DecisionAsk:
+		r.askedBy = "a PreToolUse hook"
 		s.ask(ctx, round, r, true, hook.PermissionReason)
 	case v.Decision == permission.DecisionAllow:
 		s.settle(round, r, permission.DecisionAllow, v.Source, v.Rule, "")

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"time"
 
 	"trail/core/chat"
@@ -84,4 +85,10 @@ type ToolOutcome struct {
 	// Source, Rule and Mode say who decided a denied call: the decision
 	// source (permission.Source*), the deny rule, the permission mode.
 	Source, Rule, Mode string
+	// Rewritten holds the arguments that were judged and run when a
+	// PreToolUse hook's updatedInput replaced the model's; nil otherwise.
+	Rewritten json.RawMessage
+	// AskedBy names what made the call a question that no allow rule or
+	// flag answers ("ask rule Bash", "a PreToolUse hook"); "" otherwise.
+	AskedBy string
 }

@@ -30,6 +30,8 @@ const maxParallelTools = 5
 type toolRun struct {
 	call     chat.ToolCall
 	args     json.RawMessage // as the tool gets them (a hook may have changed them)
+	hookArgs bool            // args are a PreToolUse hook's updatedInput
+	askedBy  string          // what made the call a question no allow answers: "ask rule R", "a PreToolUse hook"
 	tool     tools.Tool
 	decision string // DecisionAllow, DecisionDeny or DecisionAsk (paused)
 	source   string
@@ -123,6 +125,10 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 		out := &ToolOutcome{Success: r.result.Success, Denied: r.denied, Summary: r.result.Error, Result: content, ExitCode: r.result.ExitCode,
 			Response: r.result.Response, IsError: r.failed() || r.denied || r.tool == nil,
 			Source: r.source, Rule: r.rule, Mode: s.perms.Mode}
+		if r.hookArgs {
+			out.Rewritten = r.args
+		}
+		out.AskedBy = r.askedBy
 		s.obs.Event(StepEvent{Kind: EvToolFinished, Round: round, ToolCall: &r.call, Tool: out})
 	}
 	s.eventEntry("tool-summary", logfmt.Object{logfmt.F("round", round), logfmt.F("tools", summary)})
