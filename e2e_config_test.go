@@ -255,3 +255,30 @@ func TestConfigCheckShowsEveryBadValueOfAFile(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// What a step would never use is a problem for --check: a hook matcher in
+// permission-rule syntax or one that is not a regular expression (neither
+// ever runs its hook), and an allow rule every step skips.
+func TestConfigCheckFindsHooksThatNeverRun(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	hook := func(m string) string {
+		return `{"matcher": "` + m + `", "hooks": [{"type": "command", "command": "touch ran"}]}`
+	}
+	e.writeFile(".claude/settings.json", `{"permissions": {"allow": ["mcp__*"]}, "hooks": {"PostToolUse": [`+
+		hook(`Write(*.py)|Edit(*.py)`)+`, `+hook(`[unclosed`)+`, `+hook(`Edit|Write`)+`, `+hook(`^Bash$`)+`, `+hook(`mcp__.*`)+`]}}`)
+	r := e.run("", "config", "--check")
+	_, problems, _ := strings.Cut(r.stdout, "PROBLEMS:")
+	for _, want := range []string{
+		`matcher "Write(*.py)|Edit(*.py)" is permission-rule syntax, but a matcher names tools, so it matches none: match the tool ("Write") and put the rule in the hook's "if" ("if": "Write(*.py)")`,
+		`matcher "[unclosed" is not a regular expression trail can read`,
+		`allow rule "mcp__*" is skipped by every step`,
+	} {
+		if !strings.Contains(problems, want) {
+			t.Errorf("config --check lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 7 || r.stderr != "trail: config --check found 3 problems\n" {
+		t.Errorf("config --check: %s", r)
+	}
+}

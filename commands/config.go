@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/core/provider"
 	"trail/core/settings"
@@ -111,8 +112,9 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		if !check {
 			continue
 		}
+		refused := len(out) // one key may hold several problems: judge against Load's only
 		for _, e := range f.Entries {
-			if msg := checkEntry(e); msg != "" && !mentioned(out, f.Path, e.Key) {
+			if msg := checkEntry(e); msg != "" && !mentioned(out[:refused], f.Path, e.Key) {
 				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: msg})
 			}
 		}
@@ -175,8 +177,21 @@ func checkEntry(e settings.Entry) string {
 		if !isString {
 			return fmt.Sprintf("%s holds %s, not a rule", e.Key, e.Value)
 		}
-		if _, err := permission.ParseRule(str); err != nil {
+		r, err := permission.ParseRule(str)
+		if err != nil {
 			return fmt.Sprintf("%s rule %s: %v", e.Key, store.QuoteInput(str), err)
+		}
+		if e.Key == "permissions.allow" && !r.AllowGlobOK() {
+			return fmt.Sprintf("allow rule %s is skipped by every step: an allow rule may use * in the tool name only after mcp__<server>__", store.QuoteInput(str))
+		}
+	case strings.HasPrefix(e.Key, "hooks."):
+		var group struct {
+			Matcher string `json:"matcher"`
+		}
+		if json.Unmarshal(e.Value, &group) == nil {
+			if msg := hooks.MatcherProblem(strings.TrimPrefix(e.Key, "hooks."), group.Matcher); msg != "" {
+				return e.Key + " " + msg
+			}
 		}
 	case e.Key == "maxTurns":
 		var n int

@@ -14,6 +14,7 @@ package hooks
 // RE2 lacks JavaScript's lookarounds) is compared as exact text.
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -25,6 +26,36 @@ var (
 	exactList       = lazy.Regexp{Expr: `^[A-Za-z0-9_, |-]+$`}
 	exactListNarrow = lazy.Regexp{Expr: `^[A-Za-z0-9_|]+$`}
 )
+
+// ruleShaped is a matcher written as permission rules, Tool(pattern)
+// joined by "|": a matcher names tools, so it matches none of them.
+var ruleShaped = lazy.Regexp{Expr: `^\s*\w+\(.*\)\s*(\|\s*\w+\(.*\)\s*)*$`}
+
+// MatcherProblem says why a matcher of event can never match what it
+// seems to mean ("" when it can): a regular expression that does not
+// compile (it is then compared as exact text), or permission-rule syntax,
+// which belongs in the hook's "if". config --check reports it.
+func MatcherProblem(event, matcher string) string {
+	if matcher == "" || matcher == "*" {
+		return ""
+	}
+	exact := &exactList
+	if event == StopFailure {
+		exact = &exactListNarrow
+	}
+	if exact.Get().MatchString(matcher) {
+		return ""
+	}
+	if ruleShaped.Get().MatchString(matcher) {
+		first, _, _ := strings.Cut(matcher, "|")
+		return fmt.Sprintf("matcher %q is permission-rule syntax, but a matcher names tools, so it matches none: match the tool (%q) and put the rule in the hook's \"if\" (\"if\": %q)",
+			matcher, strings.TrimSpace(first[:strings.Index(first, "(")]), strings.TrimSpace(first))
+	}
+	if _, err := regexp.Compile(matcher); err != nil {
+		return fmt.Sprintf("matcher %q is not a regular expression trail can read (%v), so it matches only a name written exactly so", matcher, err)
+	}
+	return ""
+}
 
 // matcherAccepts reports whether a group's matcher accepts target.
 func matcherAccepts(event, matcher, target string) bool {

@@ -239,6 +239,11 @@ func isMCPServer(name string) bool {
 
 // allowGlobOK reports whether an allow rule's tool-name glob is one Claude
 // Code honours: globbing only after a literal mcp__<server>__.
+// AllowGlobOK reports whether r may be an allow rule: a * in the tool
+// name only after mcp__<server>__. Otherwise a step skips it with a
+// warning, and config --check reports it.
+func (r Rule) AllowGlobOK() bool { return r.allowGlobOK() }
+
 func (r Rule) allowGlobOK() bool {
 	if r.toolRE == nil {
 		return true
