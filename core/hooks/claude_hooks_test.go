@@ -216,3 +216,19 @@ func TestPromptIDJoinsTheCommonInput(t *testing.T) {
 		t.Fatalf("input %s", b)
 	}
 }
+
+// A PreToolUse guard of a type trail cannot run makes the call a
+// question; one whose "if" does not match the call is not even mentioned.
+func TestASkippedGuardAsks(t *testing.T) {
+	h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{
+		{Type: "prompt"},
+		{Type: "http", If: "Bash(rm *)"},
+	}})
+	out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+	if out.Permission != permission.DecisionAsk || !strings.Contains(out.PermissionReason, `type "prompt" could not run`) {
+		t.Fatalf("outcome %+v", out)
+	}
+	if len(*msgs) != 1 || !strings.Contains((*msgs)[0], `hook of type "prompt" skipped`) {
+		t.Errorf("messages %q", *msgs)
+	}
+}

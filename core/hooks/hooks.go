@@ -107,7 +107,12 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 	if !h.Has(event) {
 		return out
 	}
-	selected := h.selected(event, in)
+	selected, skipped := h.selected(event, in)
+	if skipped != "" && event == PreToolUse {
+		// A guard trail cannot run must not pass for one that allowed:
+		// the call becomes a question (denied when no one can answer).
+		out.setPermission(permission.DecisionAsk, "a PreToolUse hook of type "+skipped+" could not run (trail runs command hooks only)")
+	}
 	if len(selected) == 0 {
 		return out
 	}
@@ -132,20 +137,24 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 }
 
 // selected are the commands that run for in: matched, filtered by "if",
-// of a type trail runs, each command once.
-func (h *Runner) selected(event string, in Input) []settings.HookCommand {
-	var out []settings.HookCommand
+// of a type trail runs, each command once. skipped names the type of a
+// matching hook trail cannot run ("" when none).
+func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, skipped string) {
 	seen := map[string]bool{}
 	for _, group := range h.Hooks[event] {
 		if in.hasTarget && !matcherAccepts(event, group.Matcher, in.Target) {
 			continue
 		}
 		for _, cmd := range group.Hooks {
-			if cmd.Type != "" && cmd.Type != "command" {
-				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only", event, store.QuoteInput(cmd.Type)))
+			if !h.ifAccepts(event, cmd, in) {
 				continue
 			}
-			if strings.TrimSpace(cmd.Command) == "" || !h.ifAccepts(event, cmd, in) {
+			if cmd.Type != "" && cmd.Type != "command" {
+				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only", event, store.QuoteInput(cmd.Type)))
+				skipped = store.QuoteInput(cmd.Type)
+				continue
+			}
+			if strings.TrimSpace(cmd.Command) == "" {
 				continue
 			}
 			key := cmd.Command + "\x00" + strings.Join(cmd.Args, "\x00")
@@ -156,7 +165,7 @@ func (h *Runner) selected(event string, in Input) []settings.HookCommand {
 			out = append(out, cmd)
 		}
 	}
-	return out
+	return out, skipped
 }
 
 // ifAccepts applies a hook's "if" rule: tool events only (on any other
