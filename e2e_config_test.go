@@ -185,7 +185,7 @@ func TestSettingsErrorsSpeakJSON(t *testing.T) {
 	for body, want := range map[string]string{
 		`[1]`:                                 "value must be an object, not a list",
 		`{"permissions": {"allow": "Bash"}}`:  "permissions.allow must be a list of strings, not a string",
-		`{"hooks": {"PreToolUse": {"x": 1}}}`: "hooks must be a list of objects, not an object",
+		`{"hooks": {"PreToolUse": {"x": 1}}}`: "hooks.PreToolUse must be a list of objects, not an object",
 		`{"maxTurns": "5"}`:                   "maxTurns must be a whole number, not a string",
 	} {
 		e.writeFile(".trail/settings.json", body)

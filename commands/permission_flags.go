@@ -38,6 +38,7 @@ func permissionOptions(c *cli.Context, s *core.StepOptions) {
 	s.AllowRules = append(ruleValues(c, "allow-tool"), listValues(c, "allowedTools")...)
 	s.DenyRules = append(ruleValues(c, "deny-tool"), listValues(c, "disallowedTools")...)
 	s.OnAsk = c.String("on-ask")
+	s.AddDirs = ruleValues(c, "add-dir")
 	if c.IsSet("tools") {
 		list := strings.TrimSpace(c.String("tools"))
 		s.Tools = []string{}

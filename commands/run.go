@@ -64,6 +64,7 @@ func stepFlags() []cli.Flag {
 		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits, bypassPermissions or dontAsk (manual and auto run as default)"},
 		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
 		&cli.GenericFlag{Name: "deny-tool", Value: &ruleFlag{}, Usage: "deny tool calls matching `RULE`, repeatable (beats every allow and mode)"},
+		&cli.GenericFlag{Name: "add-dir", Value: &ruleFlag{}, Usage: "let the file tools reach `DIR` too, besides the session's folder, repeatable (Claude Code's flag; settings: permissions.additionalDirectories)"},
 		&cli.StringFlag{Name: "tools", Usage: "built-in tools to offer: a comma-separated `LIST`, or none (default: all)"},
 		&cli.StringFlag{Name: "auto-compact", Usage: "compact first when the context is this full: a fraction `X` in (0,1], or off (default 0.835)"},
 		&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS` (overrides the known models table)"},

@@ -62,6 +62,9 @@ type StepOptions struct {
 	AllowRules     []string // --allow-tool
 	DenyRules      []string // --deny-tool
 	OnAsk          string   // --on-ask: deny (default) or pause
+	// AddDirs are --add-dir's folders: working directories beside the
+	// session's cwd, with the settings' permissions.additionalDirectories.
+	AddDirs []string
 
 	// AutoCompact is the auto-compaction threshold in (0,1]; 0 means the
 	// settings' autoCompactThreshold, else DefaultAutoCompact.

@@ -34,6 +34,8 @@ type session struct {
 	messages []chat.Message
 	history  []json.RawMessage
 	resumed  bool
+	dirs     []string // working directories beside rec.Cwd (step_setup.go workingDirs)
+	addDirs  []string // --add-dir's, absolute
 
 	// redaction: the secrets in use, for the log and the record alike
 	// (record_scrub.go)

@@ -7,12 +7,18 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/logfmt"
+	"trail/store"
 )
 
 // Record fields trail owns for permissions.
@@ -50,6 +56,9 @@ func (s *session) prepare() error {
 	}
 	s.perms = p
 	s.openWarnings = append(s.openWarnings, p.Warnings...)
+	if s.addDirs, err = addDirs(o, s.env("HOME")); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -63,6 +72,7 @@ func (s *session) opened() {
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd
 	s.perms.Home = s.env("HOME")
+	s.dirs = s.workingDirs()
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)
 	}
@@ -91,6 +101,63 @@ func (s *session) opened() {
 		},
 		Now: s.now,
 	}
+}
+
+// workingDirs are the folders the file tools reach besides the session's
+// cwd, as Claude Code takes them: the settings' additionalDirectories
+// (relative to the session's folder; one missing here is left out, since
+// shared settings may name folders of other machines), then --add-dir's,
+// already checked by prepare.
+func (s *session) workingDirs() []string {
+	var out []string
+	add := func(abs string) {
+		if !slices.Contains(out, abs) {
+			out = append(out, abs)
+		}
+	}
+	for _, d := range s.opts.Settings.Permissions.AdditionalDirectories {
+		if abs := dirPath(d, s.rec.Cwd, s.perms.Home); abs != "" {
+			if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+				add(abs)
+			}
+		}
+	}
+	for _, d := range s.addDirs {
+		add(d)
+	}
+	return out
+}
+
+// addDirs resolves --add-dir's folders against the folder trail runs in,
+// where the user typed them: one that is not a folder is a usage error.
+func addDirs(o *StepOptions, home string) ([]string, error) {
+	var out []string
+	for _, d := range o.AddDirs {
+		abs := dirPath(d, o.Cwd, home)
+		fi, err := os.Stat(abs)
+		if abs == "" || err != nil || !fi.IsDir() {
+			return nil, &errs.UsageError{Msg: fmt.Sprintf("--add-dir %s is not a folder", store.QuoteInput(d)), Fix: "name a folder that exists"}
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+// dirPath makes d absolute: ~/ is home, a relative path is below base.
+func dirPath(d, base, home string) string {
+	d = strings.TrimSpace(d)
+	switch {
+	case d == "":
+		return ""
+	case d == "~" || strings.HasPrefix(d, "~/"):
+		if home == "" {
+			return ""
+		}
+		d = filepath.Join(home, strings.TrimPrefix(d, "~"))
+	case !filepath.IsAbs(d):
+		d = filepath.Join(base, d)
+	}
+	return filepath.Clean(d)
 }
 
 // effectiveMode is the mode the step runs for mode: Claude Code's modes

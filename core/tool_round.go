@@ -147,7 +147,7 @@ func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.F
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, maxParallelTools)
 	var wg sync.WaitGroup
-	env := tools.Env{Cwd: s.rec.Cwd, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile()}
+	env := tools.Env{Cwd: s.rec.Cwd, Dirs: s.dirs, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile()}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue

@@ -102,7 +102,7 @@ func effective(reports []FileReport) []Entry {
 
 func isListKey(key string) bool {
 	switch key {
-	case "permissions.allow", "permissions.ask", "permissions.deny":
+	case "permissions.allow", "permissions.ask", "permissions.deny", "permissions.additionalDirectories":
 		return true
 	}
 	return strings.HasPrefix(key, "hooks.")

@@ -77,6 +77,10 @@ type Permissions struct {
 	// AllowFrom, AskFrom and DenyFrom name the file of each rule, index for
 	// index: a rule's "/path" pattern is anchored at its file's project.
 	AllowFrom, AskFrom, DenyFrom []string
+	// AdditionalDirectories are Claude Code's further working directories,
+	// as the files wrote them (relative to the session's cwd, or ~/...):
+	// the file tools reach them as they reach the cwd.
+	AdditionalDirectories []string
 }
 
 // HookMatcher is one entry of a hook event's list (Claude Code's shape).
@@ -155,6 +159,7 @@ type settingsFile struct {
 		Deny                         []string        `json:"deny"`
 		DefaultMode                  *string         `json:"defaultMode"`
 		DisableBypassPermissionsMode json.RawMessage `json:"disableBypassPermissionsMode"`
+		AdditionalDirectories        []string        `json:"additionalDirectories"`
 	} `json:"permissions"`
 	DisableAllHooks      *bool                    `json:"disableAllHooks"`
 	Hooks                map[string][]HookMatcher `json:"hooks"`
@@ -243,6 +248,7 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		if p.DefaultMode != nil {
 			sp.DefaultMode, sp.DefaultModeFrom = *p.DefaultMode, path
 		}
+		sp.AdditionalDirectories = append(sp.AdditionalDirectories, p.AdditionalDirectories...)
 		// Claude Code's value is the string "disable"; true is read the
 		// same way, and anything else leaves it as it was.
 		switch strings.TrimSpace(string(p.DisableBypassPermissionsMode)) {

@@ -51,7 +51,7 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	case *a.OldString == *a.NewString:
 		return fail("newString must be different from oldString")
 	}
-	path, denied := resolvePath(env.Cwd, a.FilePath)
+	path, denied := resolvePath(env, a.FilePath)
 	if denied != nil {
 		return *denied
 	}

@@ -54,7 +54,7 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	if a.Pattern == "" {
 		return missing("Glob", "pattern")
 	}
-	root, r := searchRoot(env.Cwd, a.Path)
+	root, r := searchRoot(env, a.Path)
 	if r != nil {
 		return *r
 	}
@@ -150,12 +150,13 @@ func relTo(root, start, rel string) string {
 	return filepath.ToSlash(prefix) + "/" + rel
 }
 
-// searchRoot resolves the folder a search starts in: cwd, or p inside it.
-func searchRoot(cwd, p string) (string, *Result) {
+// searchRoot resolves the folder a search starts in: cwd, or p inside a
+// working directory.
+func searchRoot(env Env, p string) (string, *Result) {
 	if p == "" {
-		return cwd, nil
+		return env.Cwd, nil
 	}
-	root, denied := resolvePath(cwd, p)
+	root, denied := resolvePath(env, p)
 	if denied != nil {
 		return "", denied
 	}

@@ -84,7 +84,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			return fail("Invalid glob pattern: %s", a.Glob)
 		}
 	}
-	root, r := searchRoot(env.Cwd, a.Path)
+	root, r := searchRoot(env, a.Path)
 	if r != nil {
 		return *r
 	}
@@ -139,7 +139,7 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			if err != nil || !info.Mode().IsRegular() || info.Size() > grepMaxFileSize {
 				return nil
 			}
-			if d.Type()&fs.ModeSymlink != 0 && !within(env.Cwd, abs) {
+			if d.Type()&fs.ModeSymlink != 0 && !env.reaches(abs) {
 				return nil
 			}
 			if readDenied(env, abs) {

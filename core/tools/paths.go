@@ -10,25 +10,41 @@ import (
 	"trail/store"
 )
 
-// resolvePath turns a path the model gave into an absolute path inside the
-// session's working directory. A relative path is relative to cwd. The check
-// is made on canonical paths (symlinks resolved), so a link inside the folder
-// that points out of it does not lead out.
-func resolvePath(cwd, p string) (string, *Result) {
+// resolvePath turns a path the model gave into an absolute path inside one
+// of the session's working directories: its cwd, and the folders of
+// --add-dir and permissions.additionalDirectories (Env.Dirs). A relative
+// path is relative to cwd. The check is made on canonical paths (symlinks
+// resolved), so a link inside a folder that points out of it does not lead
+// out.
+func resolvePath(env Env, p string) (string, *Result) {
 	if p == "" {
 		r := fail("path is empty")
 		return "", &r
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(cwd, abs)
+		abs = filepath.Join(env.Cwd, abs)
 	}
 	abs = filepath.Clean(abs)
-	if !within(cwd, abs) {
-		r := fail("Access denied: %s is outside the working directory", store.QuoteInput(p))
+	if !env.reaches(abs) {
+		r := fail("Access denied: %s is outside the working directories (the session's folder; --add-dir or permissions.additionalDirectories add others)", store.QuoteInput(p))
 		return "", &r
 	}
 	return abs, nil
+}
+
+// reaches reports whether abs, once symlinks are resolved, is inside one
+// of the working directories.
+func (env Env) reaches(abs string) bool {
+	if within(env.Cwd, abs) {
+		return true
+	}
+	for _, d := range env.Dirs {
+		if within(d, abs) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeTarget is the file a write to abs (a resolvePath result) changes:

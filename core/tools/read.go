@@ -43,7 +43,7 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if a.FilePath == "" {
 		return missing("Read", "filePath")
 	}
-	path, denied := resolvePath(env.Cwd, a.FilePath)
+	path, denied := resolvePath(env, a.FilePath)
 	if denied != nil {
 		return *denied
 	}

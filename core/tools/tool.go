@@ -18,7 +18,11 @@ type Tool interface {
 // Env is where a tool runs.
 type Env struct {
 	Cwd string
-	Env []string // extra KEY=VALUE pairs from settings
+	// Dirs are further working directories, absolute (--add-dir,
+	// permissions.additionalDirectories): the file tools reach them as
+	// they reach Cwd.
+	Dirs []string
+	Env  []string // extra KEY=VALUE pairs from settings
 	// ReadDenied, when set, tells the tools that search (Grep, Glob) which
 	// files a Read deny rule keeps from the model: they skip them.
 	ReadDenied func(abs string) bool

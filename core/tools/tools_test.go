@@ -78,7 +78,7 @@ func TestRead(t *testing.T) {
 		{"a missing file fails", `{"filePath":"nope"}`, false, "File not found: nope"},
 		{"a binary file is refused", `{"filePath":"bin"}`, false, "Binary file not supported: bin"},
 		{"a folder is not a file", `{"filePath":"sub"}`, false, "Path is not a file: sub"},
-		{"a path outside cwd is refused", `{"filePath":"../x"}`, false, "outside the working directory"},
+		{"a path outside cwd is refused", `{"filePath":"../x"}`, false, "outside the working directories"},
 		{"filePath is required", `{}`, false, "filePath is required"},
 		{"a wrong type is explained", `{"filePath":3}`, false, "filePath must be a string"},
 		{"arguments sent as a JSON string are read", `"{\"filePath\":\"sub/b.txt\"}"`, true, "1\tb"},

@@ -38,7 +38,7 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if a.Content == nil {
 		return missing("Write", "content")
 	}
-	path, denied := resolvePath(env.Cwd, a.FilePath)
+	path, denied := resolvePath(env, a.FilePath)
 	if denied != nil {
 		return *denied
 	}

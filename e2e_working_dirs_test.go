@@ -1,0 +1,60 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The file tools reach the session's folder and the folders Claude Code's
+// permissions.additionalDirectories and --add-dir name, and nothing else:
+// a path outside them all is refused with a hint naming both.
+func TestFileToolsReachAdditionalDirectories(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	shared := filepath.Join(filepath.Dir(e.cwd), "shared-"+filepath.Base(e.cwd))
+	extra := filepath.Join(filepath.Dir(e.cwd), "extra-"+filepath.Base(e.cwd))
+	for _, d := range []string{shared, extra} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "notes.txt"), []byte("note in "+filepath.Base(d)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.writeFile(".claude/settings.json", `{"permissions": {"additionalDirectories": ["../`+filepath.Base(shared)+`", "./missing"]}}`)
+	s := e.script(calls(
+		call("Read", map[string]any{"file_path": "../" + filepath.Base(shared) + "/notes.txt"}),
+		call("Write", map[string]any{"file_path": filepath.Join(extra, "out.txt"), "content": "o"}),
+		call("Grep", map[string]any{"pattern": "note", "path": shared}),
+		call("Read", map[string]any{"file_path": "/etc/hostname"}),
+	), answer("done"))
+	r := e.must("", "run", "--dangerously-skip-permissions", "--add-dir", extra, "--provider", "script", "--script", s, "go")
+	if r.stderr != "" {
+		t.Errorf("a folder of the settings missing here is left out quietly: %s", r)
+	}
+	if r := e.run("", "run", "--add-dir", "nope", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `--add-dir "nope" is not a folder`) {
+		t.Errorf("--add-dir of no folder: %s", r)
+	}
+	id := e.onlySession()
+	res := e.toolResults(id)
+	if out := res["call_0_0"]; out["success"] != true || !strings.Contains(out["output"].(string), "note in shared-") {
+		t.Errorf("Read in additionalDirectories: %v", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(extra, "out.txt")); err != nil || string(b) != "o" || res["call_0_1"]["success"] != true {
+		t.Errorf("Write in --add-dir: %v, %v", res["call_0_1"], err)
+	}
+	if out := res["call_0_2"]; out["success"] != true || !strings.Contains(out["output"].(string), "notes.txt") {
+		t.Errorf("Grep in additionalDirectories: %v", out)
+	}
+	if out := res["call_0_3"]; out["success"] != false || !strings.Contains(out["error"].(string), "outside the working directories (the session's folder; --add-dir or permissions.additionalDirectories add others)") {
+		t.Errorf("a path outside them all: %v", out)
+	}
+	// Without the flag, the folder it named is out of reach again.
+	r = e.must("", "run", "-o", "json", "--dangerously-skip-permissions", "--provider", "script", "--script",
+		e.script(calls(call("Read", map[string]any{"file_path": filepath.Join(extra, "notes.txt")})), answer("done")), "go")
+	if out := e.toolResults(jsonResult(t, r)["session_id"].(string))["call_0_0"]; out["success"] != false {
+		t.Errorf("--add-dir outlived its step: %v", out)
+	}
+}
