@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -483,4 +484,56 @@ func TestInterruptKillsARunningToolsProcessGroup(t *testing.T) {
 	if rec := e.record(id); rec["stopReason"] != "interrupted" {
 		t.Errorf("stopReason = %v", rec["stopReason"])
 	}
+}
+
+// A long tool loop saves the record only every so often; the rounds a
+// killed step logged after its last save are taken from the log by the
+// next step, which then goes on from the last complete round.
+func TestKillInALongToolLoopKeepsEveryCompleteRound(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("f.txt", "hello\n")
+	const rounds = 150
+	steps := make([]map[string]any, 0, rounds+2)
+	for range rounds {
+		steps = append(steps, calls(call("Read", map[string]any{"filePath": "f.txt"})))
+	}
+	steps = append(steps, calls(call("Bash", map[string]any{"command": "echo $$ > pid; touch started; sleep 30"})), answer("never"))
+	c := e.cmd("run", "--provider", "script", "--script", e.script(steps...), "--permission-mode", "bypassPermissions", "go")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
+			var pid int
+			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
+				killGroup(pid)
+			}
+		}
+	}()
+	waitFor(t, func() bool { return e.exists("started") })
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	id := e.onlySession()
+	saved := len(e.messages(id))
+	want := 2 + 2*rounds // system, prompt, then each round's call and result
+	if saved >= want {
+		t.Fatalf("the record holds all %d messages: it was saved every round", saved)
+	}
+	// The k-th call of a session gets the k-th answer: the killed step made
+	// rounds+1 calls, and the record counts them once it has their rounds.
+	again := make([]map[string]any, rounds+1, rounds+2)
+	for i := range again {
+		again[i] = answer("unused")
+	}
+	r := e.must("", "resume", id, "--script", e.script(append(again, answer("resumed"))...), "go on")
+	if r.stdout != "resumed\n" || !strings.Contains(r.stderr, "messages behind its log") {
+		t.Fatalf("%s", r)
+	}
+	msgs := e.messages(id)
+	if len(msgs) != want+2 || msgs[want-1]["toolCallId"] != fmt.Sprintf("call_%d_0", rounds-1) {
+		t.Fatalf("%d messages after the resume (saved %d), want the %d of the complete rounds and the new turn", len(msgs), saved, want)
+	}
+	e.checkReplayMatchesRecord(id)
+	e.onlyKilledStepIssues(id, "TOOL_RESULT_MISSING")
 }

@@ -28,6 +28,13 @@ package core
 //     other difference gets the record's whole list (replace_all with
 //     reason "resync"). Either follows a log_resync line saying what was
 //     found.
+//   - A step saves the record only every so often between rounds of a
+//     long tool loop, and syncs the log after the others, so a step killed
+//     between saves leaves a log that goes on past the record with whole
+//     rounds. When the record is exactly that step's last save (status
+//     running, the checkpoint's count and digest), those rounds are taken
+//     into the conversation from the log (adoptRounds) before the
+//     comparison; a round left half done is dropped from the log as before.
 //   - Requests the killed step left unanswered (in the stretch read) are
 //     closed: an abandoned_requests line, then each request's missing
 //     events with note "abandoned" and an error saying no answer was
@@ -40,6 +47,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"trail/core/chat"
@@ -230,9 +238,78 @@ func (s *session) checkLog() *logCheck {
 			return c
 		}
 	}
+	if n := s.adoptRounds(cp, ok, rep.Messages, record); n > 0 {
+		record = append(record, rep.Messages[len(record):len(record)+n]...)
+		// The calls that answered them were made: count them as a
+		// record rebuilt from the log would.
+		s.providerCalls = max(s.providerCalls, rep.ProviderCalls)
+	}
 	startsWithSystem := len(s.messages) > 0 && s.messages[0].Role == chat.RoleSystem
 	c.resync = planResync(rep.Messages, record, startsWithSystem)
 	return c
+}
+
+// adoptRounds takes into the conversation the rounds a killed step logged
+// after its last save of the record, and returns how many messages it
+// took. A step saves the record only every so often between rounds
+// (loop.go saveDue) and syncs the log instead, so those rounds are the
+// step's as much as the saved ones: a model's answer and every result of
+// its calls, whose tools have run. Only a record that is exactly what a
+// running step saved (status running, its checkpoint's count and digest)
+// whose log goes on from it gains them; a record changed since (by hand,
+// by another program) stays the truth. A round the step did not finish
+// (a prompt without its answer, calls without all their results) is left
+// out, and the re-sync drops it from the log.
+func (s *session) adoptRounds(cp logCheckpoint, ok bool, logged, record []json.RawMessage) int {
+	if !ok || s.rec.Status != StatusRunning || cp.Messages != len(record) || len(logged) <= len(record) {
+		return 0
+	}
+	for i := range record {
+		if !bytes.Equal(logged[i], record[i]) {
+			return 0
+		}
+	}
+	if !s.digestHolds(cp) {
+		return 0
+	}
+	extra, err := chat.DecodeMessages(logged[len(record):])
+	if err != nil {
+		return 0
+	}
+	n := completeRounds(extra)
+	for _, m := range extra[:n] {
+		s.messages = append(s.messages, m)
+		s.history = append(s.history, chatEntry(m))
+	}
+	if n > 0 {
+		s.warnLater(fmt.Sprintf("the record was %d messages behind its log (a step ended between saves); took them from the log", n))
+	}
+	return n
+}
+
+// completeRounds is how many of msgs, from the start, make whole rounds:
+// up to an answer without calls, or to the last result of an answer's
+// calls.
+func completeRounds(msgs []chat.Message) int {
+	n := 0
+	open := map[string]bool{}
+	for i, m := range msgs {
+		switch m.Role {
+		case chat.RoleAssistant:
+			clear(open)
+			for _, tc := range m.ToolCalls {
+				open[tc.ID] = true
+			}
+		case chat.RoleTool:
+			delete(open, m.ToolCallID)
+		default:
+			continue
+		}
+		if len(open) == 0 {
+			n = i + 1
+		}
+	}
+	return n
 }
 
 // repairLog writes what checkLog found.

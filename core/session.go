@@ -35,7 +35,11 @@ type session struct {
 	history  []json.RawMessage
 	resumed  bool
 	dirs     []string // working directories beside rec.Cwd (step_setup.go workingDirs)
-	addDirs  []string // --add-dir's, absolute
+	// When the record was last prepared for a save, and how many messages
+	// it held (loop.go saveDue).
+	savedAt       time.Time
+	savedMessages int
+	addDirs       []string // --add-dir's, absolute
 
 	// redaction: the secrets in use, for the log and the record alike
 	// (record_scrub.go)
@@ -234,6 +238,7 @@ func (s *session) saveAsync(status, stopReason string) (wait func() error) {
 func (s *session) prepareSave(status, stopReason string) (*store.Record, error) {
 	s.logUnsaved()
 	r := s.rec
+	s.savedAt, s.savedMessages = s.now(), len(s.messages)
 	r.UpdatedAt = logfmt.FormatTime(s.now())
 	r.Status, r.StopReason = status, stopReason
 	r.MessageCount = len(s.messages)
