@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -519,6 +520,14 @@ func TestKillInALongToolLoopKeepsEveryCompleteRound(t *testing.T) {
 	want := 2 + 2*rounds // system, prompt, then each round's call and result
 	if saved >= want {
 		t.Fatalf("the record holds all %d messages: it was saved every round", saved)
+	}
+	// The record says running, but no step holds its lock: list says idle,
+	// so a script waiting for running to end goes on.
+	if st := e.record(id)["status"]; st != "running" {
+		t.Fatalf("the killed step's record says %v", st)
+	}
+	if r := e.must("", "list", "--json"); runtime.GOOS == "linux" && !strings.Contains(r.stdout, `"status":"idle"`) {
+		t.Errorf("list after the kill: %s", r)
 	}
 	// The k-th call of a session gets the k-th answer: the killed step made
 	// rounds+1 calls, and the record counts them once it has their rounds.

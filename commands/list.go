@@ -107,18 +107,23 @@ func runList(_ context.Context, o *ListOptions) error {
 	// holds the session's lock from start to end (SPEC 5.4).
 	// A first step saves its record at its end: until then the session
 	// is only its lock and log, and listed running with what is known.
-	if running := st.RunningIDs(); len(running) > 0 {
-		for i := range heads {
-			if running[heads[i].ID] {
-				delete(running, heads[i].ID)
-				if !heads[i].Corrupt {
-					heads[i].Status = core.StatusRunning
-				}
+	// A record a killed step left says running with no step holding its
+	// lock: where the lock table is known, it is idle, as the next step
+	// will find it, and a script waiting for running to end goes on.
+	running, known := st.RunningIDs()
+	for i := range heads {
+		switch {
+		case running[heads[i].ID]:
+			delete(running, heads[i].ID)
+			if !heads[i].Corrupt {
+				heads[i].Status = core.StatusRunning
 			}
+		case known && heads[i].Status == core.StatusRunning:
+			heads[i].Status = core.StatusIdle
 		}
-		for id := range running {
-			heads = append(heads, store.Head{ID: id, Path: st.RecordPath(id), Status: core.StatusRunning})
-		}
+	}
+	for id := range running {
+		heads = append(heads, store.Head{ID: id, Path: st.RecordPath(id), Status: core.StatusRunning})
 	}
 	now := o.Deps.Now()
 	for _, h := range heads {

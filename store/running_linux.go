@@ -17,23 +17,24 @@ import (
 // kernel lists every flock in /proc/locks by the holder's pid, and the
 // holder's /proc/<pid>/fd names the file; only holders of a write lock on
 // the sessions folder's device are looked at, so with no step running it
-// costs one read. Elsewhere (other systems, /proc hidden) it finds none,
-// and a record's own status stands.
-func (s *FS) RunningIDs() map[string]bool {
+// costs one read. known is false where the kernel's table cannot be read
+// (other systems, /proc hidden): then a record's own status stands; where
+// it is known, a record that says running without a holder is a step that
+// was killed.
+func (s *FS) RunningIDs() (running map[string]bool, known bool) {
 	locks, err := os.ReadFile("/proc/locks")
-	if err != nil || len(locks) == 0 {
-		return nil
+	if err != nil {
+		return nil, false
 	}
 	dir, err := filepath.EvalSymlinks(s.SessionsDir())
 	if err != nil {
-		return nil
+		return nil, os.IsNotExist(err) // no folder: no session, none running
 	}
 	dev, ok := deviceOf(dir)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	self := os.Getpid()
-	var running map[string]bool
 	seen := map[int]bool{}
 	for _, line := range bytes.Split(locks, []byte{'\n'}) {
 		f := strings.Fields(string(line))
@@ -65,7 +66,7 @@ func (s *FS) RunningIDs() map[string]bool {
 			}
 		}
 	}
-	return running
+	return running, true
 }
 
 // deviceOf is dir's device as /proc/locks writes it: "fe:00:", major and
