@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -548,4 +549,53 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	if h := srv.Header(0); h.Get("X-Api-Key") != anthropicKey {
 		t.Fatalf("the key was not sent to the server: %v", h)
 	}
+}
+
+// A reader that goes away (`trail run -o stream-json … | head -1`) is a
+// write error, not a kill before the save: the step ends as an interrupt
+// would, the partial answer saved, and exit 1 with nothing to say.
+func TestAReaderGoneAwaySavesTheStep(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range text {
+			if _, err := io.WriteString(w, ev); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	e := anthropicEnv(t)
+	c := e.cmd("run", "--base-url", srv.URL, "-o", "stream-json", "--name", "gone", "Hello")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	c.Stdout, c.Stderr = pw, &errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close() // as head -1 does
+	c.Wait()
+	if code := c.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %q", code, errb.String())
+	}
+	id := e.onlySession()
+	if rec := e.record(id); rec["name"] != "gone" {
+		t.Fatalf("the record was not saved: %v", rec)
+	}
+	e.checkReplayMatchesRecord(id)
+	t.Logf("stderr: %q", errb.String())
 }

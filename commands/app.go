@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -38,8 +39,14 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		fmt.Fprintf(d.IO.ErrOut, "trail: warning: %s\n", w)
 	}
 	if err == nil {
-		err = app.RunContext(ctx, args)
+		// A reader gone away ends the command as an interrupt would: a
+		// step saves what it has, and nobody is left to read the rest.
+		cctx, cancel := context.WithCancel(ctx)
+		d.IO.OnBrokenOut(cancel)
+		err = app.RunContext(cctx, args)
+		cancel()
 	}
+	d.IO.FlushOut(ctx)
 	return finish(d, err)
 }
 
@@ -47,8 +54,10 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 // fails a command that otherwise succeeded: a script must not take an
 // answer lost on a full disk for an empty one.
 func finish(d *Deps, err error) int {
-	if werr := d.IO.OutErr(); werr != nil && (ExitCode(err) == ExitOK || errors.Is(err, werr)) {
-		err = stdoutFailure(werr) // also for a command that returned the write's error as it came
+	if werr := d.IO.OutErr(); werr != nil && (ExitCode(err) == ExitOK || errors.Is(err, werr) || errors.Is(werr, syscall.EPIPE)) {
+		// also for a command that returned the write's error as it came,
+		// or one a reader gone away ended (not an interrupt)
+		err = stdoutFailure(werr)
 	}
 	var ee *exitError
 	if err != nil && !(errors.As(err, &ee) && ee.msg == "") {

@@ -287,6 +287,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	st := d.OpenStore(o.Globals.Home)
 	r := newRenderer(o)
 	o.Step.Observer = r
+	o.IO.DetachOut() // a slow reader must not hold the stream or the save
 	res, stepErr := newEngine(d, st).Step(ctx, o.Step)
 	return r.finish(res, stepErr)
 }

@@ -5,11 +5,21 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
-// SignalContext is cancelled by the first SIGINT or SIGTERM, so the step can
-// save its partial answer; a second signal exits at once with 130 (the last
-// saved record is intact because saves are atomic).
+// SignalContext is cancelled by the first SIGINT, SIGTERM or SIGHUP, so
+// the step can save its partial answer; a second signal exits at once with
+// 130 (the last saved record is intact because saves are atomic), saying
+// so. A second signal within secondSignalGrace of the first is the same
+// interrupt: GNU timeout (the CI idiom `timeout 600 trail run ...`)
+// signals both trail and its process group, and the two copies arriving
+// apart used to end the save they had just begun.
+//
+// SIGHUP (a closed terminal, a dropped ssh) is an interrupt too, not
+// death: the step was as much the user's as with Ctrl-C. SIGPIPE is
+// ignored: a reader gone away is a write error (EPIPE) trail handles
+// (stdout_errors.go), not a kill before the save.
 //
 // main calls it before anything else: until signal.Notify runs, the Go
 // runtime answers SIGINT by killing the process ("signal: interrupt"), so
@@ -22,8 +32,9 @@ import (
 // after its exit code was decided (signal.Stop would give SIGINT back to
 // the runtime, which dies of it).
 func SignalContext() (context.Context, func()) {
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Ignore(syscall.SIGPIPE)
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -33,10 +44,18 @@ func SignalContext() (context.Context, func()) {
 		case <-done:
 			return
 		}
-		select {
-		case <-ch:
-			os.Exit(ExitInterrupted)
-		case <-done:
+		first := time.Now()
+		for {
+			select {
+			case <-ch:
+				if time.Since(first) < secondSignalGrace {
+					continue
+				}
+				os.Stderr.WriteString("trail: interrupted again: exiting without waiting for the save (the last saved record stands)\n")
+				os.Exit(ExitInterrupted)
+			case <-done:
+				return
+			}
 		}
 	}()
 	return ctx, func() {
@@ -44,3 +63,7 @@ func SignalContext() (context.Context, func()) {
 		cancel()
 	}
 }
+
+// secondSignalGrace is how long after the first signal another one is
+// still the same interrupt.
+const secondSignalGrace = 500 * time.Millisecond

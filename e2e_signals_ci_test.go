@@ -1,0 +1,108 @@
+//go:build unix
+
+package main_test
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"trail/core/provider/wire/wiretest"
+)
+
+// GNU timeout (`timeout 600 trail run …`, the CI idiom) signals trail and
+// its process group: two signals a moment apart are one interrupt, and
+// the step's save and its SessionEnd hooks finish. A second signal later
+// still exits at once, saying so.
+func TestTwoSignalsAMomentApartAreOneInterrupt(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
+	e := anthropicEnv(t)
+	e.writeFile(".claude/settings.json", `{"hooks":{"SessionEnd":[{"hooks":[{"type":"command","command":"sleep 0.3; touch ended"}]}]}}`)
+	rd, c, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
+	waitForLine(t, rd, "text_delta")
+	c.Process.Signal(syscall.SIGTERM)
+	time.Sleep(100 * time.Millisecond) // the save is done; the hook runs
+	c.Process.Signal(syscall.SIGTERM)
+	r := wait()
+	if r.code != 130 || !e.exists("ended") || strings.Contains(r.stderr, "interrupted again") {
+		t.Fatalf("exit %d, SessionEnd hook finished %v\n%s", r.code, e.exists("ended"), r)
+	}
+	if last := lastMessage(t, e, e.onlySession()); last["state"] != "interrupted" || last["content"] != "Hello" {
+		t.Fatalf("last message = %v", last)
+	}
+}
+
+// SIGHUP (a terminal closed, an ssh connection dropped) interrupts as
+// SIGINT does: the partial answer is saved.
+func TestSIGHUPSavesThePartialAnswer(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
+	e := anthropicEnv(t)
+	rd, c, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
+	waitForLine(t, rd, "text_delta")
+	c.Process.Signal(syscall.SIGHUP)
+	r := wait()
+	if r.code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", r.code, r)
+	}
+	if last := lastMessage(t, e, e.onlySession()); last["state"] != "interrupted" || last["content"] != "Hello" {
+		t.Fatalf("last message = %v", last)
+	}
+}
+
+// A reader slower than --timeout (a `while read` loop running a command
+// per line) does not make the server look silent: the stream is read
+// while stdout waits.
+func TestASlowReaderIsNotAProviderTimeout(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	head, tail := text[:3], text[len(text)-3:] // message_start, block start, …; block stop, delta, stop
+	var events []string
+	events = append(events, head...)
+	for range 3000 {
+		events = append(events, `event: content_block_delta`+"\n"+`data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"word "}}`+"\n\n")
+	}
+	events = append(events, tail...)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range events {
+			io.WriteString(w, ev)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	e := anthropicEnv(t)
+	rd, _, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "--timeout", "1", "Hello")
+	waitForLine(t, rd, "system")
+	time.Sleep(2500 * time.Millisecond) // the reader pauses; the pipe fills
+	r := wait()
+	if r.code != 0 || strings.Contains(r.stderr, "no data from the server") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Count(r.stdout, `"text_delta"`); got < 3000 {
+		t.Errorf("%d text deltas reached the reader", got)
+	}
+}
+
+// waitForLine reads stdout until a line of the given type.
+func waitForLine(t *testing.T, rd *bufio.Reader, typ string) {
+	t.Helper()
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stdout ended before a %s line: %v", typ, err)
+		}
+		if gjson.Get(line, "type").String() == typ || gjson.Get(line, "event.delta.type").String() == typ {
+			return
+		}
+	}
+}
