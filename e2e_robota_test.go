@@ -119,6 +119,11 @@ func TestARobotaAbortedThenResumedSessionResumesInLine(t *testing.T) {
 	if len(msgs) != 9 || msgs[4]["id"] != "msg_b_a2" || msgs[4]["state"] != "interrupted" {
 		t.Fatalf("record after the resume: %v", msgs)
 	}
+	// Robota keeps no title: the session is titled by how it began, not by
+	// the prompt that resumed it (SPEC 3.2: the first user prompt).
+	if title := e.record(id)["title"]; title != msgs[1]["content"] || title == "and now?" {
+		t.Errorf("title %q, want the first prompt %q", title, msgs[1]["content"])
+	}
 	if r := e.run("", "validate-log", "--strict", id); r.code != 0 {
 		t.Fatalf("validate-log --strict after the resume: %s", r)
 	}

@@ -102,13 +102,34 @@ func (s *session) submit(ctx context.Context, prompt string) (string, error) {
 	s.startContext = nil
 	s.logPreRun(input)
 	user.Content = input
-	s.appendUnsaved(user, 0) // logged before the round's request
+	first := firstPrompt(s.messages, prompt) // before this one joins them
+	s.appendUnsaved(user, 0)                 // logged before the round's request
 	if s.rec.Title == "" {
 		// Redacted before it is cut, so a key cut in half is not kept.
-		s.rec.Title = chat.FirstLine(s.red.String(prompt), titleLen)
+		s.rec.Title = chat.FirstLine(s.red.String(first), titleLen)
 	}
 	s.obs.Event(StepEvent{Kind: EvUserMessage, Message: &user})
 	return s.loop(ctx)
+}
+
+// firstPrompt is the session's first user prompt (SPEC 3.2's title), the
+// hook context before it left out; prompt when the conversation has none
+// yet. A record another program wrote (Robota keeps no title) is titled
+// by how it began, not by the prompt that resumed it.
+func firstPrompt(msgs []chat.Message, prompt string) string {
+	for _, m := range msgs {
+		if m.Role != chat.RoleUser || strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		text := m.Content
+		if rest, ok := strings.CutPrefix(text, "<system-reminder>\n"); ok {
+			if _, after, found := strings.Cut(rest, "\n</system-reminder>\n"); found {
+				text = after
+			}
+		}
+		return text
+	}
+	return prompt
 }
 
 // withReminder puts hook output before the prompt the way Robota does.
