@@ -3,9 +3,14 @@ package main_test
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"trail/core/provider/wire/wiretest"
 )
 
 // Round trips with files Robota wrote (testdata/robota, README there says
@@ -293,4 +298,34 @@ func TestALogInAnotherKeyOrderIsResyncedSoRequestDigestsHold(t *testing.T) {
 		t.Fatalf("replay --view requests: %s", r)
 	}
 	e.checkReplayMatchesRecord(robotaID)
+}
+
+// A record whose conversation lost its system message (Robota saves that
+// shape after /clear, messages empty or not) gets its systemPrompt back in
+// front, as Robota's next run applies it: the model gets the prompt, and
+// the log replays to the record.
+func TestARecordWithoutItsSystemMessageGetsItsPromptBack(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	srv := wiretest.NewServer(t, wiretest.Replay(text), wiretest.Replay(text))
+	e := anthropicEnv(t)
+	msgs := map[string]string{
+		"nosys": `[{"id":"u1","role":"user","content":"q","state":"complete","timestamp":"2025-06-01T00:00:00.000Z"},` +
+			`{"id":"a1","role":"assistant","content":"a","state":"complete","timestamp":"2025-06-01T00:00:01.000Z"}]`,
+		"cleared": `[]`,
+	}
+	for i, id := range []string{"nosys", "cleared"} {
+		e.writeFile(filepath.Join(e.home, "sessions", id+".json"), `{"id":"`+id+`","cwd":"`+e.cwd+`","createdAt":"2025-06-01T00:00:00.000Z",`+
+			`"updatedAt":"2025-06-02T00:00:00.000Z","messages":`+msgs[id]+`,"history":[],"systemPrompt":"You are terse."}`)
+		e.must("", "resume", id, "--base-url", srv.URL, "hi")
+		if got := gjson.GetBytes(srv.Body(i), "system.0.text").String(); got != "You are terse." {
+			t.Errorf("%s: system sent %q", id, gjson.GetBytes(srv.Body(i), "system").Raw)
+		}
+		rec := e.messages(id)
+		if rec[0]["role"] != "system" || rec[0]["content"] != "You are terse." {
+			t.Errorf("%s: first message %v", id, rec[0])
+		}
+		e.checkReplayMatchesRecord(id)
+		e.must("", "validate-log", "--strict", id)
+	}
 }

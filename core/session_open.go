@@ -147,6 +147,9 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 		}
 	}
 	s.rec, s.messages, s.history = rec, msgs, rec.History
+	if err := s.restoreSystemMessage(); err != nil {
+		return err
+	}
 	s.providerCalls = fieldInt(rec.Fields, "providerCalls")
 	if err := s.loadPending(); err != nil {
 		return err
@@ -367,6 +370,33 @@ func (s *session) currentSystemPrompt() string {
 		}
 	}
 	return ""
+}
+
+// restoreSystemMessage puts the record's systemPrompt back in front of a
+// conversation that lost its system message: Robota saves that shape after
+// /clear and in run-isolated mode, and applies the prompt again on its
+// next run. Without it the stored prompt would never reach the model, and
+// replay, which gives a log's first messages the session_init prompt
+// (as Robota's reader does), would tell another conversation than the
+// record.
+func (s *session) restoreSystemMessage() error {
+	if len(s.messages) > 0 && s.messages[0].Role == chat.RoleSystem {
+		return nil
+	}
+	raw, ok := s.rec.Fields.Get("systemPrompt")
+	var sp string
+	if !ok || !unmarshalString(raw, &sp) || sp == "" {
+		return nil
+	}
+	m, err := s.newMessage(chat.RoleSystem, sp)
+	if err != nil {
+		return err
+	}
+	s.messages = append([]chat.Message{m}, s.messages...)
+	// As at the start of a session: its chat entry opens the timeline.
+	s.history = append([]json.RawMessage{chatEntry(m)}, s.history...)
+	s.historyScrubbed++ // the prompt comes from the saved, scrubbed record
+	return nil
 }
 
 func fieldInt(f store.Fields, key string) int {
