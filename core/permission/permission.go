@@ -258,10 +258,19 @@ func (p *Policy) allowedBy(tool, value string, known bool) (string, bool) {
 				break
 			}
 		}
+		if found == "" && p.readOnly(part) {
+			// A read-only part runs without a question on its own, so it
+			// needs no rule inside a compound either: Bash(touch *)
+			// allows "touch b.txt; echo hello".
+			found = ReadOnlyRule
+		}
 		if found == "" {
 			return "", false
 		}
 		used = appendUnique(used, found)
+	}
+	if len(used) == 1 && used[0] == ReadOnlyRule {
+		return "", false // read-only as a whole: Check says so itself
 	}
 	return strings.Join(used, ", "), true
 }
