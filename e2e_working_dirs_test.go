@@ -58,3 +58,29 @@ func TestFileToolsReachAdditionalDirectories(t *testing.T) {
 		t.Errorf("--add-dir outlived its step: %v", out)
 	}
 }
+
+// A session started through a symlinked path is the folder's session from
+// its real path too (and the other way round): --last and list --here
+// compare folders, not spellings.
+func TestLastAndHereSeeThroughSymlinks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(e.cwd, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	c := e.cmd("run", "--provider", "echo", "--name", "via-link", "from the link")
+	c.Dir, c.Env = link, append(c.Env, "PWD="+link) // as a shell that cd'd through the link says
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rec := e.record(e.onlySession()); rec["cwd"] != link {
+		t.Fatalf("the session's cwd is %v, want the link's spelling", rec["cwd"])
+	}
+	if r := e.must("", "resume", "--last", "--provider", "echo", "again"); r.stdout != "echo: again\n" {
+		t.Fatalf("resume --last from the real path: %s", r)
+	}
+	if r := e.must("", "list", "--here", "--json"); !strings.Contains(r.stdout, "via-link") {
+		t.Errorf("list --here from the real path: %s", r)
+	}
+}

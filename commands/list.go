@@ -180,8 +180,12 @@ func runList(_ context.Context, o *ListOptions) error {
 
 func filterHeads(heads []store.Head, o *ListOptions, now time.Time) []store.Head {
 	out := heads[:0]
+	var here *store.DirMatcher
+	if o.Cwd != "" {
+		here = store.NewDirMatcher(o.Cwd)
+	}
 	for _, h := range heads {
-		if o.Cwd != "" && h.Cwd != o.Cwd {
+		if here != nil && !here.Match(h.Cwd) {
 			continue
 		}
 		if o.Status != "" && headStatus(h) != o.Status {

@@ -174,8 +174,9 @@ func resolveLast(st Store, ref SessionRef) (string, error) {
 		return "", err
 	}
 	best := -1
+	here := store.NewDirMatcher(ref.Cwd)
 	for i, h := range heads {
-		if h.Corrupt || (!ref.AnyDir && h.Cwd != ref.Cwd) {
+		if h.Corrupt || (!ref.AnyDir && !here.Match(h.Cwd)) {
 			continue
 		}
 		if best < 0 || h.UpdatedAt > heads[best].UpdatedAt || (h.UpdatedAt == heads[best].UpdatedAt && h.ID > heads[best].ID) {
