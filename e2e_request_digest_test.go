@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -260,5 +261,39 @@ func TestFullRequestLogsAndOldLogsStillValidateAndReplay(t *testing.T) {
 	}
 	if !strings.Contains(string(oldReqs[1].Messages[3]), `"role":"tool"`) {
 		t.Fatalf("the old log's second request lost its tool result: %s", oldReqs[1].Messages[3])
+	}
+}
+
+// A log another tool re-wrote with spaces between tokens (Python's
+// json.dumps, `jq .` then joined) holds the same messages: their request
+// digests, taken over compact JSON, still hold.
+func TestALogRewrittenWithSpacesKeepsItsDigests(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "spaced", "hi")
+	e.must("", "resume", "spaced", "--provider", "echo", "again")
+	id := e.onlySession()
+	data, err := os.ReadFile(e.logPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var b bytes.Buffer
+		if err := json.Indent(&b, line, "", " "); err != nil {
+			t.Fatal(err)
+		}
+		out.Write(bytes.ReplaceAll(b.Bytes(), []byte("\n"), nil)) // `{ "a": 1, ...}` on one line
+		out.WriteByte('\n')
+	}
+	spaced := filepath.Join(t.TempDir(), "spaced.jsonl")
+	if err := os.WriteFile(spaced, out.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Bytes(), []byte(`"role": "user"`)) {
+		t.Fatal("the rewrite kept the log compact")
+	}
+	if r := e.run("", "validate-log", "--strict", spaced); r.code != 0 {
+		t.Fatalf("%s", r)
 	}
 }

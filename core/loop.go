@@ -313,7 +313,7 @@ func historyStructure(msgs []chat.Message) []byte {
 		b = append(b, ']')
 		if len(m.Metadata) > 0 {
 			b = append(b, `,"metadata":`...)
-			b = append(b, chat.CompactBytes(m.Metadata)...)
+			b = append(b, logfmt.CompactJSON(m.Metadata)...)
 		}
 		b = append(b, '}')
 	}

@@ -42,6 +42,11 @@ type digestCheck struct {
 
 // add appends a message (as the log holds it, payloads resolved).
 func (d *historyDigest) add(msg json.RawMessage) {
+	if spaced(msg) {
+		// The digest is over each message's compact JSON: a log another
+		// tool re-wrote with spaces holds the same messages.
+		msg = CompactJSON(msg)
+	}
 	rf := RequestForm(msg)
 	d.h.Add(rf)
 	if d.keep {

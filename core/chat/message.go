@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -114,7 +113,7 @@ func (m *Message) CompactJSON() (json.RawMessage, error) {
 		// Kept: a loaded message is compacted for the estimate, the
 		// request digest and the log check alike, and it does not change
 		// until Touch.
-		m.compact = CompactBytes(m.raw)
+		m.compact = logfmt.CompactJSON(m.raw)
 		return m.compact, nil
 	}
 	return logfmt.Marshal(m.object())
@@ -134,40 +133,9 @@ func (m Message) WithInterruptedNote() Message {
 	return m
 }
 
-// CompactBytes drops the whitespace outside strings of valid JSON.
-func CompactBytes(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	start := 0
-	for i := 0; i < len(data); {
-		switch c := data[i]; c {
-		case '"':
-			// Jump over the string: find its closing quote, skipping escapes.
-			j := i + 1
-			for {
-				k := bytes.IndexAny(data[j:], "\"\\")
-				if k < 0 {
-					return append(out, data[start:]...) // unterminated: keep as is
-				}
-				j += k
-				if data[j] == '\\' {
-					if j += 2; j >= len(data) {
-						return append(out, data[start:]...)
-					}
-					continue
-				}
-				break
-			}
-			i = j + 1
-		case ' ', '\n', '\t', '\r':
-			out = append(out, data[start:i]...)
-			i++
-			start = i
-		default:
-			i++
-		}
-	}
-	return append(out, data[start:]...)
-}
+// CompactBytes drops the whitespace outside strings of valid JSON
+// (logfmt.CompactJSON, for the providers, which see chat and not the log).
+func CompactBytes(data []byte) []byte { return logfmt.CompactJSON(data) }
 
 // DecodeMessage reads a message from JSON, keeping unknown keys.
 func DecodeMessage(raw json.RawMessage) (Message, error) {
@@ -330,7 +298,7 @@ func (m Message) ContentText() string {
 		return "null"
 	}
 	if raw, ok := m.extra("content"); ok {
-		return string(CompactBytes(raw))
+		return string(logfmt.CompactJSON(raw))
 	}
 	return m.Content
 }
