@@ -212,3 +212,18 @@ func TestTerminalPromptAIsRememberedByTheNextResume(t *testing.T) {
 		t.Errorf("sources = %v", sources)
 	}
 }
+
+// A CI job with a pseudo-terminal (docker run -t, some runners) has no one
+// to answer: with CI set, a call that needs approval is denied as when
+// piped, not asked until the job's time limit.
+func TestCIOnATerminalDoesNotAsk(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("CI=true")
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	code, shown := tr.wait()
+	if code != 0 || e.exists("made") || strings.Contains(shown, "[y/a/N]") || !strings.Contains(shown, "denied") {
+		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
+	}
+}

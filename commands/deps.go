@@ -130,7 +130,7 @@ func newEngine(d *Deps, st core.Store) *core.Engine {
 		NewProvider: func(cfg provider.Config) (provider.Provider, error) { return d.NewProvider(cfg, d.Env) },
 		Clock:       clockFunc(d.Now),
 		NewID:       d.NewID,
-		Terminal:    &terminal{io: d.IO},
+		Terminal:    &terminal{io: d.IO, ci: inCI(d.Env)},
 		Env:         d.Env,
 		Environ:     d.Environ,
 		Tools:       d.Tools,
@@ -145,9 +145,26 @@ func (f clockFunc) Now() time.Time { return f() }
 type terminal struct {
 	io *IOStreams
 	in *bufio.Reader
+	ci bool // CI is set: no one is there to answer, terminal or not
 }
 
-func (t *terminal) CanPrompt() bool { return t.io.CanPrompt() }
+// CanPrompt: a person at a terminal, and not a CI job. Runners that give a
+// job a pseudo-terminal (docker run -t, GitLab and Jenkins agents) would
+// otherwise wait at a question until the job's time limit; they all set
+// CI, as gh and npm read it.
+func (t *terminal) CanPrompt() bool { return t.io.CanPrompt() && !t.ci }
+
+// inCI reports whether CI is set to anything but false or 0.
+func inCI(env func(string) string) bool {
+	if env == nil {
+		return false
+	}
+	switch v := strings.ToLower(strings.TrimSpace(env("CI"))); v {
+	case "", "false", "0":
+		return false
+	}
+	return true
+}
 
 func (t *terminal) Ask(question string) (string, error) {
 	t.io.asking.Store(true)
