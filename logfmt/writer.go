@@ -137,6 +137,9 @@ func (w *Writer) Log(event string, fields ...Field) error {
 	if n, err := w.f.Write(line); err != nil {
 		w.untear(n)
 		w.size = -1 // the untear may have failed: only the file knows now
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err // it names the file again: "write /x.jsonl: write /x.jsonl: ..."
+		}
 		return fmt.Errorf("log %s: write %s: %w", event, w.path, err)
 	}
 	w.seq++
