@@ -73,3 +73,15 @@ func TestValidateLogReportsABrokenLineOnceAndQuietly(t *testing.T) {
 		t.Errorf("-q on a log with only a warning prints nothing: %s", r)
 	}
 }
+
+// A log's name is shown escaped in the text report, as every other name
+// from outside: a newline in it must not split a report line in two.
+func TestValidateLogEscapesAFileName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("new\nline.jsonl", "")
+	r := e.must("", "validate-log", "new\nline.jsonl")
+	if r.stdout != "new\\nline.jsonl: valid (0 entries)\n" {
+		t.Fatalf("%s", r)
+	}
+}

@@ -42,13 +42,13 @@ func writeValidationText(out, errOut io.Writer, results []logResult, quiet bool)
 			continue
 		}
 		if !quiet {
-			fmt.Fprintf(w, "%s: %s\n", r.Name, summary(r.Report))
+			fmt.Fprintf(w, "%s: %s\n", safeLine(r.Name), summary(r.Report))
 		}
 		for _, is := range r.Report.Issues {
-			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", r.Name, is.Line, is.Severity, is.Code, oneLine(is.Message))
+			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", safeLine(r.Name), is.Line, is.Severity, is.Code, oneLine(is.Message))
 		}
 		if r.Report.Dropped > 0 && !quiet {
-			fmt.Fprintf(w, "%s: %s not shown\n", r.Name, plural(r.Report.Dropped, "more issue"))
+			fmt.Fprintf(w, "%s: %s not shown\n", safeLine(r.Name), plural(r.Report.Dropped, "more issue"))
 		}
 	}
 }
@@ -115,7 +115,7 @@ func writeValidationGitHub(out, errOut io.Writer, results []logResult, quiet boo
 		}
 		w.Flush()
 		if !quiet {
-			fmt.Fprintf(errOut, "%s: %s\n", r.Name, summary(r.Report))
+			fmt.Fprintf(errOut, "%s: %s\n", safeLine(r.Name), summary(r.Report))
 		}
 	}
 }
