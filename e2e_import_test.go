@@ -62,6 +62,9 @@ func TestE2EImportEachPeerFileResumesReplaysAndValidates(t *testing.T) {
 				if md["importedId"] == nil && md["synthetic"] != true {
 					t.Fatalf("message without its original id: %v", m)
 				}
+				if m["role"] == "assistant" && md["synthetic"] != true && md["model"] == nil {
+					t.Fatalf("answer without its model: %v", m)
+				}
 			}
 			skipped := e.events(id, "import_skipped")
 			summary := e.events(id, "import_summary")
