@@ -433,3 +433,37 @@ func TestALogWithoutItsRecordIsNamedAndCanBeDeleted(t *testing.T) {
 		t.Errorf("the log is still there: %v", err)
 	}
 }
+
+// A save killed before its rename leaves the whole conversation in a temp
+// file: delete takes Robota's <id>.json.<pid>.tmp and trail's own
+// <id>.json.tmp-<digits> with the session, and leaves another session's.
+func TestDeleteRemovesTheTempRecordsAKilledSaveLeft(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.robotaHome()
+	e.must("", "run", "--provider", "echo", "--session-id", "other", "keep me")
+	sessions := filepath.Join(e.home, "sessions")
+	gone := []string{robotaID + ".json.4242.tmp", robotaID + ".json.tmp-1234567"}
+	kept := []string{"other.json.4242.tmp", "other.json.tmp-1234567"}
+	for _, n := range append(append([]string{}, gone...), kept...) {
+		if err := os.WriteFile(filepath.Join(sessions, n), []byte(`{"partial":`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := e.must("", "delete", robotaID, "--yes"); r.stdout != robotaID+"\n" {
+		t.Fatalf("delete: %s", r)
+	}
+	for _, n := range gone {
+		if _, err := os.Lstat(filepath.Join(sessions, n)); err == nil {
+			t.Errorf("%s left after delete", n)
+		}
+	}
+	for _, n := range kept {
+		if _, err := os.Lstat(filepath.Join(sessions, n)); err != nil {
+			t.Errorf("another session's %s: %v", n, err)
+		}
+	}
+	if got := e.listJSON(); len(got) != 1 || got[0]["id"] != "other" {
+		t.Errorf("list after delete: %v", got)
+	}
+}
