@@ -7,6 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"trail/core/provider/wire/wiretest"
 )
 
 // peerFiles are the session files of other agents in testdata/peers: the
@@ -57,6 +61,9 @@ func TestE2EImportEachPeerFileResumesReplaysAndValidates(t *testing.T) {
 				md, _ := m["metadata"].(map[string]any)
 				if md["importedId"] == nil && md["synthetic"] != true {
 					t.Fatalf("message without its original id: %v", m)
+				}
+				if m["role"] == "assistant" && md["synthetic"] != true && md["model"] == nil {
+					t.Fatalf("answer without its model: %v", m)
 				}
 			}
 			skipped := e.events(id, "import_skipped")
@@ -383,5 +390,35 @@ func TestE2EExportOfACompactedSessionAndOfOneWithoutALog(t *testing.T) {
 	r := e.must("", "export", "nolog", "--to", "markdown")
 	if !strings.Contains(r.stdout, "## User\n\nunlogged\n") || !strings.Contains(r.stderr, "the session has no log") {
 		t.Fatalf("export without a log: %s", r)
+	}
+}
+
+// A tool result that failed in Claude Code (is_error) goes back to
+// Anthropic marked is_error after the import, as trail's own failures do.
+func TestE2EAnImportedFailedToolResultIsSentAsAnError(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := anthropicEnv(t)
+	// The file up to its compaction: the failed test run is still in
+	// the conversation then.
+	b, err := os.ReadFile("testdata/peers/claude-tools-compacted.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	f := e.writeFile("before-compaction.jsonl", strings.Join(lines[:16], ""))
+	id := strings.TrimSpace(e.must("", "import", f).stdout)
+	e.must("", "resume", id, "--provider", "anthropic", "--base-url", srv.URL, "go on")
+	results := map[string]gjson.Result{}
+	gjson.GetBytes(srv.Body(0), "messages.#.content|@flatten|#(type==\"tool_result\")#").ForEach(func(_, b gjson.Result) bool {
+		results[b.Get("tool_use_id").String()] = b
+		return true
+	})
+	bash, ok := results["toolu_01Bash"]
+	if !ok || !bash.Get("is_error").Bool() {
+		t.Fatalf("the failed result: %s (all: %v)", bash.Raw, results)
+	}
+	if read := results["toolu_01Read"]; !read.Exists() || read.Get("is_error").Exists() {
+		t.Errorf("a result that succeeded: %s", read.Raw)
 	}
 }

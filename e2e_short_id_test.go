@@ -149,3 +149,39 @@ func TestListTableFitsAnEightyColumnTerminal(t *testing.T) {
 		t.Errorf("--limit 0: exit %d, %d lines:\n%s", code, n, out)
 	}
 }
+
+// Robota's ids (session_<ms>_<base36>) all start "session_": their short
+// ids come from the random end, stay the same when another Robota session
+// appears, and every command takes them.
+func TestRobotaSessionsHaveShortIDsFromTheirRandomEnd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // the aborted fixture's log is Robota's, with its gaps
+	e.robotaHome()
+	if got := e.listJSON(); len(got) != 1 || got[0]["shortId"] != "k3x9q2" {
+		t.Fatalf("one Robota session: %v", got)
+	}
+	e.robotaFixture(robotaAbortedID)
+	short := map[string]string{}
+	for _, s := range e.listJSON() {
+		short[s["id"].(string)] = s["shortId"].(string)
+	}
+	if short[robotaID] != "k3x9q2" || short[robotaAbortedID] != "ab0rt3" {
+		t.Fatalf("two Robota sessions: %v", short)
+	}
+	if r := e.must("", "resume", "k3x9q2", "--provider", "echo", "again"); r.stdout != "echo: again\n" {
+		t.Fatalf("resume by short id: %s", r)
+	}
+	if r := e.must("", "validate-log", "k3x9"); !strings.Contains(r.stdout, "valid") {
+		t.Fatalf("validate-log by a prefix of the random end: %s", r)
+	}
+	if got := e.replayMessages("ab0rt3"); len(got) == 0 {
+		t.Fatalf("replay by short id: no messages")
+	}
+	if r := e.run("", "replay", "sessio"); r.code != 3 || !strings.Contains(r.stderr, "k3x9q2") || !strings.Contains(r.stderr, "ab0rt3") {
+		t.Fatalf("the prefix every Robota id shares is ambiguous, naming both short ids: %s", r)
+	}
+	if r := e.must("", "delete", "ab0rt3", "--yes"); r.stdout != robotaAbortedID+"\n" {
+		t.Fatalf("delete by short id: %s", r)
+	}
+}

@@ -13,10 +13,12 @@ import (
 // hex digits are random (google/uuid puts 62 random bits after the
 // variant), so a short id is taken from there, git-abbreviation style: the
 // first shortMin characters of that random part, more only when another
-// session needs them to tell the two apart, at most shortMax. An id that
-// is not a UUID (--session-id, another program's) has no random part; its
-// short id is itself when it has 8 characters or fewer, else taken from
-// its start the same way.
+// session needs them to tell the two apart, at most shortMax. Robota's ids
+// are session_<milliseconds>_<base36 random>: every one starts "session_"
+// and then the time, so their random part is the last segment. Any other
+// id (--session-id, another program's) has no random part; its short id is
+// itself when it has 8 characters or fewer, else taken from its start the
+// same way.
 //
 // A short id must name one session however it is looked up, so it is
 // unique against everything ResolveSession matches: the random parts of
@@ -30,12 +32,41 @@ const (
 )
 
 // idTail is the part of an id a short id is taken from: a UUID's last
-// twelve hex digits, or the whole of any other id.
+// twelve hex digits, the random segment of a Robota id, or the whole of
+// any other id.
 func idTail(id string) string {
 	if isUUID(id) {
 		return id[24:]
 	}
+	if t, ok := robotaTail(id); ok {
+		return t
+	}
 	return id
+}
+
+// robotaTail is the random end of an id of Robota's shape,
+// session_<digits>_<lowercase base36> (woojubb/robota create-session.ts:
+// `session_${Date.now()}_${Math.random().toString(36).substr(2, 9)}`).
+func robotaTail(id string) (string, bool) {
+	rest, ok := strings.CutPrefix(id, "session_")
+	if !ok {
+		return "", false
+	}
+	ms, tail, ok := strings.Cut(rest, "_")
+	if !ok || ms == "" || tail == "" {
+		return "", false
+	}
+	for i := 0; i < len(ms); i++ {
+		if ms[i] < '0' || ms[i] > '9' {
+			return "", false
+		}
+	}
+	for i := 0; i < len(tail); i++ {
+		if c := tail[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z') {
+			return "", false
+		}
+	}
+	return tail, true
 }
 
 // isUUID reports the 8-4-4-4-12 hex layout.

@@ -41,6 +41,18 @@ func TestShortIDs(t *testing.T) {
 		{"a short id another session is named grows past the name",
 			heads("01a20afb-1c2d-7000-8000-3f9a2c000001", "", "01a20afb-1c2d-7000-8000-77b0e1000002", "3f9a2c"),
 			map[string]string{"01a20afb-1c2d-7000-8000-3f9a2c000001": "3f9a2c0", "01a20afb-1c2d-7000-8000-77b0e1000002": "77b0e1"}},
+		{"Robota ids (session_<ms>_<base36>) are shortened from their random end",
+			heads("session_1767600000000_r0b0t4xyz", "", "session_1767600099999_q7w8e9r0t", "", "session_1767600099999_q7w8zzzzz", ""),
+			map[string]string{"session_1767600000000_r0b0t4xyz": "r0b0t4", "session_1767600099999_q7w8e9r0t": "q7w8e9", "session_1767600099999_q7w8zzzzz": "q7w8zz"}},
+		{"an id of Robota's shape beside a UUID keeps both kinds apart",
+			heads("session_1767600000000_3f9a2c5xy", "", "01a20afb-1c2d-7000-8000-3f9a2c000001", ""),
+			map[string]string{"session_1767600000000_3f9a2c5xy": "3f9a2c5", "01a20afb-1c2d-7000-8000-3f9a2c000001": "3f9a2c0"}},
+		{"an id like Robota's but with no time in it is shortened from its start",
+			heads("session_later_r0b0t4xyz", ""),
+			map[string]string{"session_later_r0b0t4xyz": "sessio"}},
+		{"an id like Robota's but not base36 at its end is shortened from its start",
+			heads("session_1767600000000_R0B0T4XYZ", ""),
+			map[string]string{"session_1767600000000_R0B0T4XYZ": "sessio"}},
 		{"an id that is not a UUID is shortened from its start, or kept whole",
 			heads("nightly-build-report", "", "nightly-test-report", "", "weekly-report", "", "x1", ""),
 			map[string]string{"nightly-build-report": "nightly-build-report", "nightly-test-report": "nightly-test-report", "weekly-report": "weekly", "x1": "x1"}},
@@ -79,6 +91,33 @@ func TestEveryShortIDResolves(t *testing.T) {
 		if err != nil || got != id {
 			t.Fatalf("%s (short %s) resolved to %q, %v", id, s, got, err)
 		}
+	}
+}
+
+// Two Robota sessions are told apart by their random ends, and each is
+// found by its short id or a prefix of its random end.
+func TestRobotaSessionsResolveByTheirRandomEnd(t *testing.T) {
+	st := store.New(filepath.Join(t.TempDir(), "home"))
+	a, b := "session_1767600000000_r0b0t4xyz", "session_1767600099999_q7w8e9r0t"
+	writeRecord(t, st, a, "", "/a", "2026-01-01T00:00:00.000Z")
+	writeRecord(t, st, b, "", "/a", "2026-01-01T00:00:01.000Z")
+	hs, err := st.ListHeads()
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := ShortIDs(hs)
+	if short[a] != "r0b0t4" || short[b] != "q7w8e9" {
+		t.Fatalf("short ids %v", short)
+	}
+	for ref, want := range map[string]string{"r0b0t4": a, "r0b0": a, "q7w8e9r0t": b, "session_1767600000000": a} {
+		got, err := ResolveSession(st, SessionRef{Ref: ref})
+		if err != nil || got != want {
+			t.Errorf("%s resolved to %q, %v; want %s", ref, got, err, want)
+		}
+	}
+	var amb *errs.AmbiguousError
+	if _, err := ResolveSession(st, SessionRef{Ref: "sessio"}); !errors.As(err, &amb) || len(amb.Candidates) != 2 {
+		t.Errorf("the prefix both ids share: %v", err)
 	}
 }
 

@@ -8,12 +8,13 @@ import (
 )
 
 // Delete removes everything trail keeps for id: the log, the payload folder,
-// the transcript, the record, the temp-file journal and the lock file. Missing pieces are
-// fine; it wraps ErrNotFound when there was no record, log or payload
-// folder. The lock file does not count, since a caller holding the lock (as
-// it should while deleting) has just created it.
+// the transcript, the temp files a killed save left (trail's and Robota's,
+// see delete_leftovers.go), the record, the temp-file journal and the lock
+// file. Missing pieces are fine; it wraps ErrNotFound when there was no
+// record, log or payload folder. The lock file does not count, since a
+// caller holding the lock (as it should while deleting) has just created it.
 //
-// The log and payloads go before the record, and the lock last, so a
+// The log, payloads and leftovers go before the record, and the lock last, so a
 // failure half-way leaves a session that is still listed and can be deleted
 // again, never an orphaned log hidden from list.
 func (s *FS) Delete(id string) error {
@@ -23,24 +24,35 @@ func (s *FS) Delete(id string) error {
 	// A link, FIFO or folder where one of the session's files belongs is
 	// refused before anything goes: deleting half a session and failing
 	// on the rest would leave a record without its log.
-	for _, p := range []string{s.RecordPath(id), s.LogPath(id), s.TranscriptPath(id), s.TempJournalPath(id), s.LockPath(id)} {
+	leftovers, err := s.leftoverTemps(id)
+	if err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	for _, p := range append([]string{s.RecordPath(id), s.LogPath(id), s.TranscriptPath(id), s.TempJournalPath(id), s.LockPath(id)}, leftovers...) {
 		if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
 			return fmt.Errorf("delete session %s: %w", id, &NotRegularError{Path: p, Kind: FileKind(st.Mode())})
 		}
 	}
-	found := false
-	for _, p := range []struct {
+	type piece struct {
 		path     string
 		all      bool // a folder
 		evidence bool // its presence means the session existed
-	}{
+	}
+	pieces := []piece{
 		{s.LogPath(id), false, true},
 		{s.PayloadDir(id), true, true},
 		{s.TranscriptPath(id), false, false},
-		{s.RecordPath(id), false, true},
-		{s.TempJournalPath(id), false, false},
-		{s.LockPath(id), false, false},
-	} {
+	}
+	for _, p := range leftovers {
+		pieces = append(pieces, piece{p, false, false})
+	}
+	pieces = append(pieces,
+		piece{s.RecordPath(id), false, true},
+		piece{s.TempJournalPath(id), false, false},
+		piece{s.LockPath(id), false, false},
+	)
+	found := false
+	for _, p := range pieces {
 		existed, err := removePath(p.path, p.all)
 		if err != nil {
 			return fmt.Errorf("delete session %s: %w", id, err)

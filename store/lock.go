@@ -193,7 +193,7 @@ func (l *Lock) removeStaleTemp() {
 func isTempOf(name, id string) bool {
 	for _, file := range []string{id + ".json", id + ".json.bak"} {
 		digits, ok := strings.CutPrefix(name, file+tempInfix)
-		if ok && digits != "" && len(digits) <= 20 && strings.Trim(digits, "0123456789") == "" {
+		if ok && isDigits(digits) {
 			return true
 		}
 	}

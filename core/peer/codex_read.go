@@ -17,7 +17,9 @@ import (
 // thread_rolled_back, which takes turns back out. session_meta holds the
 // system prompt (base_instructions); the first developer message becomes
 // the system prompt only when there is none, and later ones are kept as
-// user messages marked synthetic, where they were.
+// user messages marked synthetic, where they were. Each turn opens with a
+// turn_context naming its model: the answers of the turn keep it in their
+// metadata, as the other agents' answers do.
 
 // codexHarness are the openings of user messages Codex writes itself.
 var codexHarness = []struct{ prefix, sourceType string }{
@@ -30,6 +32,7 @@ var codexHarness = []struct{ prefix, sourceType string }{
 func readCodex(lines []srcLine) (*Conversation, error) {
 	b := newBuilder(Codex)
 	c := b.c
+	turnModel := ""
 	for _, l := range lines {
 		p := l.get("payload")
 		ts := isoTime(l.get("timestamp").Str)
@@ -54,14 +57,15 @@ func readCodex(lines []srcLine) (*Conversation, error) {
 				b.skip(l.num, "session_meta", "a second system prompt; the session keeps the first", l.raw)
 			}
 		case "response_item":
-			codexItem(b, l, p, ts)
+			codexItem(b, l, p, ts, turnModel)
 		case "compacted":
 			codexCompacted(b, l, p, ts)
 		case "turn_context":
 			if m := p.Get("model").Str; m != "" {
 				c.Model = m
 			}
-			b.skip(l.num, typ, reasonNoEquivalent, l.raw)
+			turnModel = p.Get("model").Str
+			b.skip(l.num, typ, "the turn's settings; its answers keep the model", l.raw)
 		case "token_usage_record":
 			if !codexUsage(b, p.Get("usage")) {
 				b.skip(l.num, typ, "no answer to give the usage to", l.raw)
@@ -85,12 +89,18 @@ func readCodex(lines []srcLine) (*Conversation, error) {
 	return b.finish(), nil
 }
 
-func codexItem(b *builder, l srcLine, p gjson.Result, ts string) {
+// codexItem adds one response_item; model is its turn's (turn_context),
+// for the answers.
+func codexItem(b *builder, l srcLine, p gjson.Result, ts, model string) {
 	c := b.c
 	typ := p.Get("type").Str
 	md := logfmt.Object{}
 	if id := p.Get("id").Str; id != "" {
 		md = append(md, logfmt.F("importedId", id))
+	}
+	answerMD := md
+	if model != "" {
+		answerMD = append(md[:len(md):len(md)], logfmt.F("model", model))
 	}
 	switch typ {
 	case "message":
@@ -110,7 +120,7 @@ func codexItem(b *builder, l srcLine, p gjson.Result, ts string) {
 			}
 			b.message(l.num, newMessage(chat.RoleUser, text, ts, md))
 		case "assistant":
-			b.assistant(l.num, newMessage(chat.RoleAssistant, text, ts, md))
+			b.assistant(l.num, newMessage(chat.RoleAssistant, text, ts, answerMD))
 		default:
 			b.skip(l.num, "response_item/message/"+role, reasonNoEquivalent, l.raw)
 		}
@@ -129,7 +139,7 @@ func codexItem(b *builder, l srcLine, p gjson.Result, ts string) {
 			}
 			tc.Name, tc.Arguments = "local_shell", rawArgs(p.Get("action"))
 		}
-		b.addCalls(l.num, false, "", ts, []chat.ToolCall{tc}, md)
+		b.addCalls(l.num, false, "", ts, []chat.ToolCall{tc}, answerMD)
 	case "function_call_output", "custom_tool_call_output":
 		out := p.Get("output")
 		success := true

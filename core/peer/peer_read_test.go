@@ -298,3 +298,28 @@ func TestToolFailedReadsImportedAndTrailResults(t *testing.T) {
 		t.Fatal("the answer keeps its model")
 	}
 }
+
+// Codex names each turn's model in its turn_context: the answers of that
+// turn keep it, and a turn on another model gives its answers that one.
+func TestCodexAnswersKeepTheirTurnsModel(t *testing.T) {
+	in := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"c1","cwd":"/w","model_provider":"openai"}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:01Z","type":"turn_context","payload":{"cwd":"/w","model":"gpt-5-codex"}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"one"}]}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"a"}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:04Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"1"}]}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:05Z","type":"turn_context","payload":{"cwd":"/w","model":"gpt-5-mini"}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:05Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"two"}]}}` + "\n" +
+		`{"timestamp":"2026-01-01T00:00:06Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"2"}]}}` + "\n"
+	c := mustRead(t, in, Codex)
+	var got []string
+	for _, it := range c.Items {
+		if m := it.Message; m != nil {
+			got = append(got, m.Role+":"+gjson.GetBytes(m.Metadata, "model").Str)
+		}
+	}
+	sameList(t, got, []string{"user:", "assistant:gpt-5-codex", "tool:", "assistant:gpt-5-codex", "user:", "assistant:gpt-5-mini"})
+	if c.Model != "gpt-5-mini" {
+		t.Errorf("the session's model %q, want the last turn's", c.Model)
+	}
+}

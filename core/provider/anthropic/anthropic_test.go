@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -343,6 +344,35 @@ func TestCompactedConversationOpensWithAUserTurn(t *testing.T) {
 	summary := strings.Index(got, `"role":"assistant"`)
 	if first < 0 || summary < 0 || first > summary || !strings.Contains(got, summaryLead) {
 		t.Fatalf("a compacted conversation must open with a user turn: %s", got)
+	}
+}
+
+// A stored result whose metadata says it failed (Claude Code's is_error,
+// kept by import; Robota's failed tools) is marked is_error though its
+// content is plain text; one that succeeded is not.
+func TestToolResultsWhoseMetadataSaysFailedAreMarked(t *testing.T) {
+	asst := msg("assistant", "")
+	asst.ToolCalls = []chat.ToolCall{
+		{ID: "toolu_1", Type: "function", Name: "Bash", Arguments: `{"command":"false"}`},
+		{ID: "toolu_2", Type: "function", Name: "Read", Arguments: `{"filePath":"a"}`},
+	}
+	failedRes := msg("tool", "Error: exit status 1")
+	failedRes.ToolCallID = "toolu_1"
+	failedRes.Metadata = json.RawMessage(`{"round": 1, "success": false, "toolName": "Bash"}`)
+	okRes := msg("tool", "line1")
+	okRes.ToolCallID = "toolu_2"
+	okRes.Metadata = json.RawMessage(`{"success":true}`)
+	req := &provider.Request{Model: "m", MaxTokens: 10, NoCache: true, Messages: []chat.Message{
+		msg("system", "sys"), msg("user", "go"), asst, failedRes, okRes,
+	}}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"tool_result","tool_use_id":"toolu_1","content":"Error: exit status 1","is_error":true},` +
+		`{"type":"tool_result","tool_use_id":"toolu_2","content":"line1"}]`
+	if got := gjson.GetBytes(body, "messages.2.content").Raw; got != want {
+		t.Errorf("tool results\n got %s\nwant %s", got, want)
 	}
 }
 

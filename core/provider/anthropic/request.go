@@ -232,7 +232,7 @@ func convert(m *chat.Message, thinkingOn bool) (string, []block) {
 		return "assistant", out
 	case chat.RoleTool:
 		content := m.Content
-		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(content)}}
+		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(m)}}
 	default:
 		if strings.TrimSpace(m.Content) == "" {
 			return "user", nil
@@ -292,10 +292,15 @@ func toolUse(tc chat.ToolCall) block {
 	return block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: toolInput(tc.Arguments)}
 }
 
-// failed reports whether a tool result (trail's {"success", "output",
-// "error"?} JSON) is a failure, which the API is told with is_error.
-func failed(result string) bool {
-	return gjson.Valid(result) && gjson.Get(result, "success").Type == gjson.False
+// failed reports whether a tool result is a failure, which the API is
+// told with is_error: its metadata says "success": false (as an import of
+// Claude Code's is_error and Robota's failed tools store it), or it is
+// trail's {"success", "output", "error"?} JSON with "success": false.
+func failed(m *chat.Message) bool {
+	if len(m.Metadata) > 0 && gjson.ValidBytes(m.Metadata) && gjson.GetBytes(m.Metadata, "success").Type == gjson.False {
+		return true
+	}
+	return gjson.Valid(m.Content) && gjson.Get(m.Content, "success").Type == gjson.False
 }
 
 // toolInput is a call's arguments as the object the API wants; arguments
