@@ -124,6 +124,10 @@ func benchList(b *testing.B, promptBytes int) {
 		if err := os.WriteFile(filepath.Join(th, "sessions", id+".json"), bytes.ReplaceAll(tmpl, []byte(seed), []byte(id)), 0o600); err != nil {
 			b.Fatal(err)
 		}
+		// Every session has its log: list reads the logs folder's names.
+		if err := os.WriteFile(filepath.Join(th, "logs", id+".jsonl"), nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

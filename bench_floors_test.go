@@ -215,6 +215,10 @@ func BenchmarkList10kVsHead(b *testing.B) {
 		if err := os.WriteFile(f, bytes.ReplaceAll(tmpl, []byte(seed), []byte(id)), 0o600); err != nil {
 			b.Fatal(err)
 		}
+		// Every session has its log: list reads the logs folder's names.
+		if err := os.WriteFile(filepath.Join(th, "logs", id+".jsonl"), nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
 		files = append(files, f)
 	}
 	head := append([]string{"-q", "-c", "4096"}, files...)

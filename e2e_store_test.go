@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -411,8 +412,8 @@ func TestAPIKeyNeverReachesDiskAndBigPromptsBecomePayloads(t *testing.T) {
 }
 
 // A first step killed before its first save leaves a log and no record:
-// resume says so and names the repair, and delete by id removes the log
-// (list cannot show it: it lists records).
+// list shows it and resume says so, both naming the repair, and delete by
+// id removes the log.
 func TestALogWithoutItsRecordIsNamedAndCanBeDeleted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -425,6 +426,10 @@ func TestALogWithoutItsRecordIsNamedAndCanBeDeleted(t *testing.T) {
 	r := e.run("", "resume", id, "more", "--provider", "echo")
 	if r.code != 3 || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "trail replay "+id+" --write-record") {
 		t.Errorf("resume: %s", r)
+	}
+	r = e.must("", "list")
+	if r.stdout != id+"		corrupt	0		\n" || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "hint: trail replay "+id+" --write-record") {
+		t.Errorf("list: %s", r)
 	}
 	if r := e.run("", "delete", id, "--yes"); r.code != 0 || r.stdout != id+"\n" {
 		t.Errorf("delete: %s", r)
@@ -465,5 +470,38 @@ func TestDeleteRemovesTheTempRecordsAKilledSaveLeft(t *testing.T) {
 	}
 	if got := e.listJSON(); len(got) != 1 || got[0]["id"] != "other" {
 		t.Errorf("list after delete: %v", got)
+	}
+}
+
+// Robota lists a session whose record is gone from its log; list shows it
+// too, as corrupt with the way back, under a short id every command takes:
+// resume names the repair, replay --write-record makes the record, and
+// the session is whole again.
+func TestARobotaSessionWithOnlyItsLogIsListedAndRepaired(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.robotaHome()
+	e.must("", "run", "--provider", "echo", "--session-id", "other", "hello")
+	if err := os.Remove(e.recordPath(robotaID)); err != nil {
+		t.Fatal(err)
+	}
+	list := e.listJSON()
+	if len(list) != 2 {
+		t.Fatalf("list --json: %v", list)
+	}
+	s := list[1]
+	if s["id"] != robotaID || s["shortId"] != "k3x9q2" || s["status"] != "corrupt" || s["logOnly"] != true ||
+		s["path"] != e.logPath(robotaID) || !strings.Contains(fmt.Sprint(s["fix"]), "trail replay "+robotaID+" --write-record") {
+		t.Errorf("the session with only its log, last: %v", s)
+	}
+	if r := e.must("", "list", "--jsonl", "--status", "corrupt"); strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, `"logOnly":true`) {
+		t.Errorf("list --jsonl --status corrupt: %s", r)
+	}
+	if r := e.run("", "resume", "k3x9q2", "--provider", "echo", "more"); r.code != 3 || !strings.Contains(r.stderr, "trail replay "+robotaID+" --write-record") {
+		t.Errorf("resume by short id: %s", r)
+	}
+	e.must("", "replay", "k3x9q2", "--write-record")
+	if got := e.listJSON(); len(got) != 2 || got[0]["status"] == "corrupt" || got[1]["status"] == "corrupt" {
+		t.Errorf("list after the repair: %v", got)
 	}
 }

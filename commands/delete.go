@@ -193,7 +193,10 @@ func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
 			if h.Corrupt || err != nil {
 				// Its age is unknown: say so rather than keep it quietly.
 				why := "has no readable updatedAt"
-				if h.Corrupt {
+				switch {
+				case h.LogOnly:
+					why = "has a log but no record"
+				case h.Corrupt:
 					why = "has a corrupt record"
 				}
 				fmt.Fprintf(o.IO.ErrOut, "trail: warning: session %s %s; not deleted (delete it by id)\n", h.ID, why)

@@ -111,7 +111,10 @@ func runList(_ context.Context, o *ListOptions) error {
 		for i := range heads {
 			if running[heads[i].ID] {
 				delete(running, heads[i].ID)
-				if !heads[i].Corrupt {
+				switch {
+				case heads[i].LogOnly: // a first step before its first save
+					heads[i] = store.Head{ID: heads[i].ID, Path: st.RecordPath(heads[i].ID), Status: core.StatusRunning}
+				case !heads[i].Corrupt:
 					heads[i].Status = core.StatusRunning
 				}
 			}
@@ -122,7 +125,12 @@ func runList(_ context.Context, o *ListOptions) error {
 	}
 	now := o.Deps.Now()
 	for _, h := range heads {
-		if h.Corrupt {
+		switch {
+		case h.LogOnly:
+			// Robota lists such a session from its log; trail needs the
+			// record back first, and says how.
+			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session %s has a log but no record (%s)\nhint: %s\n", h.ID, h.Path, logOnlyFix(h.ID))
+		case h.Corrupt:
 			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
 		}
 	}
@@ -284,6 +292,10 @@ func oneLineAlready(s string, n int) bool {
 // headObject is one session of --json and --jsonl: every header field,
 // and shortId, what any command takes for the session.
 func headObject(h store.Head, shortID string) logfmt.Object {
+	if h.LogOnly {
+		return logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID), logfmt.F("status", "corrupt"), logfmt.F("logOnly", true),
+			logfmt.F("path", h.Path), logfmt.F("error", h.Err.Error()), logfmt.F("fix", logOnlyFix(h.ID))}
+	}
 	if h.Corrupt {
 		msg := ""
 		if h.Err != nil {
@@ -317,6 +329,11 @@ func headObject(h store.Head, shortID string) logfmt.Object {
 		o = append(o, logfmt.F("firstPrompt", oneLineCut(h.FirstPrompt, 80)))
 	}
 	return o
+}
+
+// logOnlyFix is the way back for a session that has only its log.
+func logOnlyFix(id string) string {
+	return "trail replay " + id + " --write-record rebuilds the record from its log (or trail delete " + id + " removes the log)"
 }
 
 func writeHeadsJSON(o *ListOptions, heads []store.Head, short map[string]string) error {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -72,5 +73,49 @@ func TestOneLineCutKeepsWhatIsAlreadyOneLine(t *testing.T) {
 		if got := oneLineCut(tt.in, tt.n); got != slow {
 			t.Errorf("oneLineCut(%q, %d) = %q, the full path gives %q", tt.in, tt.n, got, slow)
 		}
+	}
+}
+
+// A session that has only its log is a row of every format, status
+// corrupt, and stderr says how to rebuild its record.
+func TestListShowsASessionThatHasOnlyItsLog(t *testing.T) {
+	const id = "session_1767600000000_r0b0t4xyz"
+	for _, tt := range []struct {
+		args []string
+		want []string // on stdout
+	}{
+		{[]string{"list"}, []string{"ok\t", id + "\t\tcorrupt\t0\t\t\n"}},
+		{[]string{"list", "--status", "corrupt"}, []string{id + "\t\tcorrupt\t0\t\t\n"}},
+		{[]string{"list", "--json"}, []string{`"id":"` + id + `","shortId":"r0b0t4","status":"corrupt","logOnly":true,"path":`,
+			`"fix":"trail replay ` + id + ` --write-record rebuilds the record from its log (or trail delete ` + id + ` removes the log)"`}},
+		{[]string{"list", "--jsonl"}, []string{`"id":"` + id + `","shortId":"r0b0t4","status":"corrupt","logOnly":true,`}},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			ios, _, out, errOut := TestIO()
+			d := testDeps(t, ios)
+			st := store.New(d.Env("TRAIL_HOME"))
+			if err := st.EnsureLayout(); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(st.RecordPath("ok"), []byte(`{"id":"ok","cwd":"/w","createdAt":"2026-11-21T11:00:00.000Z","updatedAt":"2026-11-21T11:00:00.000Z","messages":[]}`), 0o600)
+			os.WriteFile(st.LogPath("ok"), []byte("{}\n"), 0o600)
+			os.WriteFile(st.LogPath(id), []byte("{}\n"), 0o600)
+			if code := runTrail(t, d, tt.args...); code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(strings.Join(tt.args, " "), "corrupt") && strings.Contains(out.String(), "ok\t") {
+				t.Errorf("--status corrupt lists a sound session:\n%s", out)
+			}
+			wantErr := "trail: warning: session " + id + " has a log but no record (" + st.LogPath(id) + ")\n" +
+				"hint: trail replay " + id + " --write-record rebuilds the record from its log (or trail delete " + id + " removes the log)\n"
+			if errOut.String() != wantErr {
+				t.Errorf("stderr\n got %q\nwant %q", errOut, wantErr)
+			}
+		})
 	}
 }

@@ -45,6 +45,10 @@ func resolveLog(st *store.FS, arg string) (logTarget, error) {
 		}
 		return logTarget{Path: st.LogPath(id), ID: id}, nil
 	}
+	var nf *errs.NotFoundError
+	if errors.As(err, &nf) && nf.LogOnly != "" && isFile(st.LogPath(nf.LogOnly)) {
+		return logTarget{Path: st.LogPath(nf.LogOnly), ID: nf.LogOnly}, nil // its short id or a prefix
+	}
 	if !core.IsNotFound(err) {
 		return logTarget{}, err // ambiguous, or a store that cannot be read
 	}

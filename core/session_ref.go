@@ -69,17 +69,25 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	case 0:
 		if validID {
 			if _, err := os.Lstat(st.LogPath(r)); err == nil {
-				// A first step killed before its first save leaves a
-				// log and no record: the log holds the session.
-				return "", &errs.NotFoundError{What: fmt.Sprintf("session %s has a log but no record", store.QuoteInput(r)), LogOnly: r,
-					Fix: "trail replay " + r + " --write-record rebuilds the record from its log (or trail delete " + r + " removes the log)"}
+				return "", logOnly(r)
 			}
 		}
 		return "", notFound(r)
 	case 1:
+		if h := heads[matches[0]]; h.LogOnly {
+			return "", logOnly(h.ID)
+		}
 		return heads[matches[0]].ID, nil
 	}
 	return "", ambiguous(r, heads, matches, byName == len(matches))
+}
+
+// logOnly is the error for a session with a log and no record: a first
+// step killed before its first save, or a Robota session whose record is
+// gone. The log holds the session.
+func logOnly(id string) error {
+	return &errs.NotFoundError{What: fmt.Sprintf("session %s has a log but no record", store.QuoteInput(id)), LogOnly: id,
+		Fix: "trail replay " + id + " --write-record rebuilds the record from its log (or trail delete " + id + " removes the log)"}
 }
 
 // notFound says what was looked for: a reference that cannot be an id

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"trail/core/errs"
@@ -73,5 +74,24 @@ func TestResolveSession(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A session that has only its log is found by its id, its short id or a
+// prefix, and each answers that the log is all there is, naming the
+// repair: no command takes it for a session it can load.
+func TestALogOnlySessionResolvesToItsRepair(t *testing.T) {
+	st := store.New(filepath.Join(t.TempDir(), "home"))
+	writeRecord(t, st, "session_1767600099999_q7w8e9r0t", "", "/a", "2026-01-01T00:00:00.000Z")
+	id := "session_1767600000000_r0b0t4xyz"
+	if err := os.WriteFile(st.LogPath(id), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{id, "r0b0t4", "r0b0", "session_1767600000"} {
+		_, err := ResolveSession(st, SessionRef{Ref: ref})
+		var nf *errs.NotFoundError
+		if !errors.As(err, &nf) || nf.LogOnly != id || !strings.Contains(nf.Fix, "trail replay "+id+" --write-record") {
+			t.Errorf("%s: %v", ref, err)
+		}
 	}
 }

@@ -16,7 +16,8 @@ import (
 func benchID(i int) string { return fmt.Sprintf("0193a5b0-0000-7000-8000-%012d", i) }
 
 // writeSessions writes n copies of one record template, each with its own
-// id, straight to disk: Save would fsync 10,000 times.
+// id, straight to disk (Save would fsync 10,000 times), and a log beside
+// each, as every session has: list compares the two folders.
 func writeSessions(b *testing.B, n int, template []byte) *FS {
 	b.Helper()
 	s := New(b.TempDir())
@@ -33,6 +34,9 @@ func writeSessions(b *testing.B, n int, template []byte) *FS {
 		id := benchID(i)
 		copy(buf[at:], id)
 		if err := os.WriteFile(s.RecordPath(id), buf, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(s.LogPath(id), nil, 0o600); err != nil {
 			b.Fatal(err)
 		}
 	}

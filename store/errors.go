@@ -10,6 +10,9 @@ var (
 	ErrInvalidID = errors.New("invalid session id")
 	// ErrNotFound is wrapped when no record exists for an id.
 	ErrNotFound = errors.New("session not found")
+	// ErrLogOnly is why a LogOnly head is Corrupt: the session has a log
+	// and no record.
+	ErrLogOnly = errors.New("the session has a log but no record")
 )
 
 // CorruptError is a record that is not valid JSON, not a JSON object, or

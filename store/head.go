@@ -19,6 +19,7 @@ type Head struct {
 	Usage                                                                           *Usage
 	FirstPrompt                                                                     string // first user message's text, only when Title is empty
 	Corrupt                                                                         bool
+	LogOnly                                                                         bool  // Corrupt because only the log exists (Path is the log)
 	Err                                                                             error // why Corrupt: a *CorruptError, or the I/O error that stopped the read
 	Path                                                                            string
 	Size                                                                            int64

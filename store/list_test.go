@@ -216,3 +216,29 @@ func TestListHeadsFindsBrokenPunctuationInTheHeadWindow(t *testing.T) {
 		t.Fatalf("the good record: %+v, %v", heads, err)
 	}
 }
+
+// A log without its record (a first step killed before its first save, a
+// Robota session whose record is gone) is listed after the records,
+// corrupt and LogOnly, its path the log; a log beside its record, a
+// payload folder and names that are no session's add nothing.
+func TestListHeadsShowsASessionThatHasOnlyItsLog(t *testing.T) {
+	s := newStore(t)
+	writeRecord(t, s, "both", []byte(`{"id":"both","cwd":"/w","messages":[]}`))
+	for _, name := range []string{"both.jsonl", "session_1767600000000_r0b0t4xyz.jsonl", "bad id.jsonl", "notes.txt", "both.jsonl.bak"} {
+		if err := os.WriteFile(filepath.Join(s.LogsDir(), name), []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Mkdir(s.PayloadDir("both"), 0o700)
+	heads, err := s.ListHeads()
+	if err != nil || len(heads) != 2 {
+		t.Fatalf("ListHeads = %+v, %v", heads, err)
+	}
+	if h := heads[0]; h.ID != "both" || h.Corrupt || h.LogOnly {
+		t.Errorf("the session with its record: %+v", h)
+	}
+	h := heads[1]
+	if h.ID != "session_1767600000000_r0b0t4xyz" || !h.Corrupt || !h.LogOnly || h.Path != s.LogPath(h.ID) || !errors.Is(h.Err, ErrLogOnly) {
+		t.Errorf("the session with only its log: %+v", h)
+	}
+}
