@@ -403,3 +403,38 @@ func TestWhitespaceTextIsDroppedAndFailedToolsAreMarked(t *testing.T) {
 		t.Errorf("messages\n got %s\nwant %s", got, want)
 	}
 }
+
+// A Robota message's image parts (agent-core's image_inline and
+// image_uri) reach the model: a user turn as text and image blocks, a
+// tool's screenshot inside its tool_result, as Robota's converter sends
+// them (agent-provider-anthropic message-converter.ts).
+func TestImagePartsAreSent(t *testing.T) {
+	user, err := chat.DecodeMessage(json.RawMessage(`{"id":"u1","role":"user","content":"List the files here","state":"complete","timestamp":"t",` +
+		`"parts":[{"type":"text","text":"List the files here"},{"type":"image_inline","mimeType":"image/png","data":"iVBORw0KGgo="},` +
+		`{"type":"image_uri","uri":"https://example.com/a.png"},{"type":"audio_inline","mimeType":"audio/wav","data":"x"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asst := msg("assistant", "")
+	asst.ToolCalls = []chat.ToolCall{{ID: "toolu_1", Type: "function", Name: "Screenshot", Arguments: `{}`}}
+	shot, err := chat.DecodeMessage(json.RawMessage(`{"id":"t1","role":"tool","toolCallId":"toolu_1","content":"{\"revision\":1}","state":"complete","timestamp":"t",` +
+		`"parts":[{"type":"image_inline","mimeType":"image/jpeg","data":"/9j/"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &provider.Request{Model: "m", MaxTokens: 10, NoCache: true, Messages: []chat.Message{msg("system", "sys"), user, asst, shot}}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"text","text":"List the files here"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},` +
+		`{"type":"image","source":{"type":"url","url":"https://example.com/a.png"}}]`
+	if got := gjson.GetBytes(body, "messages.0.content").Raw; got != want {
+		t.Errorf("user turn\n got %s\nwant %s", got, want)
+	}
+	want = `[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"{\"revision\":1}"},` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"/9j/"}}]}]`
+	if got := gjson.GetBytes(body, "messages.2.content").Raw; got != want {
+		t.Errorf("tool result\n got %s\nwant %s", got, want)
+	}
+}

@@ -87,9 +87,19 @@ type block struct {
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
 	Content      *string         `json:"content,omitempty"`
 	IsError      bool            `json:"is_error,omitempty"`
+	Source       *imageSource    `json:"source,omitempty"`
 	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 
-	raw json.RawMessage // a block sent back exactly as the API gave it
+	raw   json.RawMessage // a block sent back exactly as the API gave it
+	parts []block         // a tool_result's content when it holds images
+}
+
+// imageSource is an image block's source: base64 data or a URL.
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
 }
 
 // plainBlock is block without its MarshalJSON.
@@ -98,6 +108,12 @@ type plainBlock block
 func (b block) MarshalJSON() ([]byte, error) {
 	if b.raw != nil {
 		return b.raw, nil
+	}
+	if b.parts != nil {
+		return wire.Marshal(struct {
+			plainBlock
+			Content []block `json:"content"`
+		}{plainBlock(b), b.parts})
 	}
 	return wire.Marshal(plainBlock(b))
 }
@@ -232,13 +248,46 @@ func convert(m *chat.Message, thinkingOn bool) (string, []block) {
 		return "assistant", out
 	case chat.RoleTool:
 		content := m.Content
-		return "user", []block{{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(m)}}
+		result := block{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(m)}
+		if parts := m.ImageParts(); parts != nil {
+			// A tool's screenshot goes back inside its result, as Robota's
+			// converter sends it.
+			result.Content, result.parts = nil, partBlocks(parts, m.Content)
+		}
+		return "user", []block{result}
 	default:
+		if parts := m.ImageParts(); parts != nil {
+			return "user", partBlocks(parts, m.Content)
+		}
 		if strings.TrimSpace(m.Content) == "" {
 			return "user", nil
 		}
 		return "user", []block{{Type: "text", Text: m.Content}}
 	}
+}
+
+// partBlocks is a message's parts (Robota's) as content blocks: text, and
+// images as base64 or URL sources. content leads when no part is text.
+func partBlocks(parts []chat.Part, content string) []block {
+	var out []block
+	hasText := false
+	for _, p := range parts {
+		hasText = hasText || p.Type == chat.PartText && strings.TrimSpace(p.Text) != ""
+	}
+	if !hasText && strings.TrimSpace(content) != "" {
+		out = append(out, block{Type: "text", Text: content})
+	}
+	for _, p := range parts {
+		switch {
+		case p.Type == chat.PartText && strings.TrimSpace(p.Text) != "":
+			out = append(out, block{Type: "text", Text: p.Text})
+		case p.Type == chat.PartImageInline:
+			out = append(out, block{Type: "image", Source: &imageSource{Type: "base64", MediaType: p.MimeType, Data: p.Data}})
+		case p.Type == chat.PartImageURI:
+			out = append(out, block{Type: "image", Source: &imageSource{Type: "url", URL: p.URI}})
+		}
+	}
+	return out
 }
 
 // nativeBlocks is an assistant message's own content blocks, as the file

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -336,5 +337,31 @@ func TestCancelReturnsPromptlyWithTheDeltasSoFar(t *testing.T) {
 	}
 	if strings.Join(sink.Text, "") != "Hello" {
 		t.Errorf("deltas = %q", sink.Text)
+	}
+}
+
+// A Robota user message's image parts go as Chat Completions content
+// parts, inline bytes as a data: URL (Robota's openai-compatible
+// message-converter.ts does the same); a message without images stays a
+// string.
+func TestImagePartsAreSentAsContentParts(t *testing.T) {
+	user, err := chat.DecodeMessage(json.RawMessage(`{"id":"u1","role":"user","content":"","state":"complete","timestamp":"t",` +
+		`"parts":[{"type":"text","text":"What is this?"},{"type":"image_inline","mimeType":"image/png","data":"abc123=="},` +
+		`{"type":"image_uri","uri":"https://example.com/image.png"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &provider.Request{Model: "m", Messages: []chat.Message{msg("system", "sys"), user, msg("user", "plain")}}
+	body, err := encodeRequest(req, options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,abc123=="}},` +
+		`{"type":"image_url","image_url":{"url":"https://example.com/image.png"}}]`
+	if got := gjson.GetBytes(body, "messages.1.content").Raw; got != want {
+		t.Errorf("user turn\n got %s\nwant %s", got, want)
+	}
+	if got := gjson.GetBytes(body, "messages.2.content").Raw; got != `"plain"` {
+		t.Errorf("a message without images: %s", got)
 	}
 }

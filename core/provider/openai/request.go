@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -48,7 +49,7 @@ type streamOptions struct {
 
 type message struct {
 	Role             string          `json:"role"`
-	Content          *string         `json:"content"`
+	Content          any             `json:"content"` // *string, nil (null), or []contentPart
 	ReasoningContent *string         `json:"reasoning_content,omitempty"`
 	Refusal          *string         `json:"refusal,omitempty"`
 	ToolCalls        []toolCall      `json:"tool_calls,omitempty"`
@@ -144,7 +145,11 @@ func encodeRequest(req *provider.Request, o options) ([]byte, error) {
 			}
 		case chat.RoleTool:
 			out.ToolCallID = m.ToolCallID
-		case chat.RoleSystem, chat.RoleUser:
+		case chat.RoleUser:
+			if parts := m.ImageParts(); parts != nil {
+				out.Content = contentParts(parts, content)
+			}
+		case chat.RoleSystem:
 		default:
 			out.Role = chat.RoleUser
 		}
@@ -158,6 +163,44 @@ func encodeRequest(req *provider.Request, o options) ([]byte, error) {
 		r.Tools = append(r.Tools, tool{Type: "function", Function: toolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
 	}
 	return wire.Marshal(r)
+}
+
+// contentPart is one entry of a user message's content array: text, or an
+// image by URL (a data: URL for inline bytes), as Chat Completions takes
+// images and Robota's converter sends a message's parts.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
+}
+
+// contentParts is a user message's parts (Robota's) as the content array;
+// content leads when no part is text. A tool message stays text: the API
+// takes no images there.
+func contentParts(parts []chat.Part, content string) []contentPart {
+	var out []contentPart
+	hasText := false
+	for _, p := range parts {
+		hasText = hasText || p.Type == chat.PartText && strings.TrimSpace(p.Text) != ""
+	}
+	if !hasText && strings.TrimSpace(content) != "" {
+		out = append(out, contentPart{Type: "text", Text: content})
+	}
+	for _, p := range parts {
+		switch {
+		case p.Type == chat.PartText && strings.TrimSpace(p.Text) != "":
+			out = append(out, contentPart{Type: "text", Text: p.Text})
+		case p.Type == chat.PartImageInline:
+			out = append(out, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + p.MimeType + ";base64," + p.Data}})
+		case p.Type == chat.PartImageURI:
+			out = append(out, contentPart{Type: "image_url", ImageURL: &imageURL{URL: p.URI}})
+		}
+	}
+	return out
 }
 
 // compact is a stored value as it is sent: compact (a record keeps it indented).
