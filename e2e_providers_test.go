@@ -381,20 +381,28 @@ func TestResumeAfterACutStream(t *testing.T) {
 	}
 }
 
-// startTrail runs trail with stdout on a pipe the test reads line by line.
-func startTrail(t *testing.T, e *env, args ...string) (*bufio.Reader, *exec.Cmd, func() result) {
+// startPiped starts c with stdout on a pipe (its read end returned) and
+// stderr kept.
+func startPiped(t *testing.T, c *exec.Cmd) (*os.File, *bytes.Buffer) {
 	t.Helper()
-	c := e.cmd(args...)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errb bytes.Buffer
-	c.Stdout, c.Stderr = pw, &errb
+	errb := new(bytes.Buffer)
+	c.Stdout, c.Stderr = pw, errb
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	pw.Close()
+	return pr, errb
+}
+
+// startTrail runs trail with stdout on a pipe the test reads line by line.
+func startTrail(t *testing.T, e *env, args ...string) (*bufio.Reader, *exec.Cmd, func() result) {
+	t.Helper()
+	c := e.cmd(args...)
+	pr, errb := startPiped(t, c)
 	var rest bytes.Buffer
 	rd := bufio.NewReader(pr)
 	wait := func() result {
@@ -574,16 +582,7 @@ func TestAReaderGoneAwaySavesTheStep(t *testing.T) {
 	t.Cleanup(srv.Close)
 	e := anthropicEnv(t)
 	c := e.cmd("run", "--base-url", srv.URL, "-o", "stream-json", "--name", "gone", "Hello")
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errb bytes.Buffer
-	c.Stdout, c.Stderr = pw, &errb
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
+	pr, errb := startPiped(t, c)
 	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
 		t.Fatal(err)
 	}

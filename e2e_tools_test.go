@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -364,17 +365,7 @@ func TestKillDuringAToolLeavesTheLastCompleteRound(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
-			var pid int
-			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
-				killGroup(pid)
-			}
-		}
-	}()
-	waitFor(t, func() bool { return e.exists("started") })
-	c.Process.Signal(syscall.SIGKILL)
-	c.Wait()
+	e.killMidTool(c)
 	id := e.onlySession()
 	msgs := e.messages(id) // fails the test when the record does not parse
 	last := msgs[len(msgs)-1]
@@ -504,17 +495,7 @@ func TestKillInALongToolLoopKeepsEveryCompleteRound(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
-			var pid int
-			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
-				killGroup(pid)
-			}
-		}
-	}()
-	waitFor(t, func() bool { return e.exists("started") })
-	c.Process.Signal(syscall.SIGKILL)
-	c.Wait()
+	e.killMidTool(c)
 	id := e.onlySession()
 	saved := len(e.messages(id))
 	want := 2 + 2*rounds // system, prompt, then each round's call and result
@@ -545,4 +526,23 @@ func TestKillInALongToolLoopKeepsEveryCompleteRound(t *testing.T) {
 	}
 	e.checkReplayMatchesRecord(id)
 	e.onlyKilledStepIssues(id, "TOOL_RESULT_MISSING")
+}
+
+// killMidTool SIGKILLs trail once the Bash tool it runs (a command that
+// writes its pid to "pid", touches "started" and sleeps) has started, and
+// ends that command's process group when the test does: a killed trail
+// cannot end it.
+func (e *env) killMidTool(c *exec.Cmd) {
+	e.t.Helper()
+	e.t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(e.cwd, "pid")); err == nil {
+			var pid int
+			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
+				killGroup(pid)
+			}
+		}
+	})
+	waitFor(e.t, func() bool { return e.exists("started") })
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
 }

@@ -1,6 +1,10 @@
 package chat
 
-import "github.com/tidwall/gjson"
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
 
 // Robota's messages may carry "parts" beside content (TUniversalMessagePart
 // in its agent-core messages.ts): the text and images of a user turn, or
@@ -54,6 +58,27 @@ func (m Message) ImageParts() []Part {
 	})
 	if !images {
 		return nil
+	}
+	return out
+}
+
+// Sent is what of parts a provider sends, in order: content first when no
+// part holds text (a tool's JSON result beside its screenshot), then the
+// parts with text and the images. Empty text is left out (the APIs refuse
+// it).
+func Sent(parts []Part, content string) []Part {
+	var out []Part
+	hasText := false
+	for _, p := range parts {
+		hasText = hasText || p.Type == PartText && strings.TrimSpace(p.Text) != ""
+	}
+	if !hasText && strings.TrimSpace(content) != "" {
+		out = append(out, Part{Type: PartText, Text: content})
+	}
+	for _, p := range parts {
+		if p.IsImage() || p.Type == PartText && strings.TrimSpace(p.Text) != "" {
+			out = append(out, p)
+		}
 	}
 	return out
 }

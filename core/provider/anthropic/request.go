@@ -267,23 +267,16 @@ func convert(m *chat.Message, thinkingOn bool) (string, []block) {
 }
 
 // partBlocks is a message's parts (Robota's) as content blocks: text, and
-// images as base64 or URL sources. content leads when no part is text.
+// images as base64 or URL sources (chat.Sent says which and in what order).
 func partBlocks(parts []chat.Part, content string) []block {
 	var out []block
-	hasText := false
-	for _, p := range parts {
-		hasText = hasText || p.Type == chat.PartText && strings.TrimSpace(p.Text) != ""
-	}
-	if !hasText && strings.TrimSpace(content) != "" {
-		out = append(out, block{Type: "text", Text: content})
-	}
-	for _, p := range parts {
-		switch {
-		case p.Type == chat.PartText && strings.TrimSpace(p.Text) != "":
+	for _, p := range chat.Sent(parts, content) {
+		switch p.Type {
+		case chat.PartText:
 			out = append(out, block{Type: "text", Text: p.Text})
-		case p.Type == chat.PartImageInline:
+		case chat.PartImageInline:
 			out = append(out, block{Type: "image", Source: &imageSource{Type: "base64", MediaType: p.MimeType, Data: p.Data}})
-		case p.Type == chat.PartImageURI:
+		case chat.PartImageURI:
 			out = append(out, block{Type: "image", Source: &imageSource{Type: "url", URL: p.URI}})
 		}
 	}

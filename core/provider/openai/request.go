@@ -3,7 +3,6 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -178,25 +177,18 @@ type imageURL struct {
 	URL string `json:"url"`
 }
 
-// contentParts is a user message's parts (Robota's) as the content array;
-// content leads when no part is text. A tool message stays text: the API
-// takes no images there.
+// contentParts is a user message's parts (Robota's) as the content array
+// (chat.Sent says which and in what order). A tool message stays text:
+// the API takes no images there.
 func contentParts(parts []chat.Part, content string) []contentPart {
 	var out []contentPart
-	hasText := false
-	for _, p := range parts {
-		hasText = hasText || p.Type == chat.PartText && strings.TrimSpace(p.Text) != ""
-	}
-	if !hasText && strings.TrimSpace(content) != "" {
-		out = append(out, contentPart{Type: "text", Text: content})
-	}
-	for _, p := range parts {
-		switch {
-		case p.Type == chat.PartText && strings.TrimSpace(p.Text) != "":
+	for _, p := range chat.Sent(parts, content) {
+		switch p.Type {
+		case chat.PartText:
 			out = append(out, contentPart{Type: "text", Text: p.Text})
-		case p.Type == chat.PartImageInline:
+		case chat.PartImageInline:
 			out = append(out, contentPart{Type: "image_url", ImageURL: &imageURL{URL: "data:" + p.MimeType + ";base64," + p.Data}})
-		case p.Type == chat.PartImageURI:
+		case chat.PartImageURI:
 			out = append(out, contentPart{Type: "image_url", ImageURL: &imageURL{URL: p.URI}})
 		}
 	}
