@@ -2,39 +2,10 @@ package logfmt
 
 import "bytes"
 
-// CompactJSON drops the whitespace outside strings of valid JSON.
+// CompactJSON drops the whitespace outside strings of valid JSON, into a
+// new slice.
 func CompactJSON(data []byte) []byte {
-	out := make([]byte, 0, len(data))
-	start := 0
-	for i := 0; i < len(data); {
-		switch c := data[i]; c {
-		case '"':
-			// Jump over the string: find its closing quote, skipping escapes.
-			j := i + 1
-			for {
-				k := bytes.IndexAny(data[j:], "\"\\")
-				if k < 0 {
-					return append(out, data[start:]...) // unterminated: keep as is
-				}
-				j += k
-				if data[j] == '\\' {
-					if j += 2; j >= len(data) {
-						return append(out, data[start:]...)
-					}
-					continue
-				}
-				break
-			}
-			i = j + 1
-		case ' ', '\n', '\t', '\r':
-			out = append(out, data[start:i]...)
-			i++
-			start = i
-		default:
-			i++
-		}
-	}
-	return append(out, data[start:]...)
+	return appendCompact(make([]byte, 0, len(data)), data)
 }
 
 // spaced reports, cheaply, whether a message (a JSON object) was written
