@@ -415,7 +415,11 @@ func cmpOr(a, b string) string {
 // or the tool and its compact arguments (as ToolCall.Args gives them).
 func DescribeCall(name string, args json.RawMessage) string {
 	if key := argumentKey(name); key != "" {
-		if v, ok := argString(args, key); ok {
+		v, ok := argString(args, key)
+		if !ok && key == "filePath" {
+			v, ok = argString(args, "file_path") // Claude Code's name, as models send it
+		}
+		if ok {
 			return fmt.Sprintf("%s(%s)", name, shownValue(v))
 		}
 	}

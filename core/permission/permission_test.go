@@ -208,6 +208,10 @@ func TestDescribeCallShowsWhatWillRun(t *testing.T) {
 			t.Errorf("DescribeCall(%s) = %q, want %q", tt.args, got, tt.want)
 		}
 	}
+	// A file tool called in Claude Code's names reads as the rule to write.
+	if got := DescribeCall("Read", json.RawMessage(`{"file_path":"pub.txt"}`)); got != "Read(pub.txt)" {
+		t.Errorf("Read in Claude Code's names = %q", got)
+	}
 }
 
 func TestSplitCommand(t *testing.T) {
