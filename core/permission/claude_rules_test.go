@@ -79,6 +79,9 @@ func TestClaudeCodePermissionRules(t *testing.T) {
 		{"neither is a wrapper around xargs", rules{}, ModeDefault, "Bash", "echo /etc/shadow | timeout 5 xargs cat", DecisionAsk},
 		// Read deny rules, the .env hole
 		{"Read(.env) denies a nested .env", rules{deny: []string{"Read(.env)"}}, ModeDefault, "Read", "config/.env", DecisionDeny},
+		{"Read(./.env) denies the working directory's .env", rules{deny: []string{"Read(./.env)"}}, ModeDefault, "Read", ".env", DecisionDeny},
+		{"Edit(./config.json) allows only the working directory's", rules{allow: []string{"Edit(./config.json)"}}, ModeDefault, "Edit", "sub/config.json", DecisionAsk},
+		{"...and allows that one", rules{allow: []string{"Edit(./config.json)"}}, ModeDefault, "Edit", "config.json", DecisionAllow},
 		{"Read(.env) stops cat of a nested .env", rules{deny: []string{"Read(.env)"}, allow: []string{"Bash(cat *)"}}, ModeDefault, "Bash", "cat config/.env", DecisionDeny},
 		{"...under acceptEdits", rules{deny: []string{"Read(.env)"}}, ModeAcceptEdits, "Bash", "head -n 3 ./.env", DecisionDeny},
 		{"...under bypassPermissions", rules{deny: []string{"Read(.env)"}}, ModeBypass, "Bash", "grep SECRET config/.env", DecisionDeny},

@@ -60,8 +60,12 @@ func compilePath(pattern string, deny bool, sourceRoot string) (*pathPattern, er
 			pp.anchor = anchorCwd
 		}
 	default:
+		// "./x" is x in the working directory itself (Claude Code's
+		// "relative to the current directory"), not x at any depth as a
+		// bare name is: Edit(./config.json) must not allow every
+		// config.json below.
 		for strings.HasPrefix(p, "./") {
-			p = p[2:]
+			p, anchored = p[2:], true
 		}
 	}
 	p = strings.TrimSuffix(p, "/")
