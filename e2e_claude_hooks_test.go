@@ -321,3 +321,35 @@ func TestDontAskNeverAsksOnATerminal(t *testing.T) {
 		t.Fatalf("decisions %v", d)
 	}
 }
+
+// A call that waits for a person fires Claude Code's Notification hooks
+// (notification_type permission_prompt), once for the round: a notifier
+// pings the user that a paused session needs a decision. A matcher of
+// another type does not run.
+func TestNotificationHooksHearOfAWaitForApproval(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"hooks":{"Notification":[
+		{"matcher":"permission_prompt","hooks":[{"type":"command","command":"cat >> notified.jsonl; echo >> notified.jsonl"}]},
+		{"matcher":"idle_prompt","hooks":[{"type":"command","command":"touch idle"}]}]}}`)
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch a"}), call("Bash", map[string]any{"command": "touch b"})), answer("done"))
+	if r := e.run("", "run", "--on-ask", "pause", "--provider", "script", "--script", s, "go"); r.code != 4 {
+		t.Fatalf("%s", r)
+	}
+	lines := strings.Split(strings.TrimSpace(e.read("notified.jsonl")), "\n")
+	if len(lines) != 1 || e.exists("idle") {
+		t.Fatalf("notifications %q, idle hook ran %v", lines, e.exists("idle"))
+	}
+	var in map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in["hook_event_name"] != "Notification" || in["notification_type"] != "permission_prompt" || in["message"] != "trail needs your permission to use Bash" {
+		t.Errorf("input %v", in)
+	}
+	// Denied at once (no terminal, no pause): no one is waited for.
+	e.must("", "run", "--provider", "script", "--script", s, "go")
+	if got := strings.Count(e.read("notified.jsonl"), "\n"); got != 1 {
+		t.Errorf("a denial without a wait notified: %d lines", got)
+	}
+}

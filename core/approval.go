@@ -117,12 +117,14 @@ func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, w
 	t := s.e.Terminal
 	if t == nil || !t.CanPrompt() {
 		if s.opts.OnAsk == OnAskPause {
+			s.notifyApproval(ctx, round, r)
 			s.settle(round, r, permission.DecisionAsk, permission.SourceNoTerminal, "", why)
 			return
 		}
 		s.settle(round, r, permission.DecisionDeny, permission.SourceNoTerminal, "", deniedNoTerminal)
 		return
 	}
+	s.notifyApproval(ctx, round, r)
 	answer, err := AskContext(ctx, t, approvalQuestion(r, why))
 	if err != nil {
 		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
@@ -137,6 +139,19 @@ func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, w
 	default:
 		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
 	}
+}
+
+// notifyApproval runs the Notification hooks (Claude Code's
+// permission_prompt) when a call waits for a person: at the terminal's
+// question, or paused for a later resume. Once a round: a batch of calls
+// needs one ping.
+func (s *session) notifyApproval(ctx context.Context, round int, r *toolRun) {
+	if !s.hooks.Has(hooks.Notification) || s.notifiedRound == round {
+		return
+	}
+	s.notifiedRound = round
+	s.runHooks(ctx, hooks.Notification, hooks.NotificationInput(hooks.NotificationPermission,
+		"trail needs your permission to use "+r.call.Name))
 }
 
 // AskContext asks without outliving an interrupt: the first Ctrl-C cancels

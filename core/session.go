@@ -40,6 +40,9 @@ type session struct {
 	savedAt       time.Time
 	savedMessages int
 	addDirs       []string // --add-dir's, absolute
+	// notifiedRound is the round whose wait for approval the Notification
+	// hooks were told of (approval.go).
+	notifiedRound int
 
 	// redaction: the secrets in use, for the log and the record alike
 	// (record_scrub.go)

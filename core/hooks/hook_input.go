@@ -38,7 +38,15 @@ const (
 	SessionEnd         = "SessionEnd"
 	PreCompact         = "PreCompact"
 	PostCompact        = "PostCompact"
+	// Notification tells the user's notifier (a desktop toast, ntfy, a
+	// Slack webhook) that a person is needed: trail sends Claude Code's
+	// permission_prompt when a call waits for approval.
+	Notification = "Notification"
 )
+
+// NotificationPermission is Claude Code's notification_type for a tool
+// call waiting for the user's approval.
+const NotificationPermission = "permission_prompt"
 
 func targeted(target string, fields ...logfmt.Field) Input {
 	return Input{Target: target, Fields: fields, hasTarget: true}
@@ -167,4 +175,10 @@ func PreCompactInput(trigger, instructions string) Input {
 // PostCompactInput is the input of PostCompact hooks.
 func PostCompactInput(trigger, summary string) Input {
 	return targeted(trigger, logfmt.F("trigger", trigger), logfmt.F("compact_summary", summary))
+}
+
+// NotificationInput is a Notification's input; matchers test its type
+// (Claude Code's "permission_prompt", "idle_prompt"...).
+func NotificationInput(kind, message string) Input {
+	return targeted(kind, logfmt.F("message", message), logfmt.F("title", "trail"), logfmt.F("notification_type", kind))
 }
