@@ -324,14 +324,18 @@ type Stream struct {
 	c      *Client
 }
 
-// Next returns the next event and refreshes the idle timer. At the end it
-// returns io.EOF (the response ended, perhaps inside an event, which is
-// then lost: the provider knows whether the answer was whole), the caller's
-// context error, or a *errs.ProviderError (timeout, connection lost).
+// Next returns the next event. The idle timer runs only while Next waits
+// for the server: the time the caller spends with an event (writing it to
+// a reader that pauses, running a hook) is not the server's silence. At
+// the end it returns io.EOF (the response ended, perhaps inside an event,
+// which is then lost: the provider knows whether the answer was whole),
+// the caller's context error, or a *errs.ProviderError (timeout,
+// connection lost).
 func (s *Stream) Next() (Event, error) {
+	s.timer.Reset(s.idle)
 	ev, err := s.sse.Next()
 	if err == nil {
-		s.timer.Reset(s.idle)
+		s.timer.Stop()
 		return ev, nil
 	}
 	if err == io.EOF || errors.Is(err, ErrIncomplete) {

@@ -497,3 +497,33 @@ func TestAnHTMLErrorPageIsNamedByItsTitle(t *testing.T) {
 		}
 	}
 }
+
+// The time the caller spends with an event (writing it to a reader that
+// pauses) is not the server's silence: only the wait in Next counts.
+func TestIdleTimeoutCountsOnlyTheWaitForTheServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range 3 {
+			io.WriteString(w, "data: x\n\n")
+			w.(http.Flusher).Flush()
+			time.Sleep(20 * time.Millisecond) // each event its own read
+		}
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, req := testClient(srv.URL, Options{IdleTimeout: 100 * time.Millisecond})
+	s, err := c.Open(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 3 {
+		if _, err := s.Next(); err != nil {
+			t.Fatalf("event %d: %v (the caller's own pause counted as the server's silence)", i, err)
+		}
+		time.Sleep(300 * time.Millisecond) // the caller is busy, three times the timeout
+	}
+	if _, err := s.Next(); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("after the server's own silence: %v", err)
+	}
+}
