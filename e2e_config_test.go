@@ -282,3 +282,27 @@ func TestConfigCheckFindsHooksThatNeverRun(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// A hook's "if" that cannot work as written fails --check: one on an
+// event that is not about a tool (the hook never runs), one that does not
+// parse (it runs for every call).
+func TestConfigCheckFindsIfsThatCannotWork(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"hooks": {
+		"Stop": [{"hooks": [{"type": "command", "command": "true", "if": "Bash(rm *)"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(rm *"}]},
+		               {"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(git push *)"}]}]}}`)
+	r := e.run("", "config", "--check")
+	for _, want := range []string{
+		`hooks.Stop hook if "Bash(rm *)" on Stop, which is not about a tool call: the hook never runs`,
+		`hooks.PreToolUse hook if "Bash(rm *" does not parse`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("config --check lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 7 || r.stderr != "trail: config --check found 2 problems\n" {
+		t.Errorf("config --check: %s", r)
+	}
+}

@@ -187,10 +187,19 @@ func checkEntry(e settings.Entry) string {
 	case strings.HasPrefix(e.Key, "hooks."):
 		var group struct {
 			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				If string `json:"if"`
+			} `json:"hooks"`
 		}
 		if json.Unmarshal(e.Value, &group) == nil {
-			if msg := hooks.MatcherProblem(strings.TrimPrefix(e.Key, "hooks."), group.Matcher); msg != "" {
+			event := strings.TrimPrefix(e.Key, "hooks.")
+			if msg := hooks.MatcherProblem(event, group.Matcher); msg != "" {
 				return e.Key + " " + msg
+			}
+			for _, h := range group.Hooks {
+				if msg := hooks.IfProblem(event, h.If); msg != "" {
+					return e.Key + " hook " + msg
+				}
 			}
 		}
 	case e.Key == "maxTurns":

@@ -68,6 +68,7 @@ func TestAnAnswerTrailDoesNotKnowIsRefusedAloud(t *testing.T) {
 		{`{"hookSpecificOutput":{"permissionDecision":"allow","updatedInput":"rm -rf /"}}`, "an updatedInput that is not an object"},
 		{`{"decision":"deny","reason":"no"}`, `decision "deny", which is not "block"`},
 		{`{"continue":"false"}`, "continue must be true or false, not a string"},
+		{`{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"allow"}}`, `hookSpecificOutput for "PostToolUse", not "PreToolUse"`},
 	} {
 		h, _, msgs := runner(t, PreToolUse, settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo '" + tt.answer + "'")}})
 		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))

@@ -81,6 +81,11 @@ func (h *answerJSON) invalid(event string) string {
 		return fmt.Sprintf("decision %q, which is not \"block\"", h.Decision)
 	}
 	hs := h.HookSpecificOutput
+	if hs != nil && hs.HookEventName != "" && hs.HookEventName != event {
+		// Claude Code discards it ("Hook returned incorrect event name"):
+		// a helper written for one event must not approve calls of another.
+		return fmt.Sprintf("hookSpecificOutput for %q, not %q", hs.HookEventName, event)
+	}
 	if hs == nil || event != PreToolUse {
 		return ""
 	}

@@ -184,6 +184,25 @@ func (h *Runner) ifAccepts(event string, cmd settings.HookCommand, in Input) boo
 	return run
 }
 
+// IfProblem says why a hook's "if" can never work as written ("" when it
+// can): on an event that is not about a tool the hook never runs, and a
+// rule that does not parse lets it run for every call. config --check
+// reports it.
+func IfProblem(event, rule string) string {
+	if strings.TrimSpace(rule) == "" {
+		return ""
+	}
+	switch event {
+	case PreToolUse, PostToolUse, PostToolUseFailure:
+	default:
+		return fmt.Sprintf("if %s on %s, which is not about a tool call: the hook never runs", store.QuoteInput(rule), event)
+	}
+	if _, err := permission.ParseRule(rule); err != nil {
+		return fmt.Sprintf("if %s does not parse (%v): the hook runs for every call", store.QuoteInput(rule), err)
+	}
+	return ""
+}
+
 func (h *Runner) input(event string, in Input) ([]byte, error) {
 	o := logfmt.Object{
 		logfmt.F("session_id", h.SessionID),
