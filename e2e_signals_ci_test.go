@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -104,5 +105,35 @@ func waitForLine(t *testing.T, rd *bufio.Reader, typ string) {
 		if gjson.Get(line, "type").String() == typ || gjson.Get(line, "event.delta.type").String() == typ {
 			return
 		}
+	}
+}
+
+// A signal trail was started with ignored stays ignored: `nohup trail run`
+// outlives the terminal's SIGHUP, and a script's background job (which
+// the shell starts with SIGINT ignored) is not stopped by Ctrl-C.
+func TestSignalsStartedIgnoredStayIgnored(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
+	e := anthropicEnv(t)
+	// sh -c 'trap "" HUP; exec trail …' is what nohup does to the signal.
+	c := exec.Command("sh", "-c", `trap "" HUP; exec "$0" "$@"`, trailBin, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
+	c.Dir, c.Env = e.cwd, e.environ()
+	pr, errb := startPiped(t, c)
+	rd := bufio.NewReader(pr)
+	waitForLine(t, rd, "text_delta")
+	go io.Copy(io.Discard, rd)
+	done := make(chan struct{})
+	go func() { c.Wait(); close(done) }()
+	c.Process.Signal(syscall.SIGHUP)
+	select {
+	case <-done:
+		t.Fatalf("SIGHUP ended a step started with it ignored: exit %d, %s", c.ProcessState.ExitCode(), errb)
+	case <-time.After(500 * time.Millisecond):
+	}
+	c.Process.Signal(syscall.SIGTERM) // still heard
+	<-done
+	if code := c.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("SIGTERM after an ignored SIGHUP: exit %d, %s", code, errb)
 	}
 }

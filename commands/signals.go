@@ -34,7 +34,18 @@ import (
 func SignalContext() (context.Context, func()) {
 	signal.Ignore(syscall.SIGPIPE)
 	ch := make(chan os.Signal, 4)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// A signal trail was started with ignored stays ignored: `nohup trail
+	// run …` must outlive the terminal, and a shell's background job (`cmd
+	// &` in a script) ignores SIGINT. Notify would turn them back on.
+	var watch []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			watch = append(watch, sig)
+		}
+	}
+	if len(watch) > 0 {
+		signal.Notify(ch, watch...)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -51,7 +62,7 @@ func SignalContext() (context.Context, func()) {
 				if time.Since(first) < secondSignalGrace {
 					continue
 				}
-				os.Stderr.WriteString("trail: interrupted again: exiting without waiting for the save (the last saved record stands)\n")
+				os.Stderr.WriteString("trail: interrupted again: exiting without waiting for the save (a record saved before stands; trail replay ID --write-record rebuilds one from the log)\n")
 				os.Exit(ExitInterrupted)
 			case <-done:
 				return
