@@ -76,6 +76,11 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		return fail("Invalid glob pattern: %s", a.Pattern)
 	}
 	start := filepath.Join(root, filepath.FromSlash(g.staticPrefix()))
+	if _, err := os.Lstat(start); err == nil && !env.reaches(start) {
+		// The pattern's folder part is a symlink out (link_out/**): the
+		// walk would list what lies beyond the working directories.
+		return fail("Access denied: %s leads outside the working directories", store.QuoteInput(a.Pattern))
+	}
 	var hits []globHit
 	w := &walk{ignore: !a.NoIgnore, descend: func(rel string) bool {
 		return ctx.Err() == nil && g.mayContain(relTo(root, start, rel))

@@ -482,3 +482,24 @@ func TestSchemasAreBuiltOnce(t *testing.T) {
 		}
 	}
 }
+
+// A pattern whose folder part is a symlink out of the working directories
+// (link_out/**) lists nothing beyond them; an --add-dir folder it may.
+func TestGlobDoesNotFollowALinkOut(t *testing.T) {
+	env := world(t, map[string]string{"a.go": ""})
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(env.Cwd, "link_out")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	r := call(t, Glob{}, env, `{"pattern":"link_out/**"}`)
+	if r.Success || strings.Contains(r.Output, "secret") || !strings.Contains(r.Error, "leads outside the working directories") {
+		t.Fatalf("%+v", r)
+	}
+	env.Dirs = []string{outside}
+	if r := call(t, Glob{}, env, `{"pattern":"link_out/**"}`); !r.Success || !strings.Contains(r.Output, "secret.txt") {
+		t.Fatalf("with the folder added: %+v", r)
+	}
+}
