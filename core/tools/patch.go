@@ -12,8 +12,11 @@ import (
 //
 //	{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a","+b"]}
 //
-// Lines carry no newline; each starts with ' ' (context), '-' or '+'.
-// Hunks keep three lines of context, as unified diffs do.
+// Lines carry no newline; each starts with ' ' (context), '-' or '+'. A
+// last line without its newline is followed by "\ No newline at end of
+// file", as jsdiff and diff(1) write it, so adding or dropping the final
+// newline is a change too. Hunks keep three lines of context, as unified
+// diffs do.
 
 const (
 	patchContext = 3
@@ -79,7 +82,11 @@ func hunkObject(ops []lineOp, start, stop int) logfmt.Object {
 		if op.kind != '-' {
 			newLines++
 		}
-		lines = append(lines, string(op.kind)+op.text)
+		text, noEOL := strings.CutSuffix(op.text, noEOLMark)
+		lines = append(lines, string(op.kind)+text)
+		if noEOL {
+			lines = append(lines, `\ No newline at end of file`)
+		}
 	}
 	return logfmt.Object{
 		logfmt.F("oldStart", oldStart),
@@ -91,13 +98,21 @@ func hunkObject(ops []lineOp, start, stop int) logfmt.Object {
 }
 
 // splitLines cuts text at newlines; a final newline ends the last line
-// rather than starting an empty one.
+// rather than starting an empty one. A last line without one carries
+// noEOLMark, so it differs from the same text with its newline.
 func splitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	if !strings.HasSuffix(s, "\n") {
+		lines[len(lines)-1] += noEOLMark
+	}
+	return lines
 }
+
+// noEOLMark ends a last line that has no newline: bytes no text line holds.
+const noEOLMark = "\x00\x00no newline"
 
 // diffLines is the line edit script from a to b: the common head and tail
 // as they are, the middle by Myers' algorithm.

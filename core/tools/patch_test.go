@@ -46,6 +46,11 @@ func TestStructuredPatchOfAnEdit(t *testing.T) {
 	if got := structuredPatch(lines, lines); len(got) != 0 {
 		t.Fatalf("no change, hunks %+v", got)
 	}
+	// The final newline is part of the text, as jsdiff and diff(1) say.
+	got = hunksOf(t, structuredPatch("a\nb", "a\nb\n"))
+	if len(got) != 1 || strings.Join(got[0].Lines, "|") != ` a|-b|\ No newline at end of file|+b` || got[0].OldLines != 2 || got[0].NewLines != 2 {
+		t.Fatalf("adding the final newline: %+v", got)
+	}
 }
 
 func jsonNum(n ...int) string {
@@ -133,6 +138,8 @@ func apply(t *testing.T, old []string, hs []testHunk) []string {
 		oldN, newN := 0, 0
 		for _, l := range h.Lines {
 			switch l[0] {
+			case '\\':
+				continue // "\ No newline at end of file"
 			case ' ', '-':
 				if pos >= len(old) || old[pos] != l[1:] {
 					t.Fatalf("hunk %+v: line %q does not match old line %d", h, l, pos+1)
