@@ -388,6 +388,11 @@ func (s *session) restoreSystemMessage() error {
 	if !ok || !unmarshalString(raw, &sp) || sp == "" {
 		return nil
 	}
+	for _, m := range s.messages {
+		if m.Role == chat.RoleSystem && m.Content == sp {
+			return nil // there, only not first (moved by hand): not twice
+		}
+	}
 	m, err := s.newMessage(chat.RoleSystem, sp)
 	if err != nil {
 		return err
