@@ -150,7 +150,11 @@ func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, s
 				continue
 			}
 			if cmd.Type != "" && cmd.Type != "command" {
-				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only", event, store.QuoteInput(cmd.Type)))
+				then := ""
+				if event == PreToolUse {
+					then = "; the call is a question instead"
+				}
+				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only%s", event, store.QuoteInput(cmd.Type), then))
 				skipped = store.QuoteInput(cmd.Type)
 				continue
 			}
