@@ -89,7 +89,7 @@ func TestResponsesHaveClaudesShape(t *testing.T) {
 		t.Errorf("Write response = %v", w)
 	}
 	if u := shape(call(t, Write{}, env, `{"filePath":"a.txt","content":"x"}`)); u["type"] != "update" || u["originalFile"] != "one\ntwo\n" ||
-		fmt.Sprint(u["structuredPatch"]) != "[map[lines:[-one -two +x] newLines:1 newStart:1 oldLines:2 oldStart:1]]" {
+		fmt.Sprint(u["structuredPatch"]) != "[map[lines:[-one -two +x \\ No newline at end of file] newLines:1 newStart:1 oldLines:2 oldStart:1]]" {
 		t.Errorf("Write over a file = %v", u)
 	}
 	b := shape(call(t, Bash{}, env, `{"command":"echo hi"}`))
@@ -98,7 +98,7 @@ func TestResponsesHaveClaudesShape(t *testing.T) {
 	}
 	e := shape(call(t, Edit{}, env, `{"filePath":"a.txt","oldString":"x","newString":"y"}`))
 	if e["filePath"] != env.Cwd+"/a.txt" || e["oldString"] != "x" || e["originalFile"] != "x" || e["replaceAll"] != false ||
-		fmt.Sprint(e["structuredPatch"]) != "[map[lines:[-x +y] newLines:1 newStart:1 oldLines:1 oldStart:1]]" {
+		fmt.Sprint(e["structuredPatch"]) != "[map[lines:[-x \\ No newline at end of file +y \\ No newline at end of file] newLines:1 newStart:1 oldLines:1 oldStart:1]]" {
 		t.Errorf("Edit response = %v", e)
 	}
 	rd := shape(call(t, Read{}, env, `{"filePath":"a.txt"}`))
