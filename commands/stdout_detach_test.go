@@ -101,7 +101,15 @@ func TestDetachedOutputIsBounded(t *testing.T) {
 	o.detach()
 	big := make([]byte, maxPending)
 	io.WriteString(o, "x") // taken by the writer goroutine, held at the gate
-	time.Sleep(10 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		o.mu.Lock()
+		held := o.writing
+		o.mu.Unlock()
+		if held || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	o.Write(big) // fills the buffer
 	wrote := make(chan struct{})
 	go func() {
