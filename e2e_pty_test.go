@@ -223,7 +223,7 @@ func TestCIOnATerminalDoesNotAsk(t *testing.T) {
 	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
 	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
 	code, shown := tr.wait()
-	if code != 0 || e.exists("made") || strings.Contains(shown, "[y/a/N]") || !strings.Contains(shown, "denied") {
+	if code != 0 || e.exists("made") || strings.Contains(shown, "[y/a/N]") || !strings.Contains(shown, "denied: CI is set, no one to ask") {
 		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
 	}
 }

@@ -21,6 +21,7 @@ import (
 type renderer struct {
 	o        *RunOptions
 	color    bool
+	ci       bool // CI is set: a call that needs approval is not asked even on a terminal
 	progress bool // stderr shows progress: a terminal, not --quiet
 	verbose  bool
 	session  string
@@ -39,6 +40,7 @@ func newRenderer(o *RunOptions) *renderer {
 	r := &renderer{
 		o:        o,
 		color:    io.ColorEnabled(o.Deps.Env),
+		ci:       inCI(o.Deps.Env),
 		progress: io.IsStderrTTY() && !o.Globals.Quiet,
 		verbose:  o.Globals.Verbose,
 		live:     o.Output == outText && io.IsStdoutTTY(),

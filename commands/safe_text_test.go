@@ -189,7 +189,7 @@ func TestToolLinesEscapeTheCall(t *testing.T) {
 		{Denied: true, Source: permission.SourceHook, Summary: "Blocked by hook: \x1b[2Jno"},
 		{Success: false, Summary: "failed \x1b[31mred"},
 	} {
-		line := toolLine(call, out, true)
+		line := toolLine(call, out, true, false)
 		// The colour trail adds to the mark is its own; after it, nothing
 		// the model or the hook wrote reaches the terminal raw.
 		rest := line[strings.Index(line, "\x1b[0m")+len("\x1b[0m"):]

@@ -38,26 +38,26 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 		switch {
 		case r.progress || r.verbose:
 			r.spin.Stop()
-			fmt.Fprintln(r.o.IO.ErrOut, toolLine(*e.ToolCall, *e.Tool, r.color))
+			fmt.Fprintln(r.o.IO.ErrOut, toolLine(*e.ToolCall, *e.Tool, r.color, r.ci))
 			if r.verbose && !e.Tool.Denied {
 				for _, l := range outputHead(e.Tool.Result, outputLines) {
 					fmt.Fprintln(r.o.IO.ErrOut, r.dim("  │ "+safeText(l)))
 				}
 			}
 		case e.Tool.Denied && r.o.Output == outText:
-			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s\n", safeLine(describeJudged(*e.ToolCall, *e.Tool)+": "+denialWhy(*e.ToolCall, *e.Tool)))
+			fmt.Fprintf(r.o.IO.ErrOut, "trail: denied %s\n", safeLine(describeJudged(*e.ToolCall, *e.Tool)+": "+denialWhy(*e.ToolCall, *e.Tool, r.ci)))
 		}
 	}
 }
 
 // toolLine is "✓ Bash(go test ./...)", "✗ Write(a.go) denied: why",
 // "✗ Bash(make) exit 2" or "✗ Read(x): File not found: x".
-func toolLine(call chat.ToolCall, out core.ToolOutcome, color bool) string {
+func toolLine(call chat.ToolCall, out core.ToolOutcome, color, ci bool) string {
 	desc := describeJudged(call, out)
 	mark, note := "✓", ""
 	switch {
 	case out.Denied:
-		mark, note = "✗", " denied: "+denialWhy(call, out)
+		mark, note = "✗", " denied: "+denialWhy(call, out, ci)
 	case !out.Success:
 		mark, note = "✗", ": "+oneLine(out.Summary)
 	case out.ExitCode != nil && *out.ExitCode != 0:
@@ -86,16 +86,20 @@ func describeJudged(call chat.ToolCall, out core.ToolOutcome) string {
 }
 
 // denialWhy says who denied a call and, when a flag would have allowed
-// it, which one.
-func denialWhy(call chat.ToolCall, out core.ToolOutcome) string {
+// it, which one. ci: CI is set, so no one was asked even on a terminal.
+func denialWhy(call chat.ToolCall, out core.ToolOutcome, ci bool) string {
 	switch out.Source {
 	case permission.SourceNoTerminal:
+		noOne := "no terminal to ask"
+		if ci {
+			noOne = "CI is set, no one to ask"
+		}
 		if out.AskedBy != "" {
 			// No allow rule or flag answers a forced question: only a
 			// person can, later.
-			return "no terminal to ask, and " + out.AskedBy + " always asks; to decide later, run with --on-ask pause, then trail resume ID --approve all"
+			return noOne + ", and " + out.AskedBy + " always asks; to decide later, run with --on-ask pause, then trail resume ID --approve all"
 		}
-		return "no terminal to ask; allow with --allow-tool " + shellQuote(allowRule(call))
+		return noOne + "; allow with --allow-tool " + shellQuote(allowRule(call))
 	case permission.SourceRule:
 		return "deny rule " + out.Rule
 	case permission.SourceMode:
