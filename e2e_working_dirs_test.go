@@ -84,3 +84,21 @@ func TestLastAndHereSeeThroughSymlinks(t *testing.T) {
 		t.Errorf("list --here from the real path: %s", r)
 	}
 }
+
+// Errors that point at the right thing: a home that is a file, a
+// --settings that is a device, a --dir that is not there.
+func TestErrorsNameWhatIsWrong(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	file := e.writeFile("not-a-folder", "x")
+	r := e.run("", "--home", file, "run", "--provider", "echo", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `trail's home "`+file+`" is not a folder`) {
+		t.Errorf("a home that is a file: %s", r)
+	}
+	if r := e.run("", "--settings", os.DevNull, "run", "--provider", "echo", "hi"); r.code != 7 || !strings.Contains(r.stderr, "hint: --settings takes a regular JSON file") {
+		t.Errorf("--settings /dev/null: %s", r)
+	}
+	if r := e.run("", "migrate-history", "--dir", "missing"); r.code != 3 || !strings.Contains(r.stderr, "not found") {
+		t.Errorf("migrate-history --dir missing: %s", r)
+	}
+}

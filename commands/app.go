@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -240,6 +241,11 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 		return g, fmt.Errorf("resolve --home %s: %w", g.Home, err)
 	}
 	g.Home = abs
+	// A home that is a file would fail later as "settings.json: not a
+	// directory", pointing at the wrong thing.
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return g, errs.Usagef("point TRAIL_HOME (or --home) at a folder; trail makes it when it is missing", "trail's home %s is not a folder", store.QuoteInput(abs))
+	}
 	if g.Settings != "" {
 		if g.Settings, err = filepath.Abs(g.Settings); err != nil {
 			return g, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -55,6 +56,9 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 			if o.Dir != "" {
 				if o.Dir, err = filepath.Abs(o.Dir); err != nil {
 					return err
+				}
+				if fi, err := os.Stat(o.Dir); err != nil || !fi.IsDir() {
+					return &errs.NotFoundError{What: "folder " + store.QuoteInput(o.Dir) + " not found", Fix: "--dir names a folder of session records"}
 				}
 			}
 			if o.DryRun && o.Backup {

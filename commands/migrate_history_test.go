@@ -82,7 +82,7 @@ func TestMigrateHistoryCommandOptions(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if code := runTrail(t, d, "migrate-history", "--dir", filepath.Join(other, "missing")); code != ExitFailure {
-		t.Errorf("a --dir that does not exist: exit %d", code)
+	if code := runTrail(t, d, "migrate-history", "--dir", filepath.Join(other, "missing")); code != ExitNotFound {
+		t.Errorf("a --dir that does not exist: exit %d, want 3 (not found)", code)
 	}
 }

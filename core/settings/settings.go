@@ -201,8 +201,11 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
 		}
-		return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)),
-			Fix: "a settings file is a regular JSON file: replace or remove " + path}
+		fix := "a settings file is a regular JSON file: replace or remove " + path
+		if required {
+			fix = "--settings takes a regular JSON file" // not a hint to remove /dev/null
+		}
+		return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("read settings: %w", unwrapPathError(err)), Fix: fix}
 	}
 	return s.mergeData(path, data)
 }
