@@ -20,6 +20,10 @@ func main() {
 		}
 		return
 	}
+	if msg := fdLimitError(); msg != "" {
+		os.Stderr.WriteString(msg + "\n")
+		os.Exit(1)
+	}
 	// First: until the handlers are in, Ctrl-C kills the process outright.
 	ctx, stop := commands.SignalContext()
 	tuneGC(commands.HeapLimit(os.Args))
