@@ -4,6 +4,7 @@ package main_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -225,5 +226,25 @@ func TestCIOnATerminalDoesNotAsk(t *testing.T) {
 	code, shown := tr.wait()
 	if code != 0 || e.exists("made") || strings.Contains(shown, "[y/a/N]") || !strings.Contains(shown, "denied: CI is set, no one to ask") {
 		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
+	}
+}
+
+// A tool that wants the terminal (sudo's password question, an ssh
+// passphrase, `read </dev/tty`) fails at once: tools run in a session of
+// their own, without trail's terminal. In trail's session the kernel
+// stopped it (SIGTTIN) and the step hung until the tool's time limit.
+func TestAToolThatOpensTheTerminalFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "read x </dev/tty; echo got:$x", "timeout": 20000})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	code, shown := tr.wait()
+	if code != 0 || !strings.Contains(shown, "done") {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+	res := e.toolResults(e.onlySession())["call_0_0"]
+	out, _ := json.Marshal(res)
+	if strings.Contains(string(out), "timed out") || !strings.Contains(strings.ToLower(string(out)), "no such device") {
+		t.Fatalf("the tool did not fail at once for want of a terminal: %s", out)
 	}
 }
