@@ -248,3 +248,28 @@ func TestAToolThatOpensTheTerminalFailsAtOnce(t *testing.T) {
 		t.Fatalf("the tool did not fail at once for want of a terminal: %s", out)
 	}
 }
+
+// Keys typed before a question is shown do not answer it: "y" and Enter
+// typed while a hook (or the model) was still busy used to approve a call
+// the person had never seen.
+func TestTypeaheadDoesNotAnswerTheQuestion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.withSettings(map[string]any{"hooks": map[string]any{"PreToolUse": []any{
+		map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "touch hook-started; sleep 1"}}},
+	}}})
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	waitFor(t, func() bool { return e.exists("hook-started") })
+	tr.send("y\r")
+	tr.expect("[y/a/N]")
+	time.Sleep(200 * time.Millisecond) // an answer taken from the typeahead would run the tool now
+	if e.exists("made") {
+		t.Fatal("the keys typed before the question approved the call")
+	}
+	tr.send("n\r")
+	code, shown := tr.wait()
+	if code != 0 || e.exists("made") || !strings.Contains(shown, "denied") {
+		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
+	}
+}

@@ -166,12 +166,22 @@ func inCI(env func(string) string) bool {
 	return true
 }
 
+// Ask prints question and reads one line. Only keys typed after the
+// question is shown answer it: what was typed before (a "y" and Enter
+// while the model streamed, a paste) is dropped first, in the terminal's
+// queue and in trail's own buffer, or it would approve a call the person
+// never saw, or a stray Enter would deny it.
 func (t *terminal) Ask(question string) (string, error) {
 	t.io.asking.Store(true)
-	fmt.Fprint(t.io.ErrOut, question)
+	if f, ok := t.io.In.(*os.File); ok && t.io.stdinTTY {
+		dropTypeahead(f)
+	}
 	if t.in == nil {
 		t.in = bufio.NewReader(t.io.In)
+	} else {
+		t.in.Reset(t.io.In)
 	}
+	fmt.Fprint(t.io.ErrOut, question)
 	line, err := t.in.ReadString('\n')
 	t.io.asking.Store(false)
 	if err != nil && err != io.EOF {
