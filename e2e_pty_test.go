@@ -273,3 +273,34 @@ func TestTypeaheadDoesNotAnswerTheQuestion(t *testing.T) {
 		t.Fatalf("exit %d, made %v:\n%s", code, e.exists("made"), shown)
 	}
 }
+
+// The question shows what the call is, not what its text makes a terminal
+// display: a bidi override in the model's command used to reach the
+// terminal raw in the question (and only there), so the command could read
+// reordered at the one place a person decides on it.
+func TestTheQuestionEscapesWhatWouldDisguiseTheCall(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.cols = 120
+	s := e.script(calls(call("Bash", map[string]any{"command": "echo harmless # \u202e; ~ fr- mr \x1b[2J"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	tr.expect("[y/a/N]")
+	tr.send("n\r")
+	code, shown := tr.wait()
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+	question := shown[strings.Index(shown, "allow Bash("):]
+	question = question[:strings.Index(question, "[y/a/N]")]
+	if strings.ContainsRune(question, '\u202e') || strings.ContainsRune(question, '\x1b') {
+		t.Fatalf("the question carries the raw characters: %q", question)
+	}
+	if !strings.Contains(question, `\u202e`) {
+		t.Fatalf("the question does not show the override as text: %q", question)
+	}
+	for _, line := range strings.Split(question, "\n") {
+		if !strings.Contains(line, "arguments:") && len([]rune(strings.TrimRight(line, "\r"))) > 80 {
+			t.Errorf("question line wider than 80 columns: %q", line)
+		}
+	}
+}

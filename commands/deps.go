@@ -181,7 +181,10 @@ func (t *terminal) Ask(question string) (string, error) {
 	} else {
 		t.in.Reset(t.io.In)
 	}
-	fmt.Fprint(t.io.ErrOut, question)
+	// The question holds the model's arguments and hooks' words: a bidi
+	// override or an escape sequence there would make the call read as
+	// something else at the one place a person decides on it.
+	fmt.Fprint(t.io.ErrOut, safeText(question))
 	line, err := t.in.ReadString('\n')
 	t.io.asking.Store(false)
 	if err != nil && err != io.EOF {

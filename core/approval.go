@@ -192,7 +192,9 @@ func approvalQuestion(r *toolRun, why string) string {
 	if why != "" {
 		fmt.Fprintf(&b, "  hook: %s\n", why)
 	}
-	fmt.Fprintf(&b, "  y = yes, a = yes and allow %s for the rest of this session, n = no (default)\n[y/a/N] ", r.call.Name)
+	// Under 80 columns for the built-in tools' names: a wrapped line
+	// breaks at "(default" on a standard terminal.
+	fmt.Fprintf(&b, "  y = yes, a = yes to every %s call of this session, n = no (default)\n[y/a/N] ", r.call.Name)
 	return b.String()
 }
 
