@@ -42,22 +42,29 @@ func TestTwoSignalsAMomentApartAreOneInterrupt(t *testing.T) {
 	}
 }
 
-// SIGHUP (a terminal closed, an ssh connection dropped) interrupts as
-// SIGINT does: the partial answer is saved.
-func TestSIGHUPSavesThePartialAnswer(t *testing.T) {
+// SIGHUP (a terminal closed, an ssh connection dropped) and SIGQUIT
+// (Ctrl-\) interrupt as SIGINT does: the partial answer is saved. SIGQUIT
+// used to end in the Go runtime's dump of every goroutine, exit 2, and a
+// first step with no record.
+func TestSIGHUPAndSIGQUITSaveThePartialAnswer(t *testing.T) {
 	t.Parallel()
-	text := wiretest.Transcript(t, "anthropic/text.sse")
-	srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
-	e := anthropicEnv(t)
-	rd, c, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
-	waitForLine(t, rd, "text_delta")
-	c.Process.Signal(syscall.SIGHUP)
-	r := wait()
-	if r.code != 130 {
-		t.Fatalf("exit %d, want 130\n%s", r.code, r)
-	}
-	if last := lastMessage(t, e, e.onlySession()); last["state"] != "interrupted" || last["content"] != "Hello" {
-		t.Fatalf("last message = %v", last)
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			text := wiretest.Transcript(t, "anthropic/text.sse")
+			srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
+			e := anthropicEnv(t)
+			rd, c, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
+			waitForLine(t, rd, "text_delta")
+			c.Process.Signal(sig)
+			r := wait()
+			if r.code != 130 || strings.Contains(r.stderr, "goroutine") {
+				t.Fatalf("exit %d, want 130 and no dump\n%s", r.code, r)
+			}
+			if last := lastMessage(t, e, e.onlySession()); last["state"] != "interrupted" || last["content"] != "Hello" {
+				t.Fatalf("last message = %v", last)
+			}
+		})
 	}
 }
 

@@ -8,13 +8,13 @@ import (
 	"time"
 )
 
-// SignalContext is cancelled by the first SIGINT, SIGTERM or SIGHUP, so
-// the step can save its partial answer; a second signal exits at once with
-// 130 (the last saved record is intact because saves are atomic), saying
-// so. A second signal within secondSignalGrace of the first is the same
-// interrupt: GNU timeout (the CI idiom `timeout 600 trail run ...`)
-// signals both trail and its process group, and the two copies arriving
-// apart used to end the save they had just begun.
+// SignalContext is cancelled by the first SIGINT, SIGTERM, SIGHUP or
+// SIGQUIT, so the step can save its partial answer; a second signal
+// exits at once with 130 (the last saved record is intact because saves
+// are atomic), saying so. A second signal within secondSignalGrace of
+// the first is the same interrupt: GNU timeout (the CI idiom `timeout 600
+// trail run ...`) signals both trail and its process group, and the two
+// copies arriving apart used to end the save they had just begun.
 //
 // SIGHUP (a closed terminal, a dropped ssh) is an interrupt too, not
 // death: the step was as much the user's as with Ctrl-C. SIGPIPE is
@@ -38,7 +38,7 @@ func SignalContext() (context.Context, func()) {
 	// run …` must outlive the terminal, and a shell's background job (`cmd
 	// &` in a script) ignores SIGINT. Notify would turn them back on.
 	var watch []os.Signal
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
+	for _, sig := range interruptSignals() {
 		if !signal.Ignored(sig) {
 			watch = append(watch, sig)
 		}
@@ -73,6 +73,19 @@ func SignalContext() (context.Context, func()) {
 		close(done)
 		cancel()
 	}
+}
+
+// interruptSignals are the signals that end a step with its save. SIGQUIT
+// (Ctrl-\) is one: a person quitting wants out, not the Go runtime's dump
+// of every goroutine over the screen, exit 2 (trail's "usage") and a first
+// step with no record. GOTRACEBACK set asks for that dump: a developer
+// looking at a hang then gets the runtime's SIGQUIT.
+func interruptSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+	if os.Getenv("GOTRACEBACK") == "" {
+		sigs = append(sigs, syscall.SIGQUIT)
+	}
+	return sigs
 }
 
 // secondSignalGrace is how long after the first signal another one is
