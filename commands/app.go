@@ -55,7 +55,11 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 // fails a command that otherwise succeeded: a script must not take an
 // answer lost on a full disk for an empty one.
 func finish(d *Deps, err error) int {
-	if werr := d.IO.OutErr(); werr != nil && (ExitCode(err) == ExitOK || errors.Is(err, werr) || errors.Is(werr, syscall.EPIPE)) {
+	werr := d.IO.OutErr()
+	if werr != nil && err == nil && errors.Is(werr, syscall.EPIPE) && d.IO.helpOnly() {
+		werr = nil
+	}
+	if werr != nil && (ExitCode(err) == ExitOK || errors.Is(err, werr) || errors.Is(werr, syscall.EPIPE)) {
 		// also for a command that returned the write's error as it came,
 		// or one a reader gone away ended (not an interrupt)
 		err = stdoutFailure(werr)
@@ -77,6 +81,7 @@ func NewApp(d *Deps) *cli.App { return newApp(d, "") }
 // sixty flags each for run and resume, their help and examples) was a
 // tenth of a one-shot's allocations.
 func newApp(d *Deps, only string) *cli.App {
+	markHelpOutput()
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",

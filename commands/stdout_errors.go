@@ -28,6 +28,7 @@ type outWriter struct {
 	mu     sync.Mutex
 	err    error
 	broken func() // called once, on the first EPIPE
+	help   bool   // what was written is help (help_reader_gone.go)
 
 	// detached writing
 	async   bool
