@@ -304,3 +304,17 @@ func TestTheQuestionEscapesWhatWouldDisguiseTheCall(t *testing.T) {
 		}
 	}
 }
+
+// A running tool shows that it runs: after the approval nothing moved
+// until the call ended, which for a test suite looked like a hang.
+func TestARunningToolShowsOnTheTerminal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "sleep 1"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	tr.expect("running Bash(sleep 1)")
+	code, shown := tr.wait()
+	if code != 0 || !strings.Contains(shown, "✓ Bash(sleep 1)") {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/core/provider"
 	"trail/logfmt"
 )
@@ -57,6 +58,10 @@ func newRenderer(o *RunOptions) *renderer {
 }
 
 // Event implements core.Observer.
+// toolLabelLen caps the call a running tool's spinner names: its line
+// must fit a terminal with the clock after it.
+const toolLabelLen = 60
+
 func (r *renderer) Event(e core.StepEvent) {
 	r.o.IO.EndQuestion() // a Ctrl-C at a question: what follows starts a line
 	if r.sj != nil {
@@ -72,6 +77,14 @@ func (r *renderer) Event(e core.StepEvent) {
 		}
 	case core.EvProviderWaiting:
 		r.spin.Start("waiting for " + r.provider)
+	case core.EvToolStarted:
+		// A test suite a Bash call runs can take minutes: without a line
+		// that moves, an approved call looked like a hang. The call's line
+		// (tool_lines.go) replaces it when the call ends; a Ctrl-C's "^C"
+		// echo goes with it.
+		if e.ToolCall != nil {
+			r.spin.Start("running " + oneLineCut(safeLine(permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args())), toolLabelLen))
+		}
 	case core.EvTextDelta:
 		r.spin.Stop()
 		r.endThinking()
