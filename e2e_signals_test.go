@@ -103,8 +103,9 @@ func waitExit(t *testing.T, c *exec.Cmd, limit time.Duration) time.Duration {
 	return 0
 }
 
-// Every command that waits for a session's lock (--wait) gives up at once
-// on SIGINT or SIGTERM, exits 130 and leaves the session as it was.
+// Every command that waits for a session's lock (--wait) says so at once,
+// gives up at once on SIGINT or SIGTERM, exits 130 and leaves the session
+// as it was.
 func TestASignalWhileWaitingForABusySessionExits130(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -153,8 +154,10 @@ func TestASignalWhileWaitingForABusySessionExits130(t *testing.T) {
 			if want == "" {
 				want = "trail: interrupted while waiting for session " + id + "\n"
 			}
-			if !strings.HasPrefix(stderr.String(), want) {
-				t.Errorf("stderr = %q, want %q first", stderr, want)
+			// Said at once, so the wait does not look like a hang.
+			notice := "trail: session " + id + " is busy: waiting up to 30s for the step that holds it (Ctrl-C stops)\n"
+			if got := stderr.String(); !strings.HasPrefix(got, notice) || !strings.HasPrefix(got[len(notice):], want) {
+				t.Errorf("stderr = %q, want %q then %q", got, notice, want)
 			}
 			if !sameFiles(before, filesUnder(t, e.home)) {
 				t.Error("the home changed")
@@ -302,5 +305,19 @@ func TestSIGINTWhileReadingStandardInputExits130(t *testing.T) {
 				t.Errorf("sessions written: %v", ids)
 			}
 		})
+	}
+}
+
+// --quiet keeps the wait to itself; the busy error at the end still says
+// why the step did not run.
+func TestQuietWaitsForABusySessionWithoutANotice(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hello")
+	id := e.onlySession()
+	e.holdLock(id)
+	r := e.run("", "resume", id, "-q", "--wait", "1s", "hi")
+	if r.code != 5 || strings.Contains(r.stderr, "waiting up to") || !strings.Contains(r.stderr, "busy") {
+		t.Fatalf("want exit 5 and only the busy error:\n%s", r)
 	}
 }

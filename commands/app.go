@@ -235,6 +235,7 @@ type globals struct {
 
 func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	g := globals{Home: c.String("home"), Settings: c.String("settings"), Quiet: c.Bool("quiet"), Verbose: c.Bool("verbose")}
+	d.quiet = g.Quiet
 	if g.Home == "" {
 		var err error
 		if g.Home, err = defaultHome(d); err != nil {

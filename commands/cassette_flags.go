@@ -28,7 +28,7 @@ func cassetteFlags() []cli.Flag {
 func readCassetteFlags(c *cli.Context, d *Deps, home, cwd string, f *provider.Flags) error {
 	f.CassetteMode, f.CassetteSpeed = c.String("cassette-mode"), c.String("cassette-speed")
 	if arg := c.String("cassette"); arg != "" {
-		t, err := resolveLog(d.OpenStore(home), arg)
+		t, err := resolveLog(d.openStore(home), arg)
 		if err != nil {
 			return err
 		}

@@ -123,7 +123,7 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 			}
 		}
 	})
-	res, err := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home)).Compact(ctx, o.Compact)
+	res, err := newEngine(o.Deps, o.Deps.openStore(o.Globals.Home)).Compact(ctx, o.Compact)
 	if errors.Is(err, core.ErrNothingToCompact) {
 		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
 		return nil

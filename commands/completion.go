@@ -217,7 +217,7 @@ func sessionCandidates(d *Deps, home string) []string {
 			return nil
 		}
 	}
-	heads, err := d.OpenStore(home).ListHeads()
+	heads, err := d.openStore(home).ListHeads()
 	if err != nil {
 		return nil
 	}

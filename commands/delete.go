@@ -76,7 +76,7 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 }
 
 func runDelete(ctx context.Context, o *DeleteOptions) error {
-	st := o.Deps.OpenStore(o.Globals.Home)
+	st := o.Deps.openStore(o.Globals.Home)
 	ids, err := selectForDelete(st, o)
 	if err != nil {
 		return err

@@ -55,6 +55,21 @@ type Deps struct {
 	// StdinWait is how long a prompt waits for the first byte of a piped
 	// stdin before ignoring it (SPEC 1.3).
 	StdinWait time.Duration
+
+	quiet bool // --quiet: no notices (readGlobals)
+}
+
+// openStore is OpenStore with the line every command says, unless quiet,
+// when the session it needs is held and it waits (--wait): cargo says as
+// much for its file lock, and up to --wait of silence looked like a hang.
+func (d *Deps) openStore(home string) *store.FS {
+	st := d.OpenStore(home)
+	if !d.quiet {
+		st.OnWait = func(id string, wait time.Duration) {
+			fmt.Fprintf(d.IO.ErrOut, "trail: session %s is busy: waiting up to %s for the step that holds it (Ctrl-C stops)\n", id, formatWait(wait))
+		}
+	}
+	return st
 }
 
 // SystemDeps wires the real process environment.

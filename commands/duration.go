@@ -49,3 +49,15 @@ func relativeTime(now, t time.Time) string {
 	}
 	return t.Local().Format("2006-01-02")
 }
+
+// formatWait writes a --wait as it is usually typed: 30s, 2m, 1m30s.
+func formatWait(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

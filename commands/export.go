@@ -92,7 +92,7 @@ func newExportCmd(d *Deps, runF func(context.Context, *ExportOptions) error) *cl
 }
 
 func runExport(ctx context.Context, o *ExportOptions) error {
-	eng := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home))
+	eng := newEngine(o.Deps, o.Deps.openStore(o.Globals.Home))
 	if o.Output == "" && !o.Install {
 		res, err := eng.Export(ctx, o.Export, o.IO.Out)
 		if err == nil && res.FromRecord && !o.Globals.Quiet {

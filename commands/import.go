@@ -122,7 +122,7 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 	}
 	defer src.Close()
 	o.Import.Source = src
-	res, err := newEngine(o.Deps, o.Deps.OpenStore(o.Globals.Home)).Import(ctx, o.Import)
+	res, err := newEngine(o.Deps, o.Deps.openStore(o.Globals.Home)).Import(ctx, o.Import)
 	if err != nil {
 		return err
 	}

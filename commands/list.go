@@ -98,7 +98,7 @@ func newListCmd(d *Deps, runF func(context.Context, *ListOptions) error) *cli.Co
 }
 
 func runList(_ context.Context, o *ListOptions) error {
-	st := o.Deps.OpenStore(o.Globals.Home)
+	st := o.Deps.openStore(o.Globals.Home)
 	heads, err := st.ListHeads()
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 }
 
 func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
-	st := o.Deps.OpenStore(o.Globals.Home)
+	st := o.Deps.openStore(o.Globals.Home)
 	rep, err := st.MigrateHistory(store.MigrateOptions{
 		Dir: o.Dir, DryRun: o.DryRun, Backup: o.Backup, Wait: o.Wait, Ctx: ctx,
 		NewID: func() string {

@@ -121,7 +121,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 }
 
 func runReplay(ctx context.Context, o *ReplayOptions) error {
-	st := o.Deps.OpenStore(o.Globals.Home)
+	st := o.Deps.openStore(o.Globals.Home)
 	var t logTarget
 	var err error
 	if o.Last {

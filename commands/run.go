@@ -284,7 +284,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Prompt = prompt
-	st := d.OpenStore(o.Globals.Home)
+	st := d.openStore(o.Globals.Home)
 	r := newRenderer(o)
 	o.Step.Observer = r
 	o.IO.DetachOut() // a slow reader must not hold the stream or the save

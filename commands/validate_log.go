@@ -86,7 +86,7 @@ type logResult struct {
 }
 
 func runValidateLog(ctx context.Context, o *ValidateLogOptions) error {
-	st := o.Deps.OpenStore(o.Globals.Home)
+	st := o.Deps.openStore(o.Globals.Home)
 	targets, err := expandLogArgs(st, o.Args)
 	if err != nil {
 		return err

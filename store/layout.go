@@ -7,11 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // FS is the on-disk session store rooted at $TRAIL_HOME.
 type FS struct {
 	Home string
+	// OnWait, when set, is called once when Lock finds the session held
+	// and is about to wait for it (wait > 0): a wait of up to --wait in
+	// silence looked like a hang.
+	OnWait func(id string, wait time.Duration)
 
 	mu   sync.Mutex
 	held map[string]*Lock // the locks this process holds, by session id

@@ -48,7 +48,7 @@ func (s *FS) Lock(ctx context.Context, id string, wait time.Duration) (*Lock, er
 	if err := s.EnsureLayout(); err != nil {
 		return nil, fmt.Errorf("lock session %s: %w", id, err)
 	}
-	l, err := lockFile(ctx, s.LockPath(id), id, wait)
+	l, err := s.lockAt(ctx, s.LockPath(id), id, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +72,20 @@ func (s *FS) heldLock(id string) *Lock {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.held[id]
+}
+
+// lockAt takes the lock at path, first without waiting, then, when it is
+// held, telling OnWait and waiting up to wait.
+func (s *FS) lockAt(ctx context.Context, path, id string, wait time.Duration) (*Lock, error) {
+	l, err := lockFile(ctx, path, id, 0)
+	var busy *BusyError
+	if errors.As(err, &busy) && wait > 0 {
+		if s.OnWait != nil {
+			s.OnWait(id, wait)
+		}
+		l, err = lockFile(ctx, path, id, wait)
+	}
+	return l, err
 }
 
 func lockFile(ctx context.Context, path, id string, wait time.Duration) (*Lock, error) {

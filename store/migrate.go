@@ -81,7 +81,7 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 			rep.Failures = append(rep.Failures, MigrateFailure{Path: path, Err: fmt.Errorf("migrate %s: not a regular file", path)})
 			continue
 		}
-		migrated, err := migrateOne(dir, name, opts)
+		migrated, err := s.migrateOne(dir, name, opts)
 		switch {
 		case errors.Is(err, context.Canceled):
 			rep.Total--
@@ -109,7 +109,7 @@ func newUUID() string {
 // first, so records that need nothing get no lock file (a foreign --dir
 // stays as it was), then reads again under the lock, since another process
 // may have saved in between.
-func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error) {
+func (s *FS) migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error) {
 	path := filepath.Join(dir, name)
 	id := strings.TrimSuffix(name, ".json")
 	if err := ValidateID(id); err != nil {
@@ -118,7 +118,7 @@ func migrateOne(dir, name string, opts MigrateOptions) (migrated bool, err error
 	if _, _, need, err := readForMigration(path); err != nil || !need || opts.DryRun {
 		return need, err
 	}
-	lk, err := lockFile(opts.Ctx, filepath.Join(dir, id+".lock"), id, opts.Wait)
+	lk, err := s.lockAt(opts.Ctx, filepath.Join(dir, id+".lock"), id, opts.Wait)
 	if err != nil {
 		return false, fmt.Errorf("migrate %s: %w", path, err)
 	}
