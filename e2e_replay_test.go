@@ -482,3 +482,50 @@ func TestALogStartedLateReplaysTheWholeSession(t *testing.T) {
 		t.Fatalf("resume after the rebuild: %s", r)
 	}
 }
+
+// Another session's lines appended to a log (a bad copy, `cat a.jsonl >>
+// b.jsonl`) are no part of its conversation. They used to replay as if
+// they were: --write-record --force built a record with a second system
+// message and the other session's prompt, which the next resume sent to
+// the model.
+func TestReplaySkipsAnotherSessionsLines(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // mixed on purpose
+	e.must("", "run", "--provider", "echo", "--name", "mine", "first")
+	mine := e.onlySession()
+	e.must("", "run", "--provider", "echo", "--name", "theirs", "other words")
+	var theirs string
+	for _, id := range e.sessionIDs() {
+		if id != mine {
+			theirs = id
+		}
+	}
+	other, err := os.ReadFile(e.logPath(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(e.logPath(mine), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(other)
+	f.Close()
+	for _, format := range []string{"jsonl", "json", "record"} {
+		if r := e.run("", "replay", mine, "--format", format); r.code != 7 || r.stdout != "" || !strings.Contains(r.stderr, "a line of session \""+theirs+"\"") {
+			t.Errorf("replay --format %s: %s", format, r)
+		}
+	}
+	r := e.must("", "replay", mine, "--write-record", "--force")
+	if !strings.Contains(r.stderr, "skipped") {
+		t.Errorf("--write-record said nothing of the skipped lines: %s", r)
+	}
+	for _, m := range e.messages(mine) {
+		if c, _ := m["content"].(string); strings.Contains(c, "other words") {
+			t.Fatalf("the rebuilt record holds the other session's message %v", m)
+		}
+	}
+	if n := len(e.messages(mine)); n != 3 {
+		t.Fatalf("the rebuilt record has %d messages, want system, prompt and answer", n)
+	}
+}

@@ -251,6 +251,7 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 	payloads := newPayloadReader(opts.Dir)
 	payloads.sessionID = opts.SessionID
 	named := false
+	var idBytes []byte
 	var e entry
 	last := 0
 	for {
@@ -267,13 +268,22 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 			}
 			continue
 		}
-		if !named || l.mayRef || bytes.Contains(l.Bytes, []byte("replace_all")) {
+		// A line that does not hold the session's id (quoted) anywhere
+		// may be another session's; the rest need no parsing here.
+		if !named || l.mayRef || bytes.Contains(l.Bytes, []byte("replace_all")) || !bytes.Contains(l.Bytes, idBytes) {
 			parseEntry(l.Bytes, &e, -1)
 		} else {
 			continue
 		}
 		if !named && isString(e.sessionID) {
 			payloads.sessionID, named = unquoteToken(e.sessionID), true // as the replay names the payload folder
+			idBytes = []byte(strconv.Quote(payloads.sessionID))
+		} else if named && isString(e.sessionID) && unquoteToken(e.sessionID) != payloads.sessionID {
+			// skipped by the replay too (replayer.line)
+			if opts.Strict {
+				return 0, fmt.Errorf("line %d: %s: %w", l.Num, foreignLine(unquoteToken(e.sessionID), payloads.sessionID), ErrBrokenLine)
+			}
+			continue
 		}
 		if eventName(e.event) != "history_mutation" {
 			continue
@@ -293,6 +303,12 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 			}
 		}
 	}
+}
+
+// foreignLine says why a line of session got is not part of session want's
+// conversation (validate-log's LOG_SESSION_MISMATCH).
+func foreignLine(got, want string) string {
+	return fmt.Sprintf("a line of session %s in the log of %s", strconv.Quote(got), want)
 }
 
 // ReplayLog replays a log read from r.
@@ -419,6 +435,14 @@ func (p *replayer) line(l Line) error {
 	e := &p.e
 	parseEntry(l.Bytes, e, -1)
 	rep := p.rep
+	if rep.SessionID != "" && isString(e.sessionID) && unquoteToken(e.sessionID) != rep.SessionID {
+		// Another session's line (a log appended to by a bad copy or a
+		// second writer) is no part of this conversation: taken in, its
+		// system message and prompts went to the model on the next resume.
+		p.compact = Line{}
+		p.skip(l, foreignLine(unquoteToken(e.sessionID), rep.SessionID))
+		return nil
+	}
 	if ts := unquoteToken(e.timestamp); ts != "" {
 		if rep.CreatedAt == "" {
 			rep.CreatedAt = ts
