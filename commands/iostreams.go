@@ -19,6 +19,7 @@ type IOStreams struct {
 
 	inFile    *os.File // for Stat: pipes, files and /dev/null are read differently
 	outFile   *os.File // for the terminal's width
+	errFile   *os.File // for the spinner: its terminal's width, and whether trail is in the foreground there
 	width     int      // a fixed width (tests); 0: ask the terminal
 	stdinTTY  bool
 	stdoutTTY bool
@@ -43,6 +44,7 @@ func SystemIO() *IOStreams {
 		In: os.Stdin, Out: &outWriter{w: os.Stdout}, ErrOut: os.Stderr,
 		inFile:    os.Stdin,
 		outFile:   os.Stdout,
+		errFile:   os.Stderr,
 		stdinTTY:  isTTY(os.Stdin),
 		stdoutTTY: isTTY(os.Stdout),
 		stderrTTY: isTTY(os.Stderr),
@@ -84,6 +86,13 @@ func (s *IOStreams) ColorEnabled(env func(string) string) bool {
 		return false
 	}
 	return env("TERM") != "dumb"
+}
+
+// CanAnimate is true when stderr is a terminal that can redraw a line in
+// place: not TERM=dumb (Emacs' shell, some IDE consoles), where each frame
+// of a spinner would show as text of its own, as cargo also judges.
+func (s *IOStreams) CanAnimate(env func(string) string) bool {
+	return s.stderrTTY && env("TERM") != "dumb"
 }
 
 func lookupEnv(env func(string) string, key string) (string, bool) {
