@@ -77,3 +77,52 @@ func TestNoSpinnerInTheBackground(t *testing.T) {
 		}
 	}
 }
+
+// Colour follows NO_COLOR, CLICOLOR and CLICOLOR_FORCE / FORCE_COLOR;
+// forcing it into a pipe colours the tool lines and nothing more: no
+// spinner, no question.
+func TestColorEnvironment(t *testing.T) {
+	t.Parallel()
+	const green = "\x1b[32m✓"
+	tool := func(e *env) string {
+		return e.script(calls(call("Bash", map[string]any{"command": "true"})), map[string]any{"text": "done", "delayMs": 400})
+	}
+	for _, tt := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"FORCE_COLOR=1"}, true},
+		{[]string{"CLICOLOR_FORCE=1"}, true},
+		{[]string{"CLICOLOR_FORCE=0"}, false},
+		{[]string{"CLICOLOR_FORCE=1", "NO_COLOR=1"}, false},
+		{nil, false},
+	} {
+		e := newEnv(t)
+		e.setenv(tt.env...)
+		r := e.must("", "-v", "run", "--provider", "script", "--script", tool(e), "--allow-tool", "Bash", "go")
+		if strings.Contains(r.stderr, green) != tt.want || !strings.Contains(r.stderr, " Bash(true)\n") {
+			t.Errorf("%v, piped: colour want %v: %s", tt.env, tt.want, r)
+		}
+		if strings.Contains(r.stderr, "waiting for") || strings.Contains(r.stderr, "\x1b[K") {
+			t.Errorf("%v, piped: a spinner: %s", tt.env, r)
+		}
+		if r := e.run("", "run", "--provider", "script", "--script", tool(e), "go"); strings.Contains(r.stderr, "[y/a/N]") || !strings.Contains(r.stderr, "no terminal to ask") {
+			t.Errorf("%v, piped: asked, or did not say why not: %s", tt.env, r)
+		}
+	}
+	for _, tt := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"TERM=xterm"}, true},
+		{[]string{"TERM=xterm", "CLICOLOR=0"}, false},
+		{[]string{"TERM=xterm", "NO_COLOR=1"}, false},
+	} {
+		e := newEnv(t)
+		e.setenv(tt.env...)
+		code, out := e.startOnTerminal("run", "--provider", "script", "--script", tool(e), "--allow-tool", "Bash", "go").wait()
+		if code != 0 || strings.Contains(out, green) != tt.want || strings.Contains(out, "\x1b[2m") != tt.want || !strings.Contains(out, "Bash(true)") {
+			t.Errorf("%v on a terminal: colour want %v: exit %d %q", tt.env, tt.want, code, out)
+		}
+	}
+}
