@@ -87,6 +87,9 @@ func (s *spinner) run(label string, start time.Time, stop, done chan struct{}) {
 	for i := 0; ; i++ {
 		select {
 		case <-stop:
+			if w := s.width(); w > 0 {
+				shown = min(shown, w-1)
+			}
 			if shown > 0 && s.foreground() {
 				fmt.Fprint(s.w, s.clear(shown))
 			}
