@@ -12,6 +12,7 @@ import (
 func TestCtrlCLinesOnATerminal(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	e.setenv("TERM=xterm") // TERM=dumb shows no spinner
 	s := e.script(map[string]any{"text": "late", "delayMs": 30000})
 	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "wait for it")
 	tr.expect("waiting for script")

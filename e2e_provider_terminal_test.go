@@ -15,8 +15,8 @@ import (
 )
 
 // spinnerLines is the spinner at the start of a terminal's output: its
-// frames, each redrawn over the last, then the blanked line.
-var spinnerLines = regexp.MustCompile("^(\r\x1b\\[2m[^\r]* waiting for [^\r]*\x1b\\[0m *)+\r +\r")
+// frames, each redrawn over the last, then the cleared line.
+var spinnerLines = regexp.MustCompile("^(\r\x1b\\[2m[^\r]* waiting for [^\r]*\x1b\\[0m\x1b\\[K)+\r\x1b\\[K")
 
 // On a terminal, thinking shows dimmed on stderr; stdout gets the answer
 // only, and a piped stderr gets no thinking at all.

@@ -56,6 +56,12 @@ type terminalRun struct {
 // and as its controlling terminal.
 func (e *env) startOnTerminal(args ...string) *terminalRun {
 	e.t.Helper()
+	return e.startCmdOnTerminal(e.cmd(args...))
+}
+
+// startCmdOnTerminal starts c (trail, or a shell that runs it) on a pty.
+func (e *env) startCmdOnTerminal(c *exec.Cmd) *terminalRun {
+	e.t.Helper()
 	p := openPTY(e.t)
 	if e.cols > 0 {
 		ws := [4]uint16{24, uint16(e.cols), 0, 0} // rows, columns, pixels
@@ -63,7 +69,6 @@ func (e *env) startOnTerminal(args ...string) *terminalRun {
 			e.t.Fatalf("set the terminal's width: %v", errno)
 		}
 	}
-	c := e.cmd(args...)
 	c.Stdin, c.Stdout, c.Stderr = p.slave, p.slave, p.slave
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := c.Start(); err != nil {

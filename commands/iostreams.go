@@ -19,6 +19,7 @@ type IOStreams struct {
 
 	inFile    *os.File // for Stat: pipes, files and /dev/null are read differently
 	outFile   *os.File // for the terminal's width
+	errFile   *os.File // for the spinner: its terminal's width, and whether trail is in the foreground there
 	width     int      // a fixed width (tests); 0: ask the terminal
 	stdinTTY  bool
 	stdoutTTY bool
@@ -43,6 +44,7 @@ func SystemIO() *IOStreams {
 		In: os.Stdin, Out: &outWriter{w: os.Stdout}, ErrOut: os.Stderr,
 		inFile:    os.Stdin,
 		outFile:   os.Stdout,
+		errFile:   os.Stderr,
 		stdinTTY:  isTTY(os.Stdin),
 		stdoutTTY: isTTY(os.Stdout),
 		stderrTTY: isTTY(os.Stderr),
@@ -75,15 +77,33 @@ func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stderrTTY }
 // SetNoColor turns color off (--no-color).
 func (s *IOStreams) SetNoColor() { s.noColor = true }
 
-// ColorEnabled is true on a terminal stderr unless NO_COLOR, TERM=dumb or --no-color.
+// ColorEnabled decides, for all of trail, whether stderr gets colour:
+//   - never with --no-color, NO_COLOR (no-color.org: set and not empty);
+//   - always with CLICOLOR_FORCE or FORCE_COLOR set, not empty and not
+//     "0", terminal or not (a CI log that shows colour, a pager that reads
+//     it): forcing colour turns on colour only, never the spinner or a
+//     question;
+//   - else only on a terminal, and not with CLICOLOR=0 or TERM=dumb.
 func (s *IOStreams) ColorEnabled(env func(string) string) bool {
-	if s.noColor || !s.stderrTTY {
+	if s.noColor {
 		return false
 	}
 	if _, set := lookupEnv(env, "NO_COLOR"); set {
 		return false
 	}
-	return env("TERM") != "dumb"
+	if forced(env("CLICOLOR_FORCE")) || forced(env("FORCE_COLOR")) {
+		return true
+	}
+	return s.stderrTTY && env("CLICOLOR") != "0" && env("TERM") != "dumb"
+}
+
+func forced(v string) bool { return v != "" && v != "0" }
+
+// CanAnimate is true when stderr is a terminal that can redraw a line in
+// place: not TERM=dumb (Emacs' shell, some IDE consoles), where each frame
+// of a spinner would show as text of its own, as cargo also judges.
+func (s *IOStreams) CanAnimate(env func(string) string) bool {
+	return s.stderrTTY && env("TERM") != "dumb"
 }
 
 func lookupEnv(env func(string) string, key string) (string, bool) {

@@ -5,20 +5,25 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"trail/store"
 )
 
 // The table list shows on a terminal. Rules:
-//   - it fits the terminal: a row never wraps. The short id, the time, the
+//   - it fits the terminal: a row never wraps, and leaves the last column
+//     free (a row that fills it makes some terminals, Windows' console
+//     among them, wrap before the newline). The short id, the time, the
 //     status and the message count keep their width; the name (or first
 //     prompt) and the cwd share what is left, the name cut at its end and
 //     the cwd (with ~ for the home) in its middle, where a path says least;
-//     a terminal too narrow for both drops the cwd;
+//   - a terminal too narrow for both drops the cwd; one too narrow for
+//     minName columns of name drops MSGS, then UPDATED, then STATUS: the id
+//     (what every command takes) and the name stay longest, the name
+//     while it has room for 4 columns;
 //   - newest first, tableRows rows unless --limit says otherwise, and a
 //     closing line on stderr saying how many more there are;
-//   - widths count runes: a wide character takes one column here;
+//   - widths are display columns (display_width.go): a CJK character or
+//     an emoji takes two, a combining mark none;
 //   - every cell read from a record is escaped (safe_text.go) before it is
 //     measured: no escape sequence reaches the terminal, and \x1b counts
 //     the four columns it takes.
@@ -59,22 +64,26 @@ func writeHeadsTable(o *ListOptions, heads []store.Head, total int, short map[st
 		rows[i] = r
 	}
 	w := widths(append([]tableRow{head}, rows...))
-	fixed := w[0] + w[1] + w[2] + w[3] + 4*colGap
-	flex := o.IO.TerminalWidth(o.Deps.Env) - fixed - colGap // the name's gap
-	nameW, cwdW := splitFlex(flex, w[4], w[5])
+	l := tableLayout(o.IO.TerminalWidth(o.Deps.Env)-1, w)
 	var b strings.Builder
 	line := func(r tableRow) {
 		b.Reset()
-		pad(&b, r.id, w[0])
-		pad(&b, r.updated, w[1])
-		pad(&b, r.status, w[2])
-		b.WriteString(strings.Repeat(" ", w[3]-utf8.RuneCountInString(r.msgs)) + r.msgs) // numbers right-aligned
-		b.WriteString(strings.Repeat(" ", colGap))
-		if cwdW == 0 {
-			b.WriteString(cutEnd(r.name, nameW))
-		} else {
-			pad(&b, cutEnd(r.name, nameW), nameW)
-			b.WriteString(cutMiddle(r.cwd, cwdW))
+		for i, cell := range []string{r.id, r.updated, r.status, r.msgs} {
+			switch {
+			case !l.show[i]:
+			case i == 3: // numbers right-aligned
+				b.WriteString(strings.Repeat(" ", w[3]-displayWidth(cell)) + cell + strings.Repeat(" ", colGap))
+			default:
+				pad(&b, cell, w[i])
+			}
+		}
+		switch {
+		case l.name <= 0:
+		case l.cwd == 0:
+			b.WriteString(cutEnd(r.name, l.name))
+		default:
+			pad(&b, cutEnd(r.name, l.name), l.name)
+			b.WriteString(cutMiddle(r.cwd, l.cwd))
 		}
 		fmt.Fprintln(o.IO.Out, strings.TrimRight(b.String(), " "))
 	}
@@ -93,10 +102,41 @@ func widths(rows []tableRow) [6]int {
 	var w [6]int
 	for _, r := range rows {
 		for i, c := range []string{r.id, r.updated, r.status, r.msgs, r.name, r.cwd} {
-			w[i] = max(w[i], utf8.RuneCountInString(c))
+			w[i] = max(w[i], displayWidth(c))
 		}
 	}
 	return w
+}
+
+// tableLayout decides, for rows of at most cols columns, which of ID,
+// UPDATED, STATUS and MSGS show and how wide the name and the cwd are
+// (0: not shown).
+func tableLayout(cols int, w [6]int) (l layout) {
+	l.show = [4]bool{true, true, true, true}
+	for _, drop := range []int{-1, 3, 1, 2} {
+		if drop >= 0 {
+			l.show[drop] = false
+		}
+		flex := cols
+		for i, on := range l.show {
+			if on {
+				flex -= w[i] + colGap
+			}
+		}
+		if flex >= min(w[4], minName) || drop == 2 {
+			l.name, l.cwd = splitFlex(flex, w[4], w[5])
+			if l.name < len("NAME") { // a name of a column or two says nothing
+				l.name = 0
+			}
+			return l
+		}
+	}
+	return l
+}
+
+type layout struct {
+	show      [4]bool // ID, UPDATED, STATUS, MSGS
+	name, cwd int
 }
 
 // splitFlex shares the width left over between the name and the cwd
@@ -108,7 +148,7 @@ func splitFlex(flex, needName, needCwd int) (name, cwd int) {
 	case avail >= needName+needCwd:
 		return needName, avail - needName
 	case avail < minName+minCwd:
-		return max(flex, 1), 0
+		return flex, 0
 	}
 	cwd = min(needCwd, max(minCwd, avail*cwdShare/shareParts))
 	name = avail - cwd
@@ -121,7 +161,7 @@ func splitFlex(flex, needName, needCwd int) (name, cwd int) {
 
 func pad(b *strings.Builder, s string, w int) {
 	b.WriteString(s)
-	b.WriteString(strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s))+colGap))
+	b.WriteString(strings.Repeat(" ", max(0, w-displayWidth(s))+colGap))
 }
 
 // tildePath writes the home folder as ~.
@@ -130,31 +170,4 @@ func tildePath(p, home string) string {
 		return "~" + p[len(home):]
 	}
 	return p
-}
-
-// cutEnd keeps the first w runes, the last of them an ellipsis.
-func cutEnd(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	if w <= 1 {
-		return "…"
-	}
-	return string(r[:w-1]) + "…"
-}
-
-// cutMiddle keeps both ends of s in w runes, an ellipsis between: the
-// start of a path says where, its end says what.
-func cutMiddle(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
-		return s
-	}
-	if w <= 1 {
-		return "…"
-	}
-	left := (w - 1) / 2
-	right := w - 1 - left
-	return string(r[:left]) + "…" + string(r[len(r)-right:])
 }

@@ -48,8 +48,9 @@ func newRenderer(o *RunOptions) *renderer {
 	}
 	// -o stream-json on the terminal would have its lines land between
 	// the spinner's frames; the lines themselves show progress there.
-	if r.progress && !(o.Output == outStreamJSON && io.IsStdoutTTY()) {
+	if r.progress && io.CanAnimate(o.Deps.Env) && !(o.Output == outStreamJSON && io.IsStdoutTTY()) {
 		r.spin = newSpinner(io.ErrOut, r.color, o.Deps.Now)
+		r.spin.width, r.spin.foreground = io.StderrWidth, io.StderrForeground
 	}
 	if o.Output == outStreamJSON {
 		r.sj = newStreamJSON(io.Out, o.Deps.NewID, o.Deps.Now)

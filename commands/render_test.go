@@ -97,7 +97,7 @@ func TestSpinner(t *testing.T) {
 			if shown := strings.Contains(got, "waiting for anthropic"); shown != tt.want {
 				t.Fatalf("spinner shown = %v, want %v; stderr %q", shown, tt.want, got)
 			}
-			if tt.want && !strings.HasSuffix(got, " \r") {
+			if tt.want && !strings.HasSuffix(got, "\r\x1b[K") { // colour on: escapes allowed
 				t.Errorf("the spinner did not clear its line: %q", got)
 			}
 			if strings.Contains(out.String(), "waiting for") {

@@ -137,8 +137,8 @@ func TestListEscapesRecordFields(t *testing.T) {
 			}
 			for _, l := range lines {
 				checkShowable(t, "a table row", l, false)
-				if n := utf8.RuneCountInString(l); n > width {
-					t.Errorf("width %d: a row of %d runes: %q", width, n, l)
+				if n := displayWidth(l); n >= width {
+					t.Errorf("width %d: a row of %d columns: %q", width, n, l)
 				}
 			}
 			if width == 200 && (!strings.Contains(out.String(), `\x1b]0;pwned\a\x1b[2Jname`) || !strings.Contains(out.String(), "café ☕ 日本") ||

@@ -24,3 +24,16 @@ func (s *IOStreams) TerminalWidth(env func(string) string) int {
 
 // SetWidth fixes the terminal width (tests).
 func (s *IOStreams) SetWidth(n int) { s.width = n }
+
+// StderrWidth is the width in columns of the terminal stderr writes to, 0
+// when it will not say. Asked afresh on each call (one ioctl): the spinner
+// follows a window being resized.
+func (s *IOStreams) StderrWidth() int {
+	if s.width > 0 {
+		return s.width
+	}
+	if s.errFile != nil {
+		return ttyWidth(s.errFile)
+	}
+	return 0
+}

@@ -74,8 +74,14 @@ API keys, read from the environment only, never stored
 .B ANTHROPIC_BASE_URL, OPENAI_BASE_URL
 provider endpoints
 .TP
-.B NO_COLOR
-no color on stderr
+.B NO_COLOR, CLICOLOR=0
+no color on stderr (NO_COLOR also wins over forcing)
+.TP
+.B CLICOLOR_FORCE, FORCE_COLOR
+color on stderr even when it is not a terminal (set, and not 0)
+.TP
+.B TERM=dumb
+no color and no spinner
 `)
 }
 
