@@ -315,7 +315,7 @@ func TestTheQuestionEscapesWhatWouldDisguiseTheCall(t *testing.T) {
 func TestARunningToolShowsOnTheTerminal(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.setenv("TERM=xterm") // TERM=dumb shows no spinner
+	e.setenv("TERM=xterm", "NO_COLOR=1") // TERM=dumb shows no spinner; the marks uncoloured
 	s := e.script(calls(call("Bash", map[string]any{"command": "sleep 1"})), answer("done"))
 	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 	tr.expect("running Bash(sleep 1)")
