@@ -138,10 +138,15 @@ func (s *session) roundDone(ctx context.Context) (string, error) {
 // grown by a quarter since the last save, or that save is two seconds old:
 // rewriting (and fsyncing) the whole record after every round made a long
 // tool loop quadratic (2,000 fast rounds wrote 5.5 GB for a 5 MB record).
-// Small sessions are saved every round, as before.
+// Small sessions are saved every round, as before. The two seconds grow
+// with what a save costs (ten times its time): once a record of 100 MB
+// took a second or two to write, a save came due after every round, and
+// the loop spent most of its time rewriting it (25,000 rounds did not end
+// in five minutes). The log holds every round meanwhile.
 const (
 	saveEveryRoundBelow = 64 // messages
 	saveAtLeastEvery    = 2 * time.Second
+	saveCostShare       = 10 // a time-due save waits ten times the last one's cost
 )
 
 // saveDue reports whether the record should be saved after this round.
@@ -150,7 +155,7 @@ func (s *session) saveDue() bool {
 		return true // no log to stand in for the record
 	}
 	grown := len(s.messages) - s.savedMessages
-	return grown*4 >= s.savedMessages || s.now().Sub(s.savedAt) >= saveAtLeastEvery
+	return grown*4 >= s.savedMessages || s.now().Sub(s.savedAt) >= max(saveAtLeastEvery, saveCostShare*s.saveCost)
 }
 
 // commitAssistant appends the answer of a round with its usage metadata

@@ -39,7 +39,8 @@ type session struct {
 	// it held (loop.go saveDue).
 	savedAt       time.Time
 	savedMessages int
-	addDirs       []string // --add-dir's, absolute
+	saveCost      time.Duration // how long the last save took
+	addDirs       []string      // --add-dir's, absolute
 	// notifiedRound is the round whose wait for approval the Notification
 	// hooks were told of (approval.go).
 	notifiedRound int
@@ -216,11 +217,14 @@ func (s *session) eventEntry(typ string, data any) {
 
 // save writes the record atomically with the given status.
 func (s *session) save(status, stopReason string) error {
+	start := time.Now()
 	r, err := s.prepareSave(status, stopReason)
 	if err != nil {
 		return err
 	}
-	return s.e.Store.Save(r)
+	err = s.e.Store.Save(r)
+	s.saveCost = time.Since(start)
+	return err
 }
 
 // saveAsync prepares the record now and writes it on another goroutine,

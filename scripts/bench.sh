@@ -22,6 +22,7 @@
 #   replay on a 1 GB log                     BenchmarkReplay1GB              >= 150 MB/s
 #   100,000 log appends                      logfmt BenchmarkAppend100k      < 1 s
 #   a 200-round tool loop in one process     BenchmarkToolLoop200Rounds      peak RSS (peak-RSS-MB)
+#   tool loops of 1,000, 2,000, 8,000 rounds BenchmarkToolLoop*Rounds        time about linear in the rounds
 #   log bytes after 10, 100, 1,000 turns     BenchmarkLogBytesAfter*         linear: log-B/turn about the same
 #
 # Ratios come from runs that alternate (figure, floor, figure, floor...),
@@ -44,6 +45,10 @@ echo "== whole-process timings (each op is one trail process)"
 bench -bench 'Version$|RunEcho$|ResumeEcho|Resume10k|AnthropicLocal|FirstDelta' -benchtime 100x .
 echo "== memory: one run whose model reads a file 200 times (peak RSS of the process)"
 bench -bench 'ToolLoop200Rounds' -benchtime 3x .
+if [ "$TRAIL_BENCH_LARGE" = 1 ]; then
+	echo "== long tool loops: 1,000, 2,000 and 8,000 rounds in one step"
+	bench -bench 'ToolLoop(1000|2000|8000)Rounds' -benchtime 1x .
+fi
 echo "== log growth: log and payload bytes after 10, 100 and 1,000 turns (log-KB, log-B/turn)"
 bench -bench 'LogBytesAfter' -benchtime 1x .
 echo "== list over 10,000 sessions; validate-log and replay on 1 GB logs"
