@@ -21,7 +21,11 @@ func (e *env) compactionPrompts(id string) []string {
 		if len(msgs) != 1 {
 			e.t.Fatalf("compaction request has %d messages, want 1", len(msgs))
 		}
-		out = append(out, msgs[0].(map[string]any)["content"].(string))
+		content, ok := msgs[0].(map[string]any)["content"].(string)
+		if !ok { // a value over 32 KiB is a payload file
+			e.t.Fatalf("the compaction prompt is not inline in the log (over 32 KiB?): %.200v", msgs[0])
+		}
+		out = append(out, content)
 	}
 	return out
 }

@@ -10,7 +10,6 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"trail/core/chat"
@@ -104,6 +103,14 @@ func (s *session) autoCompact(ctx context.Context) {
 	}
 }
 
+// compactionBudget is the most tokens the summary request may take: the
+// context window less room for the answer, which is the step's max_tokens
+// but at most half the window, so a small window still has a prompt.
+func (s *session) compactionBudget() int64 {
+	w := s.contextWindow()
+	return w - min(int64(s.maxTokens), w/2)
+}
+
 // compact replaces the conversation with a summary and the kept tail. On any
 // failure the session's messages are untouched.
 func (s *session) compact(ctx context.Context, trigger, instructions string, keepLast int) (string, error) {
@@ -120,7 +127,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
-	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions))
+	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions, s.compactionBudget()))
 	if err != nil {
 		return "", err
 	}
@@ -199,31 +206,6 @@ func splitForCompaction(msgs []chat.Message, keepLast int) (system, dropped, tai
 		}
 	}
 	return msgs[:head], msgs[head:cut], msgs[cut:]
-}
-
-// CompactionPrompt is SPEC 5.6's summarise prompt, byte for byte.
-func CompactionPrompt(msgs []chat.Message, instructions string) string {
-	var b strings.Builder
-	b.WriteString("Summarize the following conversation concisely, preserving:\n")
-	b.WriteString("- User's original requests and goals\n")
-	b.WriteString("- Key decisions and conclusions\n")
-	b.WriteString("- Important code changes and file paths\n")
-	b.WriteString("- Current task status and next steps\n")
-	// The instructions section is a line of its own, empty when none are given.
-	if instructions != "" {
-		fmt.Fprintf(&b, "\nAdditional focus:\n%s\n", instructions)
-	}
-	b.WriteString("\nDrop verbose tool outputs, debugging steps, and exploratory work that didn't lead to results.\n")
-	b.WriteString("\nConversation:\n")
-	for i, m := range msgs {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		// Robota writes content that is not a string (null, a list of
-		// parts) with JSON.stringify, so the summary still sees its text.
-		fmt.Fprintf(&b, "%s: %s", m.Role, m.ContentText())
-	}
-	return b.String()
 }
 
 func (s *session) syncLog() {
