@@ -10,6 +10,9 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"trail/core/chat"
@@ -101,6 +104,19 @@ func (s *session) autoCompact(ctx context.Context) {
 	if err := s.save(StatusRunning, ""); err != nil {
 		s.obs.Event(StepEvent{Kind: EvWarning, Text: "record not saved after auto-compaction: " + err.Error()})
 	}
+	// A summary as long as what it replaced (a large system prompt, a
+	// model that repeats its input) leaves the step to fail at the
+	// provider, or to compact again on every prompt: say so once.
+	if after := s.contextState(); after.UsedPercentage >= s.opts.AutoCompact*100 {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: fmt.Sprintf(
+			"auto-compaction left the context at %s%% of the window (threshold %s%%); compact with --instructions asking for a shorter summary, or start a new session",
+			percent(after.UsedPercentage), percent(s.opts.AutoCompact*100))})
+	}
+}
+
+// percent writes a percentage with at most two decimals: 83.5, 97.
+func percent(p float64) string {
+	return strconv.FormatFloat(math.Round(p*100)/100, 'f', -1, 64)
 }
 
 // compactionBudget is the most tokens the summary request may take: the
