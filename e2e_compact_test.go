@@ -21,7 +21,11 @@ func (e *env) compactionPrompts(id string) []string {
 		if len(msgs) != 1 {
 			e.t.Fatalf("compaction request has %d messages, want 1", len(msgs))
 		}
-		out = append(out, msgs[0].(map[string]any)["content"].(string))
+		content, ok := msgs[0].(map[string]any)["content"].(string)
+		if !ok { // a value over 32 KiB is a payload file
+			e.t.Fatalf("the compaction prompt is not inline in the log (over 32 KiB?): %.200v", msgs[0])
+		}
+		out = append(out, content)
 	}
 	return out
 }
@@ -152,7 +156,7 @@ func TestAutoCompactionBeforeThePrompt(t *testing.T) {
 	s := e.script(answer(strings.Repeat("long answer ", 100)), answer("auto summary"), answer("fresh answer"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "auto-1", "first")
 	r := e.must("", "resume", "auto-1", "second", "--context-window", "500")
-	if r.stdout != "fresh answer\n" {
+	if r.stdout != "fresh answer\n" || strings.Contains(r.stderr, "auto-compaction left") {
 		t.Fatalf("resume after auto-compaction: %s", r)
 	}
 	cc := e.events("auto-1", "context_compact")
@@ -343,6 +347,24 @@ func TestFailedAutoCompactionWarnsAndStillAnswers(t *testing.T) {
 	ctx := e.events("fa-1", "context")
 	if last := ctx[len(ctx)-1]; last["usedPercentage"] != float64(100) || last["remainingPercentage"] != float64(0) {
 		t.Fatalf("context = %v", last)
+	}
+}
+
+// An auto-compaction whose summary is as long as what it replaced (a model
+// that repeats its input) leaves the context full: the step says so once,
+// then answers the prompt.
+func TestIneffectiveAutoCompactionWarns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer(strings.Repeat("long answer ", 100)), answer(strings.Repeat("long summary ", 200)), answer("fresh answer"))
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "ineff-1", "first")
+	r := e.must("", "resume", "ineff-1", "second", "--context-window", "500")
+	const want = "trail: warning: auto-compaction left the context at 100% of the window (threshold 83.5%); "
+	if r.stdout != "fresh answer\n" || strings.Count(r.stderr, "auto-compaction left") != 1 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("resume after an auto-compaction that did not help: %s", r)
+	}
+	if cc := e.events("ineff-1", "context_compact"); len(cc) != 1 || cc[0]["trigger"] != "auto" {
+		t.Fatalf("context_compact = %v", cc)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,13 +54,8 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 			}
 			o := &MigrateHistoryOptions{IO: d.IO, Deps: d, Globals: g, Dir: c.String("dir"),
 				DryRun: c.Bool("dry-run"), Backup: c.Bool("backup"), Wait: c.Duration("wait")}
-			if o.Dir != "" {
-				if o.Dir, err = filepath.Abs(o.Dir); err != nil {
-					return err
-				}
-				if fi, err := os.Stat(o.Dir); err != nil || !fi.IsDir() {
-					return &errs.NotFoundError{What: "folder " + store.QuoteInput(o.Dir) + " not found", Fix: "--dir names a folder of session records"}
-				}
+			if err := checkMigrateDir(o, c.IsSet("dir")); err != nil {
+				return err
 			}
 			if o.DryRun && o.Backup {
 				return errs.Usagef("a dry run writes nothing; drop --backup", "--dry-run and --backup both given")
@@ -69,7 +65,66 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 	}
 }
 
+// checkMigrateDir makes --dir absolute and refuses what cannot be a folder
+// of records: an empty value (a script's unset variable must not mean the
+// default folder), and a path that is not a folder (usage, exit 2), apart
+// from one that does not exist (not found, exit 3).
+func checkMigrateDir(o *MigrateHistoryOptions, given bool) error {
+	const fix = "--dir names a folder of session records (the sessions folder of a trail home)"
+	if !given {
+		return nil
+	}
+	if strings.TrimSpace(o.Dir) == "" {
+		return errs.Usagef("name a folder of session records, or leave --dir out for the sessions folder of the home", "--dir is empty")
+	}
+	var err error
+	if o.Dir, err = filepath.Abs(o.Dir); err != nil {
+		return err
+	}
+	fi, err := os.Stat(o.Dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &errs.NotFoundError{What: "folder " + store.QuoteInput(o.Dir) + " not found", Fix: fix}
+	case err != nil:
+		return fmt.Errorf("migrate history: %w", err)
+	case !fi.IsDir():
+		return errs.Usagef(fix, "--dir %s is not a folder", store.QuoteInput(o.Dir))
+	}
+	return nil
+}
+
+// trailHome reports whether dir looks like a trail home rather than its
+// records folder: it has a sessions folder and no record of its own (a
+// home's settings.json is not one). Its sessions are not migrated in its
+// place: migrate-history rewrites records, and a folder that merely holds
+// a sessions folder may be no home at all, so the user is told the path
+// and runs the command again on it.
+func trailHome(dir string) (sessions string, ok bool) {
+	sessions = filepath.Join(dir, "sessions")
+	if fi, err := os.Stat(sessions); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".json") && name != "settings.json" {
+			return "", false
+		}
+	}
+	return sessions, true
+}
+
 func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
+	if o.Dir != "" {
+		if sessions, ok := trailHome(o.Dir); ok {
+			fmt.Fprintln(o.IO.Out, "Migrated: 0, Skipped: 0, Failed: 0, Total: 0")
+			fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s holds no session records; it looks like a trail home, whose records are in its sessions folder\nhint: trail migrate-history --dir %s\n",
+				store.QuoteInput(o.Dir), safeLine(shellQuote(sessions)))
+			return nil
+		}
+	}
 	st := o.Deps.openStore(o.Globals.Home)
 	rep, err := st.MigrateHistory(store.MigrateOptions{
 		Dir: o.Dir, DryRun: o.DryRun, Backup: o.Backup, Wait: o.Wait, Ctx: ctx,

@@ -77,6 +77,8 @@ func TestMigrateHistoryCommandOptions(t *testing.T) {
 	for _, args := range [][]string{
 		{"migrate-history", "extra"},
 		{"migrate-history", "--dry-run", "--backup"},
+		{"migrate-history", "--dir", ""},
+		{"migrate-history", "--dir", filepath.Join(other, "robota-0001.json")},
 	} {
 		if code := runTrail(t, d, args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want 2", args, code)

@@ -11,6 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"trail/core/chat"
@@ -102,6 +104,27 @@ func (s *session) autoCompact(ctx context.Context) {
 	if err := s.save(StatusRunning, ""); err != nil {
 		s.obs.Event(StepEvent{Kind: EvWarning, Text: "record not saved after auto-compaction: " + err.Error()})
 	}
+	// A summary as long as what it replaced (a large system prompt, a
+	// model that repeats its input) leaves the step to fail at the
+	// provider, or to compact again on every prompt: say so once.
+	if after := s.contextState(); after.UsedPercentage >= s.opts.AutoCompact*100 {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: fmt.Sprintf(
+			"auto-compaction left the context at %s%% of the window (threshold %s%%); compact with --instructions asking for a shorter summary, or start a new session",
+			percent(after.UsedPercentage), percent(s.opts.AutoCompact*100))})
+	}
+}
+
+// percent writes a percentage with at most two decimals: 83.5, 97.
+func percent(p float64) string {
+	return strconv.FormatFloat(math.Round(p*100)/100, 'f', -1, 64)
+}
+
+// compactionBudget is the most tokens the summary request may take: the
+// context window less room for the answer, which is the step's max_tokens
+// but at most half the window, so a small window still has a prompt.
+func (s *session) compactionBudget() int64 {
+	w := s.contextWindow()
+	return w - min(int64(s.maxTokens), w/2)
 }
 
 // compact replaces the conversation with a summary and the kept tail. On any
@@ -120,7 +143,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
-	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions))
+	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions, s.compactionBudget()))
 	if err != nil {
 		return "", err
 	}
@@ -199,31 +222,6 @@ func splitForCompaction(msgs []chat.Message, keepLast int) (system, dropped, tai
 		}
 	}
 	return msgs[:head], msgs[head:cut], msgs[cut:]
-}
-
-// CompactionPrompt is SPEC 5.6's summarise prompt, byte for byte.
-func CompactionPrompt(msgs []chat.Message, instructions string) string {
-	var b strings.Builder
-	b.WriteString("Summarize the following conversation concisely, preserving:\n")
-	b.WriteString("- User's original requests and goals\n")
-	b.WriteString("- Key decisions and conclusions\n")
-	b.WriteString("- Important code changes and file paths\n")
-	b.WriteString("- Current task status and next steps\n")
-	// The instructions section is a line of its own, empty when none are given.
-	if instructions != "" {
-		fmt.Fprintf(&b, "\nAdditional focus:\n%s\n", instructions)
-	}
-	b.WriteString("\nDrop verbose tool outputs, debugging steps, and exploratory work that didn't lead to results.\n")
-	b.WriteString("\nConversation:\n")
-	for i, m := range msgs {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		// Robota writes content that is not a string (null, a list of
-		// parts) with JSON.stringify, so the summary still sees its text.
-		fmt.Fprintf(&b, "%s: %s", m.Role, m.ContentText())
-	}
-	return b.String()
 }
 
 func (s *session) syncLog() {
