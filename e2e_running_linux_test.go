@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -45,4 +46,42 @@ func TestListShowsAStepRunningWhileItHoldsTheLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, listed("idle"))
+}
+
+// A first step on its first provider call has no record yet (it saves at
+// the end of its round): list used to show it with an empty name, cwd
+// and creation time, --here hid it, and `resume NAME` said no session had
+// that name. Now what its log says is shown, and a resume by name waits
+// for that step as for any other, then carries on.
+func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(map[string]any{"text": "first", "delayMs": 2000}, answer("second"))
+	c := e.cmd("run", "--provider", "script", "--script", s, "--name", "slow", "go on")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var row map[string]any
+	waitFor(t, func() bool {
+		r := e.run("", "list", "--here", "--json")
+		var rows []map[string]any
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 1 {
+			return false
+		}
+		row = rows[0]
+		return true
+	})
+	if row["status"] != "running" || row["name"] != "slow" || row["createdAt"] == "" || row["cwd"] == nil {
+		t.Errorf("the running first step is listed as %v", row)
+	}
+	r := e.run("", "resume", "slow", "--wait", "20s", "again")
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if r.code != 0 || r.stdout != "second\n" || !strings.Contains(r.stderr, "is busy: waiting") {
+		t.Fatalf("resume by name during the first step: %s", r)
+	}
+	if got := len(e.messages(e.onlySession())); got != 5 {
+		t.Fatalf("%d messages after both steps, want 5", got)
+	}
 }

@@ -116,8 +116,9 @@ func runList(_ context.Context, o *ListOptions) error {
 		case running[heads[i].ID]:
 			delete(running, heads[i].ID)
 			switch {
-			case heads[i].LogOnly: // a first step before its first save
-				heads[i] = store.Head{ID: heads[i].ID, Path: st.RecordPath(heads[i].ID), Status: core.StatusRunning}
+			case heads[i].LogOnly: // a first step before its first save: what its log says
+				h := &heads[i]
+				h.Path, h.Status, h.Corrupt, h.LogOnly, h.Err = st.RecordPath(h.ID), core.StatusRunning, false, false, nil
 			case !heads[i].Corrupt:
 				heads[i].Status = core.StatusRunning
 			}
@@ -302,8 +303,15 @@ func oneLineAlready(s string, n int) bool {
 // and shortId, what any command takes for the session.
 func headObject(h store.Head, shortID string) logfmt.Object {
 	if h.LogOnly {
-		return logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID), logfmt.F("status", "corrupt"), logfmt.F("logOnly", true),
+		o := logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID), logfmt.F("status", "corrupt"), logfmt.F("logOnly", true),
 			logfmt.F("path", h.Path), logfmt.F("error", h.Err.Error()), logfmt.F("fix", logOnlyFix(h.ID))}
+		// what its log says of it (store.fillFromLog), when it says it
+		for _, f := range [][2]string{{"name", h.Name}, {"cwd", h.Cwd}, {"createdAt", h.CreatedAt}, {"updatedAt", h.UpdatedAt}, {"title", h.Title}} {
+			if f[1] != "" {
+				o = append(o, logfmt.F(f[0], f[1]))
+			}
+		}
+		return o
 	}
 	if h.Corrupt {
 		msg := ""

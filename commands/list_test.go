@@ -77,17 +77,19 @@ func TestOneLineCutKeepsWhatIsAlreadyOneLine(t *testing.T) {
 }
 
 // A session that has only its log is a row of every format, status
-// corrupt, and stderr says how to rebuild its record.
+// corrupt, with what its log says of it (name, cwd; the log's time as
+// updatedAt), and stderr says how to rebuild its record.
 func TestListShowsASessionThatHasOnlyItsLog(t *testing.T) {
 	const id = "session_1767600000000_r0b0t4xyz"
+	const row = id + "\t2026-01-05T08:00:00.000Z\tcorrupt\t0\trobo\t/r\n"
 	for _, tt := range []struct {
 		args []string
 		want []string // on stdout
 	}{
-		{[]string{"list"}, []string{"ok\t", id + "\t\tcorrupt\t0\t\t\n"}},
-		{[]string{"list", "--status", "corrupt"}, []string{id + "\t\tcorrupt\t0\t\t\n"}},
+		{[]string{"list"}, []string{"ok\t", row}},
+		{[]string{"list", "--status", "corrupt"}, []string{row}},
 		{[]string{"list", "--json"}, []string{`"id":"` + id + `","shortId":"r0b0t4","status":"corrupt","logOnly":true,"path":`,
-			`"fix":"trail replay ` + id + ` --write-record rebuilds the record from its log (or trail delete ` + id + ` removes the log)"`}},
+			`"fix":"trail replay ` + id + ` --write-record rebuilds the record from its log (or trail delete ` + id + ` removes the log)","name":"robo","cwd":"/r","createdAt":"2026-01-05T07:00:00.000Z"`}},
 		{[]string{"list", "--jsonl"}, []string{`"id":"` + id + `","shortId":"r0b0t4","status":"corrupt","logOnly":true,`}},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -99,7 +101,9 @@ func TestListShowsASessionThatHasOnlyItsLog(t *testing.T) {
 			}
 			os.WriteFile(st.RecordPath("ok"), []byte(`{"id":"ok","cwd":"/w","createdAt":"2026-11-21T11:00:00.000Z","updatedAt":"2026-11-21T11:00:00.000Z","messages":[]}`), 0o600)
 			os.WriteFile(st.LogPath("ok"), []byte("{}\n"), 0o600)
-			os.WriteFile(st.LogPath(id), []byte("{}\n"), 0o600)
+			os.WriteFile(st.LogPath(id), []byte(`{"timestamp":"2026-01-05T07:00:00.000Z","sessionId":"`+id+`","event":"session_init","cwd":"/r","name":"robo"}`+"\n"), 0o600)
+			at := time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
+			os.Chtimes(st.LogPath(id), at, at)
 			if code := runTrail(t, d, tt.args...); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}

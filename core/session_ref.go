@@ -57,7 +57,7 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	var matches []int
 	byName := 0
 	for i, h := range heads {
-		named := !h.Corrupt && h.Name == r
+		named := (!h.Corrupt || h.LogOnly) && h.Name == r // a log-only session's name is its log's
 		if named {
 			byName++
 		}
@@ -74,12 +74,26 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 		}
 		return "", notFound(r)
 	case 1:
-		if h := heads[matches[0]]; h.LogOnly {
+		if h := heads[matches[0]]; h.LogOnly && !firstStepRunning(st, h.ID) {
 			return "", logOnly(h.ID)
 		}
 		return heads[matches[0]].ID, nil
 	}
 	return "", ambiguous(r, heads, matches, byName == len(matches))
+}
+
+// firstStepRunning reports whether a session with only its log is a first
+// step still running (it holds the lock; its record comes with its save):
+// the caller then waits for that step as for any other (--wait), rather
+// than being told the record is missing. Where the lock table cannot be
+// read, the session is taken as a killed step's.
+func firstStepRunning(st Store, id string) bool {
+	rs, ok := st.(interface{ RunningIDs() (map[string]bool, bool) })
+	if !ok {
+		return false
+	}
+	running, _ := rs.RunningIDs()
+	return running[id]
 }
 
 // logOnly is the error for a session with a log and no record: a first

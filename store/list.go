@@ -121,7 +121,9 @@ func (s *FS) logOnlyHeads(ids []string) []Head {
 			}
 		}
 		if _, ok := records[id]; !ok {
-			out = append(out, Head{ID: id, Path: s.LogPath(id), Corrupt: true, LogOnly: true, Err: ErrLogOnly})
+			h := Head{ID: id, Path: s.LogPath(id), Corrupt: true, LogOnly: true, Err: ErrLogOnly}
+			fillFromLog(&h, h.Path)
+			out = append(out, h)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
