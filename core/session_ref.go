@@ -88,7 +88,9 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 // than being told the record is missing. Where the lock table cannot be
 // read, the session is taken as a killed step's.
 func firstStepRunning(st Store, id string) bool {
-	rs, ok := st.(interface{ RunningIDs() (map[string]bool, bool) })
+	rs, ok := st.(interface {
+		RunningIDs() (map[string]bool, bool)
+	})
 	if !ok {
 		return false
 	}
