@@ -529,3 +529,39 @@ func TestReplaySkipsAnotherSessionsLines(t *testing.T) {
 		t.Fatalf("the rebuilt record has %d messages, want system, prompt and answer", n)
 	}
 }
+
+// A first step killed before its first save leaves only its log: its
+// name still finds it, so `replay NAME --write-record` rebuilds it (it
+// used to say no session had that name; only the id worked).
+func TestAKilledFirstStepIsRebuiltByItsName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // killed on purpose
+	s := e.script(map[string]any{"text": "never", "delayMs": 30000})
+	c := e.cmd("run", "--provider", "script", "--script", s, "--name", "lost", "the prompt")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return strings.Contains(e.readLogs(), `"pre_run"`) })
+	c.Process.Kill()
+	c.Wait()
+	if r := e.run("", "resume", "lost", "hi"); r.code != 3 || !strings.Contains(r.stderr, "has a log but no record") {
+		t.Fatalf("resume of the killed first step by name: %s", r)
+	}
+	e.must("", "replay", "lost", "--write-record")
+	id := e.onlySession()
+	if rec := e.record(id); rec["name"] != "lost" {
+		t.Fatalf("rebuilt record: %v", rec)
+	}
+}
+
+// readLogs is every log of the home, concatenated.
+func (e *env) readLogs() string {
+	var b strings.Builder
+	paths, _ := filepath.Glob(filepath.Join(e.home, "logs", "*.jsonl"))
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		b.Write(data)
+	}
+	return b.String()
+}
