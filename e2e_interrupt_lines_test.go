@@ -38,7 +38,7 @@ func TestCtrlCLinesOnATerminal(t *testing.T) {
 	tr.expect("[y/a/N] ")
 	tr.send("\x03")
 	code, shown = tr.wait()
-	if code != 130 || !regexp.MustCompile(`\[y/a/N\] (\^C)?\r\n✗ Bash\(touch x\) denied: not approved\r\n`).MatchString(shown) ||
+	if code != 130 || !regexp.MustCompile(`\[y/a/N\] (\^C)?\r\n✗ Bash\(touch x\) denied: interrupted at the question\r\n`).MatchString(shown) ||
 		!strings.Contains(shown, "\r\ntrail: interrupted with no answer yet;") || e2.exists("x") {
 		t.Errorf("Ctrl-C at the approval prompt: exit %d:\n%q", code, shown)
 	}

@@ -105,6 +105,9 @@ func denialWhy(call chat.ToolCall, out core.ToolOutcome, ci bool) string {
 	case permission.SourceMode:
 		return fmt.Sprintf("not allowed in %s mode", out.Mode)
 	case permission.SourcePrompt:
+		if out.Summary == core.DeniedAtInterrupt {
+			return "interrupted at the question"
+		}
 		return "not approved"
 	case permission.SourceHook:
 		return "a hook said no: " + oneLineCut(strings.TrimPrefix(out.Summary, "Blocked by hook: "), 200)

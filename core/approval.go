@@ -38,6 +38,10 @@ const (
 	deniedDontAsk      = "Permission denied. The permission mode is dontAsk: a call that would need approval is denied."
 )
 
+// DeniedAtInterrupt is the reason of a call whose question a Ctrl-C
+// ended: the person stopped trail, they did not decline the call.
+const DeniedAtInterrupt = "Permission denied. The user interrupted trail at the approval question; the call did not run."
+
 func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 	if r.tool == nil {
 		r.result = s.unknownTool(r.call.Name)
@@ -127,7 +131,11 @@ func (s *session) ask(ctx context.Context, round int, r *toolRun, forced bool, w
 	s.notifyApproval(ctx, round, r)
 	answer, err := AskContext(ctx, t, approvalQuestion(r, why))
 	if err != nil {
-		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", deniedByPerson)
+		reason := deniedByPerson
+		if ctx.Err() != nil {
+			reason = DeniedAtInterrupt
+		}
+		s.settle(round, r, permission.DecisionDeny, permission.SourcePrompt, "", reason)
 		return
 	}
 	switch strings.ToLower(answer) {
