@@ -58,7 +58,8 @@ func TestInterruptDuringToolsCommitsTheRoundAndStops(t *testing.T) {
 }
 
 // An interrupt while the person is asked ends the question at once: the
-// call is denied, the round committed.
+// call is denied as interrupted (the person did not decline it), the
+// round committed.
 func TestInterruptWhileAskingDeniesTheCall(t *testing.T) {
 	b := newBench(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -74,7 +75,7 @@ func TestInterruptWhileAskingDeniesTheCall(t *testing.T) {
 	if !errors.Is(err, errs.ErrInterrupted) {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	if c := b.toolContent(res.SessionID, "call_1"); !strings.Contains(c, "not approve") && !strings.Contains(c, "Aborted") {
+	if c := b.toolContent(res.SessionID, "call_1"); !strings.Contains(c, "interrupted trail at the approval question") && !strings.Contains(c, "Aborted") {
 		t.Fatalf("result %s", c)
 	}
 	b.consistent(res.SessionID)
