@@ -324,3 +324,27 @@ func TestARunningToolShowsOnTheTerminal(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, shown)
 	}
 }
+
+// Ctrl-Z at the question, then fg: the shell's job lines pushed the
+// question out of sight, so trail shows it again when it is continued.
+func TestTheQuestionIsShownAgainAfterFg(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
+	tr.expect("[y/a/N] ")
+	tr.cmd.Process.Signal(syscall.SIGSTOP)
+	tr.cmd.Process.Signal(syscall.SIGCONT) // what fg sends
+	waitFor(t, func() bool {
+		select {
+		case b := <-tr.out:
+			tr.seen.Write(b)
+		case <-time.After(50 * time.Millisecond):
+		}
+		return strings.Count(tr.seen.String(), "allow Bash(touch made)?") == 2
+	})
+	tr.send("y\r")
+	if code, shown := tr.wait(); code != 0 || !e.exists("made") {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+}

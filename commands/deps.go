@@ -199,8 +199,13 @@ func (t *terminal) Ask(question string) (string, error) {
 	// The question holds the model's arguments and hooks' words: a bidi
 	// override or an escape sequence there would make the call read as
 	// something else at the one place a person decides on it.
-	fmt.Fprint(t.io.ErrOut, safeText(question))
+	shown := safeText(question)
+	fmt.Fprint(t.io.ErrOut, shown)
+	// Ctrl-Z at the question and fg later: the shell's job line has
+	// pushed the question out of sight, so it is shown again.
+	stop := onContinue(func() { fmt.Fprint(t.io.ErrOut, "\n"+strings.TrimPrefix(shown, "\n")) })
 	line, err := t.in.ReadString('\n')
+	stop()
 	t.io.asking.Store(false)
 	if err != nil && err != io.EOF {
 		return "", err
