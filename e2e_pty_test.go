@@ -348,3 +348,31 @@ func TestTheQuestionIsShownAgainAfterFg(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, shown)
 	}
 }
+
+// Ctrl-Z stops a running tool with trail, and fg continues both: a tool
+// runs in a session of its own, out of the terminal's job control, and
+// used to go on while trail was stopped.
+func TestCtrlZStopsTheRunningToolToo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "for i in $(seq 60); do echo $i >> ticks; sleep 0.05; done"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	ticks := func() int { return strings.Count(e.read("ticks"), "\n") }
+	waitFor(t, func() bool { return e.exists("ticks") && ticks() >= 3 })
+	tr.cmd.Process.Signal(syscall.SIGTSTP) // what Ctrl-Z sends
+	waitFor(t, func() bool {               // the stop reaches the tool
+		n := ticks()
+		time.Sleep(200 * time.Millisecond)
+		return ticks() == n
+	})
+	stopped := ticks()
+	time.Sleep(600 * time.Millisecond)
+	if n := ticks(); n > stopped+1 {
+		t.Fatalf("the tool went on while trail was stopped: %d ticks, then %d", stopped, n)
+	}
+	tr.cmd.Process.Signal(syscall.SIGCONT) // what fg sends
+	code, shown := tr.wait()
+	if code != 0 || ticks() != 60 || !strings.Contains(shown, "done") {
+		t.Fatalf("exit %d, %d ticks:\n%s", code, ticks(), shown)
+	}
+}

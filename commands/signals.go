@@ -46,6 +46,7 @@ func SignalContext() (context.Context, func()) {
 	if len(watch) > 0 {
 		signal.Notify(ch, watch...)
 	}
+	watchJobControl()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

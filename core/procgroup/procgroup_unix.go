@@ -4,6 +4,7 @@ package procgroup
 
 import (
 	"os/exec"
+	"sync"
 	"syscall"
 )
 
@@ -23,11 +24,37 @@ func Start(cmd *exec.Cmd) (*Group, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &Group{pid: cmd.Process.Pid}, nil
+	g := &Group{pid: cmd.Process.Pid}
+	live.Lock()
+	live.pids[g.pid] = struct{}{}
+	live.Unlock()
+	return g, nil
 }
 
 // Kill sends SIGKILL to the whole group.
 func (g *Group) Kill() { _ = syscall.Kill(-g.pid, syscall.SIGKILL) }
 
-// Release frees what the group holds; a process group holds nothing.
-func (g *Group) Release() {}
+// Release forgets the group once its command has been waited for.
+func (g *Group) Release() {
+	live.Lock()
+	delete(live.pids, g.pid)
+	live.Unlock()
+}
+
+// live are the groups started and not yet released.
+var live = struct {
+	sync.Mutex
+	pids map[int]struct{}
+}{pids: map[int]struct{}{}}
+
+// SignalAll sends sig to every live group. In a session of their own,
+// the groups are out of reach of the terminal's job control: Ctrl-Z
+// stopped trail and left its tool running; trail passes SIGSTOP and
+// SIGCONT on (commands' job control).
+func SignalAll(sig syscall.Signal) {
+	live.Lock()
+	defer live.Unlock()
+	for pid := range live.pids {
+		_ = syscall.Kill(-pid, sig)
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package commands
+
+// watchJobControl: no job control here.
+func watchJobControl() {}
