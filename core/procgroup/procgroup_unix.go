@@ -26,6 +26,9 @@ func Start(cmd *exec.Cmd) (*Group, error) {
 	}
 	g := &Group{pid: cmd.Process.Pid}
 	live.Lock()
+	if live.pids == nil {
+		live.pids = map[int]struct{}{}
+	}
 	live.pids[g.pid] = struct{}{}
 	live.Unlock()
 	return g, nil
@@ -41,11 +44,12 @@ func (g *Group) Release() {
 	live.Unlock()
 }
 
-// live are the groups started and not yet released.
-var live = struct {
+// live are the groups started and not yet released (the map is made on
+// first use: no package of trail runs an init at start-up).
+var live struct {
 	sync.Mutex
 	pids map[int]struct{}
-}{pids: map[int]struct{}{}}
+}
 
 // SignalAll sends sig to every live group. In a session of their own,
 // the groups are out of reach of the terminal's job control: Ctrl-Z
