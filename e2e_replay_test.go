@@ -565,3 +565,29 @@ func (e *env) readLogs() string {
 	}
 	return b.String()
 }
+
+// A record rebuilt from a log edited by hand holds the edit; the repair
+// says the log no longer validates (its requests' digests), rather than
+// passing it unseen.
+func TestARecordRebuiltFromAnEditedLogSaysSo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // edited on purpose
+	e.must("", "run", "--provider", "echo", "the original words")
+	id := e.onlySession()
+	e.must("", "resume", id, "--provider", "echo", "more")
+	data, err := os.ReadFile(e.logPath(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.writeFile(e.logPath(id), strings.ReplaceAll(string(data), "the original words", "some other words"))
+	r := e.must("", "replay", id, "--write-record", "--force")
+	if !strings.Contains(r.stderr, "trail: warning: the log fails validation") || !strings.Contains(r.stderr, "LOG_REQUEST_DIGEST_MISMATCH") {
+		t.Fatalf("the rebuild from an edited log said nothing of it: %s", r)
+	}
+	// a log that validates rebuilds without it
+	e.must("", "run", "--provider", "echo", "--name", "clean", "fine")
+	if r := e.must("", "replay", "clean", "--write-record", "--force"); strings.Contains(r.stderr, "warning") {
+		t.Fatalf("a sound log's rebuild warns: %s", r)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,6 +205,7 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 			return err
 		}
 		warnReplay(o, t.Path, rep)
+		warnInvalidLog(ctx, o, t.Path)
 		fmt.Fprintf(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
 		if o.Format == "" {
 			return nil // the record is the result; print the conversation only when asked
@@ -224,6 +226,25 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		return err
 	}
 	return w.Flush()
+}
+
+// warnInvalidLog says when the log a record was rebuilt from fails
+// validate-log: a message edited by hand after it was logged no longer
+// matches its requests' digests, and the rebuilt record holds the edit.
+// The repair is what was asked for; the warning keeps it from passing
+// unseen (the log fails validate-log --strict from then on).
+func warnInvalidLog(ctx context.Context, o *ReplayOptions, path string) {
+	vr, err := logfmt.ValidateFileContext(ctx, path, logfmt.ValidateOptions{MaxIssues: 100})
+	if err != nil || vr.Valid() {
+		return
+	}
+	i := slices.IndexFunc(vr.Issues, func(is logfmt.Issue) bool { return is.Severity == logfmt.SeverityError })
+	if i < 0 {
+		return
+	}
+	first := vr.Issues[i]
+	fmt.Fprintf(o.IO.ErrOut, "trail: warning: the log fails validation (%s, the first %s at line %d): the record holds the log as it reads now; trail validate-log %s shows every one\n",
+		plural(vr.Errors, "error"), first.Code, first.Line, shellQuote(path))
 }
 
 // replayError classifies a replay failure: a missing file is not found,
