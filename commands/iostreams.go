@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mattn/go-isatty"
@@ -79,10 +80,10 @@ func (s *IOStreams) SetNoColor() { s.noColor = true }
 
 // ColorEnabled decides, for all of trail, whether stderr gets colour:
 //   - never with --no-color, NO_COLOR (no-color.org: set and not empty);
-//   - always with CLICOLOR_FORCE or FORCE_COLOR set, not empty and not
-//     "0", terminal or not (a CI log that shows colour, a pager that reads
-//     it): forcing colour turns on colour only, never the spinner or a
-//     question;
+//   - always with CLICOLOR_FORCE or FORCE_COLOR set, not empty, not "0"
+//     and not "false" (chalk's FORCE_COLOR=false is off), terminal or not
+//     (a CI log that shows colour, a pager that reads it): forcing colour
+//     turns on colour only, never the spinner or a question;
 //   - else only on a terminal, and not with CLICOLOR=0 or TERM=dumb.
 func (s *IOStreams) ColorEnabled(env func(string) string) bool {
 	if s.noColor {
@@ -97,7 +98,7 @@ func (s *IOStreams) ColorEnabled(env func(string) string) bool {
 	return s.stderrTTY && env("CLICOLOR") != "0" && env("TERM") != "dumb"
 }
 
-func forced(v string) bool { return v != "" && v != "0" }
+func forced(v string) bool { return v != "" && v != "0" && !strings.EqualFold(v, "false") }
 
 // CanAnimate is true when stderr is a terminal that can redraw a line in
 // place: not TERM=dumb (Emacs' shell, some IDE consoles), where each frame

@@ -23,6 +23,7 @@ func TestColorFollowsTheEnvironmentConventions(t *testing.T) {
 		{"FORCE_COLOR=1 colours a pipe", false, map[string]string{"FORCE_COLOR": "1"}, false, true},
 		{"FORCE_COLOR=3 too", false, map[string]string{"FORCE_COLOR": "3"}, false, true},
 		{"FORCE_COLOR=0 does not", false, map[string]string{"FORCE_COLOR": "0"}, false, false},
+		{"FORCE_COLOR=false does not (chalk)", false, map[string]string{"FORCE_COLOR": "false"}, false, false},
 		{"an empty FORCE_COLOR does not", false, map[string]string{"FORCE_COLOR": ""}, false, false},
 		{"forcing beats CLICOLOR=0", true, map[string]string{"CLICOLOR": "0", "CLICOLOR_FORCE": "1"}, false, true},
 		{"forcing beats TERM=dumb", false, map[string]string{"TERM": "dumb", "FORCE_COLOR": "1"}, false, true},

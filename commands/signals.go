@@ -79,11 +79,14 @@ func SignalContext() (context.Context, func()) {
 // interruptSignals are the signals that end a step with its save. SIGQUIT
 // (Ctrl-\) is one: a person quitting wants out, not the Go runtime's dump
 // of every goroutine over the screen, exit 2 (trail's "usage") and a first
-// step with no record. GOTRACEBACK set asks for that dump: a developer
-// looking at a hang then gets the runtime's SIGQUIT.
+// step with no record. GOTRACEBACK asking for every goroutine (all,
+// system, crash, wer, 1, 2) asks for that dump: a developer looking at a
+// hang then gets the runtime's SIGQUIT. none, single or 0 do not.
 func interruptSignals() []os.Signal {
 	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
-	if os.Getenv("GOTRACEBACK") == "" {
+	switch os.Getenv("GOTRACEBACK") {
+	case "all", "system", "crash", "wer", "1", "2":
+	default:
 		sigs = append(sigs, syscall.SIGQUIT)
 	}
 	return sigs
