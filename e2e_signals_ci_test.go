@@ -48,12 +48,19 @@ func TestTwoSignalsAMomentApartAreOneInterrupt(t *testing.T) {
 // first step with no record.
 func TestSIGHUPAndSIGQUITSaveThePartialAnswer(t *testing.T) {
 	t.Parallel()
-	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGQUIT} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tt := range []struct {
+		sig syscall.Signal
+		env string
+	}{{syscall.SIGHUP, ""}, {syscall.SIGQUIT, ""}, {syscall.SIGQUIT, "GOTRACEBACK=none"}} {
+		sig := tt.sig
+		t.Run(sig.String()+tt.env, func(t *testing.T) {
 			t.Parallel()
 			text := wiretest.Transcript(t, "anthropic/text.sse")
 			srv := wiretest.NewServer(t, wiretest.Hold(text, 4))
 			e := anthropicEnv(t)
+			if tt.env != "" {
+				e.setenv(tt.env) // asks for no dump: still an interrupt
+			}
 			rd, c, wait := startTrail(t, e, "run", "--base-url", srv.URL, "-o", "stream-json", "Hello")
 			waitForLine(t, rd, "text_delta")
 			c.Process.Signal(sig)
