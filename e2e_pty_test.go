@@ -310,6 +310,20 @@ func TestTheQuestionEscapesWhatWouldDisguiseTheCall(t *testing.T) {
 	}
 }
 
+// Calls of one round run at once: the spinner counts them rather than
+// naming the last one started (which may have ended long before).
+func TestRunningToolsOfOneRoundAreCounted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("TERM=xterm", "NO_COLOR=1")
+	s := e.script(calls(call("Bash", map[string]any{"command": "sleep 1"}), call("Read", map[string]any{"filePath": "missing.txt"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	tr.expect("running 2 calls")
+	if code, shown := tr.wait(); code != 0 || strings.Contains(shown, "running Read(") {
+		t.Fatalf("exit %d:\n%s", code, shown)
+	}
+}
+
 // A running tool shows that it runs: after the approval nothing moved
 // until the call ended, which for a test suite looked like a hang.
 func TestARunningToolShowsOnTheTerminal(t *testing.T) {

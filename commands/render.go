@@ -27,6 +27,7 @@ type renderer struct {
 	verbose  bool
 	session  string
 	provider string
+	running  int // tool calls started since the last finished (they run at once)
 
 	live     bool // -o text on a terminal, or --stream: deltas go to stdout as they come
 	streamed bool // live text was written
@@ -59,8 +60,8 @@ func newRenderer(o *RunOptions) *renderer {
 }
 
 // Event implements core.Observer.
-// toolLabelLen caps the call a running tool's spinner names: its line
-// must fit a terminal with the clock after it.
+// toolLabelLen caps, in columns, the call a running tool's spinner names:
+// its line must fit a terminal with the clock after it.
 const toolLabelLen = 60
 
 func (r *renderer) Event(e core.StepEvent) {
@@ -77,14 +78,23 @@ func (r *renderer) Event(e core.StepEvent) {
 			r.live = true
 		}
 	case core.EvProviderWaiting:
+		r.running = 0
 		r.spin.Start("waiting for " + r.provider)
 	case core.EvToolStarted:
 		// A test suite a Bash call runs can take minutes: without a line
 		// that moves, an approved call looked like a hang. The call's line
 		// (tool_lines.go) replaces it when the call ends; a Ctrl-C's "^C"
 		// echo goes with it.
+		// Calls of one round run at once and end together: with more
+		// than one the spinner counts them, since naming the last one
+		// started named a call that may have ended long ago.
 		if e.ToolCall != nil {
-			r.spin.Start("running " + oneLineCut(safeLine(permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args())), toolLabelLen))
+			r.running++
+			label := "running " + cutEnd(safeLine(permission.DescribeCall(e.ToolCall.Name, e.ToolCall.Args())), toolLabelLen)
+			if r.running > 1 {
+				label = fmt.Sprintf("running %d calls", r.running)
+			}
+			r.spin.Start(label)
 		}
 	case core.EvTextDelta:
 		r.spin.Stop()

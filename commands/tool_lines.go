@@ -32,6 +32,7 @@ func (r *renderer) toolEvent(e core.StepEvent) {
 			fmt.Fprintf(r.o.IO.ErrOut, "trail: %s\n", safeText(e.Text))
 		}
 	case core.EvToolFinished:
+		r.running = 0
 		if e.ToolCall == nil || e.Tool == nil || r.o.Globals.Quiet {
 			return
 		}
