@@ -517,8 +517,8 @@ func TestReplaySkipsAnotherSessionsLines(t *testing.T) {
 		}
 	}
 	r := e.must("", "replay", mine, "--write-record", "--force")
-	if !strings.Contains(r.stderr, "skipped") {
-		t.Errorf("--write-record said nothing of the skipped lines: %s", r)
+	if strings.Count(r.stderr, "trail: warning:") != 1 || !strings.Contains(r.stderr, "lines of session \""+theirs+"\", from this one on") {
+		t.Errorf("--write-record did not say, once, how many lines it skipped: %s", r)
 	}
 	for _, m := range e.messages(mine) {
 		if c, _ := m["content"].(string); strings.Contains(c, "other words") {
@@ -589,5 +589,52 @@ func TestARecordRebuiltFromAnEditedLogSaysSo(t *testing.T) {
 	e.must("", "run", "--provider", "echo", "--name", "clean", "fine")
 	if r := e.must("", "replay", "clean", "--write-record", "--force"); strings.Contains(r.stderr, "warning") {
 		t.Fatalf("a sound log's rebuild warns: %s", r)
+	}
+}
+
+// Another session's lines at the start of a log do not make the log
+// theirs: a session of the home is known by its id. The log used to be
+// taken for the other session's, its own lines for the foreign ones, and
+// the repair refused; a log holding only another session's lines printed
+// that session's conversation.
+func TestALogWithAnotherSessionsLinesFirstIsStillItsOwn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // mixed on purpose
+	e.must("", "run", "--provider", "echo", "--name", "mine", "first")
+	mine := e.onlySession()
+	e.must("", "run", "--provider", "echo", "--name", "theirs", "other words")
+	var theirs string
+	for _, id := range e.sessionIDs() {
+		if id != mine {
+			theirs = id
+		}
+	}
+	other, err := os.ReadFile(e.logPath(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := os.ReadFile(e.logPath(mine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.writeFile(e.logPath(mine), string(other)+string(own))
+	if r := e.run("", "replay", mine); r.code != 7 || !strings.Contains(r.stderr, "line 1: a line of session \""+theirs+"\"") {
+		t.Errorf("replay: %s", r)
+	}
+	r := e.must("", "replay", mine, "--write-record", "--force")
+	if !strings.Contains(r.stderr, "lines of session \""+theirs+"\"") {
+		t.Errorf("--write-record: %s", r)
+	}
+	if n := len(e.messages(mine)); n != 3 || e.messages(mine)[1]["content"] != "first" {
+		t.Fatalf("rebuilt record: %v", e.messages(mine))
+	}
+	// a log that holds only another session's lines is not this session's
+	e.writeFile(e.logPath(mine), string(other))
+	if r := e.run("", "replay", mine); r.code != 7 || r.stdout != "" {
+		t.Errorf("replay of a log of only another session: %s", r)
+	}
+	if r := e.run("", "replay", mine, "--write-record", "--force"); r.code != 7 {
+		t.Errorf("--write-record of a log of only another session: %s", r)
 	}
 }

@@ -156,12 +156,12 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	// context from the log's last compaction on (a first pass finds it).
 	if format == rfJSONL && !o.WriteRecord {
 		w := bufio.NewWriterSize(o.IO.Out, 64<<10)
-		opts := logfmt.ReplayOptions{Strict: true, Context: func(m json.RawMessage) error {
+		opts := logfmt.ReplayOptions{Strict: true, Session: t.ID, Context: func(m json.RawMessage) error {
 			_, err := fmt.Fprintf(w, "%s\n", m)
 			return err
 		}}
 		if o.View == viewTranscript {
-			opts = logfmt.ReplayOptions{Strict: true, Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
+			opts = logfmt.ReplayOptions{Strict: true, Session: t.ID, Transcript: true, Emit: func(it logfmt.TranscriptItem) error {
 				return writeTranscriptItem(w, it)
 			}}
 		}
@@ -179,7 +179,9 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		// Printing, a line replay would skip fails it: a conversation
 		// with a hole is not the conversation. Rebuilding the record
 		// (the repair path) keeps what the rest of the log holds.
-		rep, err := logfmt.ReplayFileContext(ctx, t.Path, logfmt.ReplayOptions{Transcript: transcript, Strict: !o.WriteRecord})
+		// A session of the home is known by its id: its log's lines of
+		// another session are foreign wherever they are, the first too.
+		rep, err := logfmt.ReplayFileContext(ctx, t.Path, logfmt.ReplayOptions{Transcript: transcript, Strict: !o.WriteRecord, Session: t.ID})
 		return rep, replayError(t.Path, errs.Interrupted(err, "replaying "+t.Path))
 	}
 	var rep *logfmt.Replay
@@ -205,7 +207,9 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 			return err
 		}
 		warnReplay(o, t.Path, rep)
-		warnInvalidLog(ctx, o, t.Path)
+		if len(rep.Warnings) == 0 { // else the log's damage was just named
+			warnInvalidLog(ctx, o, t.Path)
+		}
 		fmt.Fprintf(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
 		if o.Format == "" {
 			return nil // the record is the result; print the conversation only when asked

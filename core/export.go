@@ -100,7 +100,7 @@ func (e *Engine) transcript(id string, record []chat.Message) ([]peer.Transcript
 		}
 		return items, true, nil
 	}
-	rep, err := logfmt.ReplayFile(path, logfmt.ReplayOptions{SessionID: id, Transcript: true})
+	rep, err := logfmt.ReplayFile(path, logfmt.ReplayOptions{SessionID: id, Session: id, Transcript: true})
 	if err != nil {
 		return nil, false, &errs.InvalidDataError{Path: path, Err: err}
 	}

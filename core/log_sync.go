@@ -225,7 +225,7 @@ func (s *session) checkLog() *logCheck {
 		return nil
 	}
 	c := &logCheck{open: whole.Open}
-	rep, err := logfmt.ReplayFile(l.Path(), logfmt.ReplayOptions{SessionID: s.rec.ID})
+	rep, err := logfmt.ReplayFile(l.Path(), logfmt.ReplayOptions{SessionID: s.rec.ID, Session: s.rec.ID})
 	if err != nil {
 		s.warnLater("log not re-synced with the record: " + err.Error())
 		return c

@@ -54,6 +54,13 @@ type ReplayOptions struct {
 	Dir string
 	// SessionID names the payload folder when no line carries a session id.
 	SessionID string
+	// Session, when set, is the session the log is known to be of (a
+	// session of the home, whose log is named by its id): a line of any
+	// other session is foreign, even the first. Without it the first
+	// line's session is the log's. With another session's lines at its
+	// start, a log used to be taken for that session's, and its own lines
+	// for the foreign ones.
+	Session string
 	// Transcript keeps every message ever said (Replay.Transcript, and with
 	// it History). Without it only what the model sees next is kept, so
 	// memory follows the context, however long the session ran.
@@ -252,6 +259,10 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 	payloads.sessionID = opts.SessionID
 	named := false
 	var idBytes []byte
+	if opts.Session != "" {
+		payloads.sessionID, named = opts.Session, true
+		idBytes = []byte(strconv.Quote(opts.Session))
+	}
 	var e entry
 	last := 0
 	for {
@@ -305,6 +316,13 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 	}
 }
 
+// foreignLines are the lines of another session a replay skipped.
+type foreignLines struct {
+	session string
+	lines   int
+	warning int // the index of the warning of the first one
+}
+
 // foreignLine says why a line of session got is not part of session want's
 // conversation (validate-log's LOG_SESSION_MISMATCH).
 func foreignLine(got, want string) string {
@@ -323,6 +341,9 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 		p.ctxEmit, p.ctxFrom = opts.Context, opts.contextFrom
 	}
 	p.payloads.sessionID = opts.SessionID
+	if opts.Session != "" {
+		p.rep.SessionID, p.payloads.sessionID = opts.Session, opts.Session
+	}
 	rd := newReader(opts.ctx, r, opts.maxLine)
 	defer rd.Release()
 	for {
@@ -349,6 +370,12 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 	if p.compact.Num > 0 {
 		p.summaryMissing()
 	}
+	for _, f := range p.foreign {
+		if f.lines > 1 {
+			w := &p.rep.Warnings[f.warning]
+			w.Message = fmt.Sprintf("%d lines of session %s, from this one on, in the log of %s; skipped", f.lines, strconv.Quote(f.session), p.rep.SessionID)
+		}
+	}
 	if len(p.unsynced) > 0 {
 		p.rep.Warnings = append(p.rep.Warnings, p.unsynced...)
 		slices.SortStableFunc(p.rep.Warnings, func(a, b ReplayWarning) int { return cmp.Compare(a.Line, b.Line) })
@@ -358,6 +385,10 @@ func ReplayLog(r io.Reader, opts ReplayOptions) (*Replay, error) {
 }
 
 type replayer struct {
+	// foreign counts the skipped lines of each other session, whose first
+	// one's warning says how many there were (one warning a session, not
+	// one a line).
+	foreign  map[string]*foreignLines
 	strict   bool
 	broken   error // a strict replay's first skipped line
 	rep      *Replay
@@ -440,7 +471,16 @@ func (p *replayer) line(l Line) error {
 		// second writer) is no part of this conversation: taken in, its
 		// system message and prompts went to the model on the next resume.
 		p.compact = Line{}
-		p.skip(l, foreignLine(unquoteToken(e.sessionID), rep.SessionID))
+		other := unquoteToken(e.sessionID)
+		if f := p.foreign[other]; f != nil {
+			f.lines++
+			return nil
+		}
+		if p.foreign == nil {
+			p.foreign = map[string]*foreignLines{}
+		}
+		p.foreign[other] = &foreignLines{session: other, lines: 1, warning: len(rep.Warnings)}
+		p.skip(l, foreignLine(other, rep.SessionID))
 		return nil
 	}
 	if ts := unquoteToken(e.timestamp); ts != "" {
