@@ -548,6 +548,10 @@ func TestAKilledFirstStepIsRebuiltByItsName(t *testing.T) {
 	if r := e.run("", "resume", "lost", "hi"); r.code != 3 || !strings.Contains(r.stderr, "has a log but no record") {
 		t.Fatalf("resume of the killed first step by name: %s", r)
 	}
+	// its name stays taken: a second "lost" would make the name ambiguous
+	if r := e.run("", "run", "--provider", "echo", "--name", "lost", "again"); r.code != 2 || !strings.Contains(r.stderr, "is taken") {
+		t.Fatalf("a second session named as the killed one: %s", r)
+	}
 	e.must("", "replay", "lost", "--write-record")
 	id := e.onlySession()
 	if rec := e.record(id); rec["name"] != "lost" {

@@ -169,7 +169,9 @@ func checkName(st Store, name, self string) error {
 	}
 	short := ShortIDs(heads)
 	for _, h := range heads {
-		if h.ID == self || h.Corrupt {
+		// A session with only its log (a first step running or killed)
+		// keeps its name: its record comes back with it.
+		if h.ID == self || h.Corrupt && !h.LogOnly {
 			continue
 		}
 		if h.Name == name {
