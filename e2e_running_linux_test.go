@@ -4,7 +4,10 @@ package main_test
 
 import (
 	"encoding/json"
+	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -84,4 +87,30 @@ func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
 	if got := len(e.messages(e.onlySession())); got != 5 {
 		t.Fatalf("%d messages after both steps, want 5", got)
 	}
+}
+
+// A trail killed outright (SIGKILL: the OOM killer, `timeout -s KILL`)
+// cannot end its tool; the kernel does: the command it ran dies with it,
+// where it used to run on with no one to read it.
+func TestAToolDiesWithAKilledTrail(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // killed mid-step
+	s := e.script(calls(call("Bash", map[string]any{"command": "echo $$ > tool.pid; exec sleep 300"})), answer("done"))
+	c := e.cmd("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return strings.TrimSpace(e.read("tool.pid")) != "" })
+	pid, err := strconv.Atoi(strings.TrimSpace(e.read("tool.pid")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	c.Process.Kill()
+	c.Wait()
+	waitFor(t, func() bool {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		return err != nil || strings.Contains(string(stat), ") Z ") // gone, or a zombie not yet reaped
+	})
 }

@@ -20,7 +20,7 @@ type Group struct{ pid int }
 // such device" for the model to see, where in trail's session it was
 // stopped by SIGTTIN and the step hung until the tool's time limit.
 func Start(cmd *exec.Cmd) (*Group, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
