@@ -38,17 +38,30 @@ func TestAnOpenFilesLimitTooLowIsOneLine(t *testing.T) {
 	}
 }
 
-// The floor is not set above what a step with a tool needs: at the floor a
-// Bash call still gets its pipes and runs.
-func TestAToolRunsAtTheOpenFilesFloor(t *testing.T) {
+// The floor is not set above what a step with tools needs: at the floor,
+// and a little above it, a round of eight Bash calls all get their pipes
+// and run (fewer at once: under `ulimit -n 40` five started together
+// failed with "too many open files").
+func TestToolsRunAtTheOpenFilesFloor(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	script := e.script(calls(call("Bash", map[string]any{"command": "echo out; echo err >&2"})), answer("done"))
-	r := e.wait(e.withOpenFiles("20", "run", "--provider", "script", "--script", script, "--allow-tool", "Bash", "go"))
-	if r.code != 0 || r.stdout != "done\n" {
-		t.Fatalf("run at the floor:\n%s", r)
-	}
-	if res := e.toolResults(e.onlySession())["call_0_0"]; res["success"] != true || !strings.Contains(res["output"].(string), "out") {
-		t.Fatalf("the tool did not run at the floor: %v", res)
+	for _, limit := range []string{"20", "40"} {
+		t.Run(limit, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			var cs []map[string]any
+			for range 8 {
+				cs = append(cs, call("Bash", map[string]any{"command": "sleep 0.2; echo out; echo err >&2"}))
+			}
+			script := e.script(calls(cs...), answer("done"))
+			r := e.wait(e.withOpenFiles(limit, "run", "--provider", "script", "--script", script, "--allow-tool", "Bash", "go"))
+			if r.code != 0 || r.stdout != "done\n" {
+				t.Fatalf("run at ulimit -n %s:\n%s", limit, r)
+			}
+			for id, res := range e.toolResults(e.onlySession()) {
+				if res["success"] != true || !strings.Contains(res["output"].(string), "out") {
+					t.Errorf("%s did not run under ulimit -n %s: %v", id, limit, res)
+				}
+			}
+		})
 	}
 }

@@ -36,6 +36,7 @@ var allowed = map[string][]string{
 	"trail/commands":    {"trail/core", "trail/core/*", "trail/store", "trail/logfmt"},
 	"trail/core": {
 		"trail/core/chat", "trail/core/errs", "trail/core/hooks", "trail/core/peer", "trail/core/permission",
+		"trail/core/procgroup", // how many tools run at once under the open-files limit
 		"trail/core/provider", "trail/core/settings", "trail/core/tools", "trail/store", "trail/logfmt",
 	},
 	"trail/core/errs":                   {"trail/store"}, // store.QuoteInput only

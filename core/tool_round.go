@@ -19,6 +19,7 @@ import (
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/procgroup"
 	"trail/core/tools"
 	"trail/logfmt"
 )
@@ -81,7 +82,7 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	s.logEvent("tool_batch_started", roundFields(s.execID, round,
 		logfmt.F("batchId", batchID),
 		logfmt.F("mode", "parallel"),
-		logfmt.F("maxConcurrency", maxParallelTools),
+		logfmt.F("maxConcurrency", procgroup.Parallel(maxParallelTools)),
 		logfmt.F("requestCount", len(runs)),
 		logfmt.F("tools", names))...)
 	for i, r := range runs {
@@ -141,11 +142,12 @@ func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.F
 	return roundFields(s.execID, round, append([]logfmt.Field{logfmt.F("batchId", batchID), logfmt.F("index", i)}, extra...)...)
 }
 
-// execute runs the allowed calls, at most maxParallelTools at once; results
+// execute runs the allowed calls, at most maxParallelTools at once (fewer
+// under a low open-files limit: procgroup.Parallel); results
 // stay in call order because each run owns its slot. Calls that were not
 // allowed already hold their result.
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
-	sem := make(chan struct{}, maxParallelTools)
+	sem := make(chan struct{}, procgroup.Parallel(maxParallelTools))
 	var wg sync.WaitGroup
 	env := tools.Env{Cwd: s.rec.Cwd, Dirs: s.dirs, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile()}
 	for _, r := range runs {

@@ -62,3 +62,23 @@ func SignalAll(sig syscall.Signal) {
 		_ = syscall.Kill(-pid, sig)
 	}
 }
+
+// fdsPerCommand is what one command holds open in trail while it starts
+// and runs (its stdin, stdout and stderr pipes, both ends until it has
+// started, the exec status pipe, a pidfd), with a margin; fdsForTrail is
+// what the step itself holds (session files, the poller, stdio).
+const (
+	fdsPerCommand = 8
+	fdsForTrail   = 24
+)
+
+// Parallel is how many commands of want may run at once within the
+// open-files limit: under `ulimit -n 40`, five Bash calls started together
+// failed with "too many open files" where one at a time would all run.
+func Parallel(want int) int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur >= uint64(fdsForTrail+want*fdsPerCommand) {
+		return want
+	}
+	return max(1, min(want, int(int64(lim.Cur)-fdsForTrail)/fdsPerCommand))
+}
