@@ -492,19 +492,7 @@ func TestReplaySkipsAnotherSessionsLines(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // mixed on purpose
-	e.must("", "run", "--provider", "echo", "--name", "mine", "first")
-	mine := e.onlySession()
-	e.must("", "run", "--provider", "echo", "--name", "theirs", "other words")
-	var theirs string
-	for _, id := range e.sessionIDs() {
-		if id != mine {
-			theirs = id
-		}
-	}
-	other, err := os.ReadFile(e.logPath(theirs))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mine, theirs, other := e.twoSessions()
 	f, err := os.OpenFile(e.logPath(mine), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -596,6 +584,25 @@ func TestARecordRebuiltFromAnEditedLogSaysSo(t *testing.T) {
 	}
 }
 
+// twoSessions makes two sessions, "mine" (prompt "first") and "theirs"
+// (prompt "other words"), and returns their ids and theirs's log.
+func (e *env) twoSessions() (mine, theirs string, theirLog []byte) {
+	e.t.Helper()
+	e.must("", "run", "--provider", "echo", "--name", "mine", "first")
+	mine = e.onlySession()
+	e.must("", "run", "--provider", "echo", "--name", "theirs", "other words")
+	for _, id := range e.sessionIDs() {
+		if id != mine {
+			theirs = id
+		}
+	}
+	theirLog, err := os.ReadFile(e.logPath(theirs))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return mine, theirs, theirLog
+}
+
 // Another session's lines at the start of a log do not make the log
 // theirs: a session of the home is known by its id. The log used to be
 // taken for the other session's, its own lines for the foreign ones, and
@@ -605,19 +612,7 @@ func TestALogWithAnotherSessionsLinesFirstIsStillItsOwn(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // mixed on purpose
-	e.must("", "run", "--provider", "echo", "--name", "mine", "first")
-	mine := e.onlySession()
-	e.must("", "run", "--provider", "echo", "--name", "theirs", "other words")
-	var theirs string
-	for _, id := range e.sessionIDs() {
-		if id != mine {
-			theirs = id
-		}
-	}
-	other, err := os.ReadFile(e.logPath(theirs))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mine, theirs, other := e.twoSessions()
 	own, err := os.ReadFile(e.logPath(mine))
 	if err != nil {
 		t.Fatal(err)
