@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"trail/core/errs"
@@ -19,7 +19,10 @@ func writeCandidates(w io.Writer, err error, now time.Time) {
 	if !errors.As(err, &amb) || len(amb.Candidates) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	// Columns padded by display width (display_width.go): a name in CJK
+	// or with emoji takes two columns a character, which tabwriter's rune
+	// count misaligned.
+	var rows [][4]string
 	for i, c := range amb.Candidates {
 		if i == errs.MaxCandidates {
 			break
@@ -32,9 +35,22 @@ func writeCandidates(w io.Writer, err error, now time.Time) {
 		if id == "" {
 			id = c.ID
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", id, age, safeLine(oneLineCut(c.Name, 24)), safeLine(oneLineCut(c.Label, 50))) // session text, escaped (safe_text.go)
+		// session text, escaped (safe_text.go), cut by columns
+		rows = append(rows, [4]string{id, age, cutEnd(safeLine(oneLineCut(c.Name, 24)), 24), cutEnd(safeLine(oneLineCut(c.Label, 50)), 50)})
 	}
-	tw.Flush()
+	var widths [3]int
+	for _, r := range rows {
+		for j := range widths {
+			widths[j] = max(widths[j], displayWidth(r[j]))
+		}
+	}
+	for _, r := range rows {
+		line := "  "
+		for j := range widths {
+			line += r[j] + strings.Repeat(" ", widths[j]-displayWidth(r[j])+2)
+		}
+		fmt.Fprintln(w, strings.TrimRight(line+r[3], " "))
+	}
 	if more := len(amb.Candidates) - errs.MaxCandidates; more > 0 {
 		fmt.Fprintf(w, "  … and %d more (see trail list)\n", more)
 	}
