@@ -422,3 +422,27 @@ func TestE2EAnImportedFailedToolResultIsSentAsAnError(t *testing.T) {
 		t.Errorf("a result that succeeded: %s", read.Raw)
 	}
 }
+
+// Importing a session a second time makes a second session, and says so,
+// naming the first: two copies going their own ways used to pass unsaid.
+// Each agent's file is told apart from the others.
+func TestE2EImportingTheSameSessionAgainSaysSo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	files := peerFiles(t)
+	first := map[string]string{}
+	for _, f := range files {
+		first[f] = strings.TrimSpace(e.must("", "import", "--cwd", e.cwd, f).stdout)
+	}
+	for _, f := range files {
+		r := e.must("", "import", "--cwd", e.cwd, "--json", f)
+		var out map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("%s: %v\n%s", f, err, r)
+		}
+		before, _ := out["imported_before"].([]any)
+		if len(before) != 1 || before[0] != first[f] || !strings.Contains(r.stderr, "was imported before ("+first[f]+")") {
+			t.Errorf("second import of %s: imported_before %v\n%s", filepath.Base(f), out["imported_before"], r.stderr)
+		}
+	}
+}

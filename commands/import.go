@@ -128,6 +128,12 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 	}
 	if !o.Globals.Quiet {
 		fmt.Fprintln(o.IO.ErrOut, "trail: "+importSummary(o, res))
+		if len(res.Earlier) > 0 {
+			// Each import is a new session: two copies would go their own
+			// ways, and a resume by title or name would find both.
+			fmt.Fprintf(o.IO.ErrOut, "trail: note: this %s session was imported before (%s): resume that session to go on with it, or trail delete ID to remove a copy\n",
+				peer.AgentName(res.Conversation.Format), strings.Join(res.Earlier, ", "))
+		}
 		if fi, err := os.Stat(res.Record.Cwd); o.Import.ForceCwd == "" && (err != nil || !fi.IsDir()) {
 			fmt.Fprintf(o.IO.ErrOut, "trail: the session's directory %s is not a folder here; its tools would fail there: import with --cwd DIR to name another\n", res.Record.Cwd)
 		}
@@ -185,6 +191,14 @@ func importSummary(o *ImportOptions, res *core.ImportResult) string {
 	return b.String()
 }
 
+// nonNil is ids as a JSON list, empty rather than null.
+func nonNil(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
+}
+
 func writeImportJSON(o *ImportOptions, res *core.ImportResult) error {
 	c := res.Conversation
 	types, counts := c.SkippedByType()
@@ -210,6 +224,7 @@ func writeImportJSON(o *ImportOptions, res *core.ImportResult) error {
 		logfmt.F("skipped", len(c.Skipped)),
 		logfmt.F("skipped_by_type", skipped),
 		logfmt.F("added_results", c.Added),
+		logfmt.F("imported_before", nonNil(res.Earlier)),
 	})
 	if err != nil {
 		return err

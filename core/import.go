@@ -62,6 +62,11 @@ type ImportResult struct {
 	Transcript []peer.TranscriptItem
 	// Imported counts the messages of Transcript; Compactions its notes.
 	Imported, Compactions int
+	// Earlier are the sessions of the home imported before from the same
+	// session of the same agent: an import makes a new session each time,
+	// and a second one used to pass unsaid, two copies then going their
+	// own ways.
+	Earlier []string
 }
 
 // Import reads another agent's session and stores it as a new session.
@@ -130,6 +135,7 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 			return nil, err
 		}
 		s.rec.MessageCount = len(s.messages)
+		res.Earlier = e.importedBefore(conv, s.rec)
 		return res, nil
 	}
 	if err := s.takeLock(ctx, id); err != nil {
@@ -148,7 +154,42 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 		s.dropImportLog()
 		return nil, err
 	}
+	res.Earlier = e.importedBefore(conv, s.rec)
 	return res, nil
+}
+
+// importedBefore finds the sessions imported from conv's source session
+// before rec. Only those with rec's cwd and title (the heads list shows
+// both) are loaded to read their importedFrom, so an import in a home of
+// thousands reads a few records. What cannot be read is passed over:
+// this is a note, not a check.
+func (e *Engine) importedBefore(conv *peer.Conversation, rec *store.Record) []string {
+	if conv.SourceID == "" {
+		return nil
+	}
+	heads, err := e.Store.ListHeads()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, h := range heads {
+		if h.ID == rec.ID || h.Corrupt || h.Cwd != rec.Cwd || h.Title != rec.Title {
+			continue
+		}
+		old, err := e.Store.Load(h.ID)
+		if err != nil {
+			continue
+		}
+		from, ok := old.Fields.Get("importedFrom")
+		if !ok {
+			continue
+		}
+		f := gjson.GetManyBytes(from, "sessionId", "format")
+		if f[0].Str == conv.SourceID && f[1].Str == conv.Format {
+			out = append(out, h.ID)
+		}
+	}
+	return out
 }
 
 // importError says which line of which file did not read.
