@@ -484,7 +484,8 @@ func TestALogStartedLateReplaysTheWholeSession(t *testing.T) {
 }
 
 // Another session's lines appended to a log (a bad copy, `cat a.jsonl >>
-// b.jsonl`) are no part of its conversation. They used to replay as if
+// b.jsonl`) are no part of its conversation: replay leaves them out, with
+// one warning, and validate-log reports them. They used to replay as if
 // they were: --write-record --force built a record with a second system
 // message and the other session's prompt, which the next resume sent to
 // the model.
@@ -499,10 +500,16 @@ func TestReplaySkipsAnotherSessionsLines(t *testing.T) {
 	}
 	f.Write(other)
 	f.Close()
+	// left out with a warning: without them the conversation is whole
 	for _, format := range []string{"jsonl", "json", "record"} {
-		if r := e.run("", "replay", mine, "--format", format); r.code != 7 || r.stdout != "" || !strings.Contains(r.stderr, "a line of session \""+theirs+"\"") {
+		r := e.run("", "replay", mine, "--format", format)
+		if r.code != 0 || strings.Contains(r.stdout, "other words") || !strings.Contains(r.stdout, "first") ||
+			strings.Count(r.stderr, "lines of session \""+theirs+"\"") != 1 {
 			t.Errorf("replay --format %s: %s", format, r)
 		}
+	}
+	if r := e.run("", "validate-log", e.logPath(mine)); r.code != 7 || !strings.Contains(r.stdout, "LOG_SESSION_MISMATCH") {
+		t.Errorf("validate-log does not report the other session's lines: %s", r)
 	}
 	r := e.must("", "replay", mine, "--write-record", "--force")
 	if strings.Count(r.stderr, "trail: warning:") != 1 || !strings.Contains(r.stderr, "lines of session \""+theirs+"\", from this one on") {
@@ -618,7 +625,8 @@ func TestALogWithAnotherSessionsLinesFirstIsStillItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.writeFile(e.logPath(mine), string(other)+string(own))
-	if r := e.run("", "replay", mine); r.code != 7 || !strings.Contains(r.stderr, "line 1: a line of session \""+theirs+"\"") {
+	if r := e.run("", "replay", mine, "--format", "jsonl"); r.code != 0 || strings.Contains(r.stdout, "other words") || !strings.Contains(r.stdout, `"first"`) ||
+		!strings.Contains(r.stderr, ":1: ") || !strings.Contains(r.stderr, "lines of session \""+theirs+"\"") {
 		t.Errorf("replay: %s", r)
 	}
 	r := e.must("", "replay", mine, "--write-record", "--force")
@@ -628,9 +636,10 @@ func TestALogWithAnotherSessionsLinesFirstIsStillItsOwn(t *testing.T) {
 	if n := len(e.messages(mine)); n != 3 || e.messages(mine)[1]["content"] != "first" {
 		t.Fatalf("rebuilt record: %v", e.messages(mine))
 	}
-	// a log that holds only another session's lines is not this session's
+	// a log that holds only another session's lines is not this session's:
+	// it replays to nothing, and no record comes of it
 	e.writeFile(e.logPath(mine), string(other))
-	if r := e.run("", "replay", mine); r.code != 7 || r.stdout != "" {
+	if r := e.run("", "replay", mine, "--format", "jsonl"); r.code != 0 || r.stdout != "" {
 		t.Errorf("replay of a log of only another session: %s", r)
 	}
 	if r := e.run("", "replay", mine, "--write-record", "--force"); r.code != 7 {

@@ -131,8 +131,15 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 		if len(res.Earlier) > 0 {
 			// Each import is a new session: two copies would go their own
 			// ways, and a resume by title or name would find both.
-			fmt.Fprintf(o.IO.ErrOut, "trail: note: this %s session was imported before (%s): resume that session to go on with it, or trail delete ID to remove a copy\n",
-				peer.AgentName(res.Conversation.Format), strings.Join(res.Earlier, ", "))
+			advice := "resume it to go on with it"
+			if len(res.Earlier) > 1 {
+				advice = "resume one of them to go on with it"
+			}
+			if !o.Import.DryRun {
+				advice += ", or trail delete ID to remove a copy"
+			}
+			fmt.Fprintf(o.IO.ErrOut, "trail: note: this %s session was imported before (%s): %s\n",
+				peer.AgentName(res.Conversation.Format), strings.Join(res.Earlier, ", "), advice)
 		}
 		if fi, err := os.Stat(res.Record.Cwd); o.Import.ForceCwd == "" && (err != nil || !fi.IsDir()) {
 			fmt.Fprintf(o.IO.ErrOut, "trail: the session's directory %s is not a folder here; its tools would fail there: import with --cwd DIR to name another\n", res.Record.Cwd)

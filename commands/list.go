@@ -306,10 +306,13 @@ func headObject(h store.Head, shortID string) logfmt.Object {
 		o := logfmt.Object{logfmt.F("id", h.ID), logfmt.F("shortId", shortID), logfmt.F("status", "corrupt"), logfmt.F("logOnly", true),
 			logfmt.F("path", h.Path), logfmt.F("error", h.Err.Error()), logfmt.F("fix", logOnlyFix(h.ID))}
 		// what its log says of it (store.fillFromLog), when it says it
-		for _, f := range [][2]string{{"name", h.Name}, {"cwd", h.Cwd}, {"createdAt", h.CreatedAt}, {"updatedAt", h.UpdatedAt}, {"title", h.Title}} {
+		for _, f := range [][2]string{{"name", h.Name}, {"cwd", h.Cwd}, {"createdAt", h.CreatedAt}, {"updatedAt", h.UpdatedAt}, {"title", h.Title}, {"firstPrompt", h.FirstPrompt}} {
 			if f[1] != "" {
 				o = append(o, logfmt.F(f[0], f[1]))
 			}
+		}
+		if h.Provider != nil {
+			o = append(o, logfmt.F("provider", h.Provider))
 		}
 		return o
 	}

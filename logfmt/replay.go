@@ -43,7 +43,10 @@ import (
 //   - external payloads are resolved, each file checked as validation
 //     checks it (path inside the payload folder, size, sha256, JSON);
 //   - a torn last line, or any line that is not a JSON object, is skipped
-//     with a warning.
+//     with a warning;
+//   - a line of another session (ReplayOptions.Session, else the first
+//     line's) is left out with one warning for all of that session's
+//     lines, strict or not.
 //
 // Only the messages are kept (as the JSON they were logged as), never the
 // log: memory follows the conversation, not the file.
@@ -290,11 +293,7 @@ func prescan(r io.Reader, opts ReplayOptions) (int, error) {
 			payloads.sessionID, named = unquoteToken(e.sessionID), true // as the replay names the payload folder
 			idBytes = []byte(strconv.Quote(payloads.sessionID))
 		} else if named && isString(e.sessionID) && unquoteToken(e.sessionID) != payloads.sessionID {
-			// skipped by the replay too (replayer.line)
-			if opts.Strict {
-				return 0, fmt.Errorf("line %d: %s: %w", l.Num, foreignLine(unquoteToken(e.sessionID), payloads.sessionID), ErrBrokenLine)
-			}
-			continue
+			continue // left out by the replay too, with a warning (replayer.line)
 		}
 		if eventName(e.event) != "history_mutation" {
 			continue
@@ -470,6 +469,8 @@ func (p *replayer) line(l Line) error {
 		// Another session's line (a log appended to by a bad copy or a
 		// second writer) is no part of this conversation: taken in, its
 		// system message and prompts went to the model on the next resume.
+		// Left out, the conversation is whole: unlike a broken line, no
+		// strict replay fails on it.
 		p.compact = Line{}
 		other := unquoteToken(e.sessionID)
 		if f := p.foreign[other]; f != nil {
@@ -480,7 +481,9 @@ func (p *replayer) line(l Line) error {
 			p.foreign = map[string]*foreignLines{}
 		}
 		p.foreign[other] = &foreignLines{session: other, lines: 1, warning: len(rep.Warnings)}
-		p.skip(l, foreignLine(other, rep.SessionID))
+		// Left out with a warning even in a strict replay: without it the
+		// conversation is the right one (validate-log reports the line).
+		p.warn(l, foreignLine(other, rep.SessionID)+"; skipped")
 		return nil
 	}
 	if ts := unquoteToken(e.timestamp); ts != "" {

@@ -1,6 +1,7 @@
 package logfmt
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,8 +9,9 @@ import (
 )
 
 // A log known to be of session s (ReplayOptions.Session) keeps s's lines
-// and skips another session's, even when those come first; the skipped
-// lines of one other session are one warning, with their count.
+// and leaves out another session's, even when those come first, even in a
+// strict replay (the conversation is whole without them); the lines of one
+// other session are one warning, with their count.
 func TestReplayOfAKnownSessionSkipsAnotherSessionsLinesFirst(t *testing.T) {
 	msg := func(id, role string) string {
 		return `{"id":"` + id + `","role":"` + role + `","content":"` + id + `"}`
@@ -24,6 +26,21 @@ func TestReplayOfAKnownSessionSkipsAnotherSessionsLinesFirst(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(log), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	// strict or not, streamed or not: without those lines the
+	// conversation is whole, so they are left out with a warning
+	streamed := 0
+	for _, opts := range []ReplayOptions{
+		{Session: "s", Strict: true, Context: func(json.RawMessage) error { streamed++; return nil }},
+		{Session: "s", Strict: true, Transcript: true},
+	} {
+		rep, err := ReplayFile(path, opts)
+		if err != nil || len(rep.Warnings) != 1 {
+			t.Fatalf("strict replay: %v %+v", err, rep)
+		}
+	}
+	if streamed != 2 {
+		t.Fatalf("%d messages streamed, want s's 2", streamed)
 	}
 	rep, err := ReplayFile(path, ReplayOptions{Session: "s"})
 	if err != nil {

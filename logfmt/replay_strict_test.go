@@ -33,9 +33,6 @@ func TestStrictReplayFailsOnALineItWouldSkip(t *testing.T) {
 		{"not JSON in the middle", logOf(good[0], `{"timestamp":"2026-01-01T00:00:01.000Z","sessionId":"s","ev`, good[2]), 2, true},
 		{"an append_message without its message", logOf(good[0], ev(1, "history_mutation", `"mutation":"append_message","index":1`), good[2]), 2, false},
 		{"a replace_all whose messages is no list", logOf(good[0], good[1], ev(2, "history_mutation", `"mutation":"replace_all","messages":"x"`)), 3, false},
-		// another session's line, appended by a bad copy: it would add its
-		// system message and prompt to this conversation
-		{"a line of another session", logOf(good[0], strings.Replace(ev(1, "history_mutation", `"mutation":"append_message","index":1,"message":`+msg("x1", "user")), `"sessionId":"s"`, `"sessionId":"other"`, 1), good[1], good[2]), 2, true},
 		{"a torn last line", strings.Join(append(good[:2:2], `{"timestamp":"2026-01-01T00:00:02.000Z","sess`), "\n"), 0, false},
 	}
 	for _, tt := range tests {
@@ -47,11 +44,6 @@ func TestStrictReplayFailsOnALineItWouldSkip(t *testing.T) {
 			lenient, err := ReplayFile(path, ReplayOptions{Transcript: true})
 			if err != nil || len(lenient.Warnings) != 1 {
 				t.Fatalf("lenient replay: %v, warnings %+v", err, lenient)
-			}
-			for _, it := range lenient.Transcript {
-				if strings.Contains(string(it.Message), `"x1"`) {
-					t.Errorf("the lenient replay kept another session's message: %s", it.Message)
-				}
 			}
 			streamed := 0
 			for _, opts := range []ReplayOptions{
