@@ -35,6 +35,8 @@ func TestBadInputGetsOneClearLineAndTheRightCode(t *testing.T) {
 		{name: "list with a bad limit", args: []string{"list", "--limit", "-1"}, wantCode: 2, wantInErr: "limit"},
 		{name: "list with a bad duration", args: []string{"list", "--since", "soon"}, wantCode: 2, wantInErr: "soon"},
 		{name: "delete with nothing selected", args: []string{"delete"}, wantCode: 2, wantInErr: "nothing to delete"},
+		{name: "a --wait that is no duration", args: []string{"run", "--provider", "echo", "--wait", "soon", "hi"}, wantCode: 2, wantInErr: "--wait"},
+		{name: "a negative --wait", args: []string{"resume", "--last", "--wait", "-1", "hi"}, wantCode: 2, wantInErr: "--wait"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -321,3 +321,17 @@ func TestQuietWaitsForABusySessionWithoutANotice(t *testing.T) {
 		t.Fatalf("want exit 5 and only the busy error:\n%s", r)
 	}
 }
+
+// --wait takes a number of seconds as --timeout does ("90", "0.5"), not
+// only a duration: `--wait 2` used to be a parse error.
+func TestWaitTakesSeconds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hello")
+	id := e.onlySession()
+	e.holdLock(id)
+	r := e.run("", "resume", id, "--wait", "0.5", "hi")
+	if r.code != 5 || r.elapsed < 400*time.Millisecond || !strings.Contains(r.stderr, "is busy: waiting up to 0.5s") {
+		t.Fatalf("--wait 0.5: %s (%s)", r, r.elapsed)
+	}
+}

@@ -49,7 +49,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			&cli.Int64Flag{Name: "context-window", Usage: "the model's context window in `TOKENS`"},
 			&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log"},
 			&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
-			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
+			waitFlag(30*time.Second, "how long to wait for a session locked by another step"),
 			cassetteFlags()[0], cassetteFlags()[1], cassetteFlags()[2],
 		},
 		Action: func(c *cli.Context) error {
@@ -88,7 +88,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 				Timeout:    flagTimeout(c),
 				MaxRetries: c.Int("max-retries"),
 				NoLog:      c.Bool("no-log"),
-				Wait:       c.Duration("wait"),
+				Wait:       waitOf(c),
 				Cwd:        cwd,
 			}
 			if err := readCassetteFlags(c, d, g.Home, cwd, &step.Provider); err != nil {

@@ -41,7 +41,7 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "list what would be deleted, delete nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "ignore unknown ids"},
-			&cli.DurationFlag{Name: "wait", Usage: "how long to wait for a session locked by a running step"},
+			waitFlag(0, "how long to wait for a session locked by a running step"),
 		},
 		Action: func(c *cli.Context) error {
 			g, err := readGlobals(c, d)
@@ -49,7 +49,7 @@ func newDeleteCmd(d *Deps, runF func(context.Context, *DeleteOptions) error) *cl
 				return err
 			}
 			o := &DeleteOptions{IO: d.IO, Deps: d, Globals: g, Refs: c.Args().Slice(), All: c.Bool("all"),
-				Yes: c.Bool("yes"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), Wait: c.Duration("wait")}
+				Yes: c.Bool("yes"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), Wait: waitOf(c)}
 			if s := c.String("older-than"); s != "" {
 				if o.OlderThan, err = parseAge(s); err != nil {
 					return &errs.UsageError{Msg: "--older-than", Err: err}

@@ -50,8 +50,11 @@ func relativeTime(now, t time.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
-// formatWait writes a --wait as it is usually typed: 30s, 2m, 1m30s.
+// formatWait writes a --wait as it is usually typed: 30s, 2m, 1m30s, 0.5s.
 func formatWait(d time.Duration) string {
+	if d < time.Minute && d%time.Second != 0 {
+		return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + "s"
+	}
 	d = d.Round(time.Second)
 	switch {
 	case d >= time.Minute && d%time.Minute == 0:

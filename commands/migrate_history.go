@@ -42,7 +42,7 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 			&cli.StringFlag{Name: "dir", Usage: "records folder `DIR` (default: the sessions folder of --home)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "count what would change, write nothing"},
 			&cli.BoolFlag{Name: "backup", Usage: "keep each original as <id>.json.bak"},
-			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by a running step"},
+			waitFlag(30*time.Second, "how long to wait for a session locked by a running step"),
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -53,7 +53,7 @@ func newMigrateHistoryCmd(d *Deps, runF func(context.Context, *MigrateHistoryOpt
 				return err
 			}
 			o := &MigrateHistoryOptions{IO: d.IO, Deps: d, Globals: g, Dir: c.String("dir"),
-				DryRun: c.Bool("dry-run"), Backup: c.Bool("backup"), Wait: c.Duration("wait")}
+				DryRun: c.Bool("dry-run"), Backup: c.Bool("backup"), Wait: waitOf(c)}
 			if err := checkMigrateDir(o, c.IsSet("dir")); err != nil {
 				return err
 			}

@@ -67,7 +67,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 			&cli.StringFlag{Name: "view", Value: viewContext, Usage: "context (what the model sees next), transcript (everything ever said) or requests (every provider call, checked)"},
 			&cli.BoolFlag{Name: "write-record", Usage: "rebuild sessions/<id>.json from the log when it is missing or corrupt"},
 			&cli.BoolFlag{Name: "force", Usage: "with --write-record: replace a record that parses"},
-			&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "with --write-record: how long to wait for a session locked by a step"},
+			waitFlag(30*time.Second, "with --write-record: how long to wait for a session locked by a step"),
 			&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
 			&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
 		},
@@ -85,7 +85,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 				return errs.Usagef("trail replay ID, trail replay path/to/log.jsonl, or trail replay --last", "give exactly one session or log file")
 			}
 			o := &ReplayOptions{IO: d.IO, Deps: d, Globals: g, Last: last, AnyDir: anyDir, Format: c.String("format"),
-				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: c.Duration("wait")}
+				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: waitOf(c)}
 			if last {
 				if o.Cwd, err = d.Getwd(); err != nil {
 					return fmt.Errorf("current directory: %w", err)

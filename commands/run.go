@@ -59,7 +59,7 @@ func stepFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-log", Usage: "do not write the JSONL log (the record is still saved)"},
 		&cli.StringFlag{Name: "log-requests", Usage: "how the log records each request: `MODE` digest (the default: digests, the history proves the rest) or full (every message and tool again)"},
 		&cli.BoolFlag{Name: "no-stdin", Usage: "never read standard input"},
-		&cli.DurationFlag{Name: "wait", Value: 30 * time.Second, Usage: "how long to wait for a session locked by another step"},
+		waitFlag(30*time.Second, "how long to wait for a session locked by another step"),
 		&cli.StringFlag{Name: "name", Usage: "session `NAME` (resume: rename)"},
 		&cli.StringFlag{Name: "permission-mode", Usage: "`MODE`: default, plan, acceptEdits, bypassPermissions or dontAsk (manual and auto run as default)"},
 		&cli.GenericFlag{Name: "allow-tool", Value: &ruleFlag{}, Usage: "allow tool calls matching `RULE`, repeatable: Bash, Bash(git diff *), Read(src/**)"},
@@ -187,7 +187,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	if _, err := timeoutFlag(c); err != nil {
 		return nil, err
 	}
-	if c.Duration("wait") < 0 {
+	if waitOf(c) < 0 {
 		return nil, errs.Usagef("give a duration like 30s", "--wait must not be negative")
 	}
 	opts := &RunOptions{
@@ -210,7 +210,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 		Timeout:    flagTimeout(c),
 		MaxRetries: c.Int("max-retries"),
 		NoLog:      c.Bool("no-log"),
-		Wait:       c.Duration("wait"),
+		Wait:       waitOf(c),
 		Cwd:        cwd,
 	}
 	if err := readCassetteFlags(c, d, g.Home, cwd, &opts.Step.Provider); err != nil {
