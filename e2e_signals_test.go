@@ -308,30 +308,27 @@ func TestSIGINTWhileReadingStandardInputExits130(t *testing.T) {
 	}
 }
 
-// --quiet keeps the wait to itself; the busy error at the end still says
-// why the step did not run.
-func TestQuietWaitsForABusySessionWithoutANotice(t *testing.T) {
+// Waiting for a busy session: --wait takes a number of seconds as
+// --timeout does (`--wait 2` used to be a parse error), the wait is said
+// at once, and --quiet keeps it to itself; the busy error at the end
+// still says why the step did not run.
+func TestWaitingForABusySession(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "hello")
 	id := e.onlySession()
 	e.holdLock(id)
-	r := e.run("", "resume", id, "-q", "--wait", "1s", "hi")
-	if r.code != 5 || strings.Contains(r.stderr, "waiting up to") || !strings.Contains(r.stderr, "busy") {
-		t.Fatalf("want exit 5 and only the busy error:\n%s", r)
-	}
-}
-
-// --wait takes a number of seconds as --timeout does ("90", "0.5"), not
-// only a duration: `--wait 2` used to be a parse error.
-func TestWaitTakesSeconds(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.must("", "run", "--provider", "echo", "hello")
-	id := e.onlySession()
-	e.holdLock(id)
-	r := e.run("", "resume", id, "--wait", "0.5", "hi")
-	if r.code != 5 || r.elapsed < 400*time.Millisecond || !strings.Contains(r.stderr, "is busy: waiting up to 0.5s") {
-		t.Fatalf("--wait 0.5: %s (%s)", r, r.elapsed)
+	for _, tt := range []struct {
+		args   []string
+		notice bool
+	}{
+		{[]string{"--wait", "0.5"}, true},
+		{[]string{"-q", "--wait", "1s"}, false},
+	} {
+		r := e.run("", append(append([]string{"resume", id}, tt.args...), "hi")...)
+		if r.code != 5 || r.elapsed < 400*time.Millisecond || !strings.Contains(r.stderr, "busy") ||
+			strings.Contains(r.stderr, "is busy: waiting up to "+tt.args[len(tt.args)-1]) != tt.notice {
+			t.Errorf("resume %v: %s (%s)", tt.args, r, r.elapsed)
+		}
 	}
 }
