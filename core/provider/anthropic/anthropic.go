@@ -39,7 +39,33 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 	}
 	c.Hint = hint
 	c.Final = final
+	c.Early = early
 	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
+}
+
+// early reads the start of a stream: message_start and pings come before
+// the answer; an error event there, before any content, is what its status
+// would have said had the request not been streamed. The streaming docs:
+// "during periods of high usage, you may receive an overloaded_error,
+// which would normally correspond to an HTTP 529 in a non-streaming
+// context". Those of a status that is retried (529, 500, 429) are retried
+// as the status is; a busy API no longer ends a step at once when a retry
+// a second later would have answered.
+func early(ev wire.Event) (hold bool, status int) {
+	switch gjson.GetBytes(ev.Data, "type").Str {
+	case "message_start", "ping":
+		return true, 0
+	case "error":
+		switch gjson.GetBytes(ev.Data, "error.type").Str {
+		case "overloaded_error":
+			return false, 529
+		case "api_error":
+			return false, http.StatusInternalServerError
+		case "rate_limit_error":
+			return false, http.StatusTooManyRequests
+		}
+	}
+	return false, 0
 }
 
 func (*Provider) Name() string       { return provider.Anthropic }

@@ -242,6 +242,29 @@ func TestFaults(t *testing.T) {
 			retries: 4, wantErr: "anthropic: overloaded_error: Overloaded", wantCalls: 1, wantText: "Hello",
 		},
 		{
+			// A busy API answers 200 and an error event where a status
+			// would be (the streaming docs: "what would normally
+			// correspond to an HTTP 529"): retried as a 529 is.
+			name:    "an overloaded_error as the first event, then success",
+			steps:   []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "anthropic/overloaded_first_event.sse")), wiretest.Replay(text)},
+			retries: 4, wantCalls: 2, wantRetries: 1, wantText: "Hello!",
+		},
+		{
+			name:    "an overloaded_error after message_start and a ping, before any content, then success",
+			steps:   []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "anthropic/DERIVED_overloaded_after_message_start.sse")), wiretest.Replay(text)},
+			retries: 4, wantCalls: 2, wantRetries: 1, wantText: "Hello!",
+		},
+		{
+			name:    "an overloaded_error first until the retries run out",
+			steps:   []wiretest.Step{wiretest.Replay(wiretest.Transcript(t, "anthropic/overloaded_first_event.sse"))},
+			retries: 2, wantErr: "anthropic: 529 overloaded_error: Overloaded", wantStatus: 529, wantCalls: 3, wantRetries: 2,
+		},
+		{
+			name:    "an error event first that no status would retry",
+			steps:   []wiretest.Step{wiretest.Replay([]string{"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad\"}}\n\n"})},
+			retries: 4, wantErr: "anthropic: invalid_request_error: bad", wantCalls: 1,
+		},
+		{
 			name:    "a server that never answers",
 			steps:   []wiretest.Step{wiretest.Hang()},
 			retries: 4, wantErr: "anthropic: timed out: no data from the server for 1s", wantCalls: 1,

@@ -78,7 +78,19 @@ type Client struct {
 	// whether waiting cannot help (a used-up quota, a spending cap), with
 	// the hint that names the cause. nil: the status decides.
 	Final func(status int, body []byte) (final bool, fix string)
+	// Early reads the events a stream begins with, before its answer:
+	// hold keeps the event (Anthropic's message_start, a ping) and looks
+	// at the next; a status other than 0 says the event is an error that
+	// status would have carried had the request not been streamed (an
+	// overloaded_error is "what would normally be an HTTP 529"), and the
+	// attempt fails as that status would: retried when it would be. The
+	// held events, and the first that is neither, go to Next as they came.
+	// nil: the answer begins with the first event.
+	Early func(ev Event) (hold bool, status int)
 }
+
+// maxEarly bounds the events Early may hold.
+const maxEarly = 8
 
 // NewClient returns a client with opts' defaults filled in.
 func NewClient(provider string, secrets []string, opts Options) *Client {
@@ -188,8 +200,39 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		s.Close()
 		return nil, 0, err
 	}
+	if c.Early != nil {
+		if err := s.readEarly(); err != nil {
+			s.Close()
+			return nil, 0, err
+		}
+	}
 	timer.Reset(idle)
 	return s, 0, nil
+}
+
+// readEarly holds the events before the answer (Client.Early), or fails
+// the attempt on an error event there as its status would.
+func (s *Stream) readEarly() error {
+	for range maxEarly {
+		ev, err := s.sse.Next()
+		if err != nil {
+			s.earlyErr = err // Next reports it in its turn
+			return nil
+		}
+		hold, status := s.c.Early(ev)
+		if status != 0 {
+			pe := s.c.statusError(status, ev.Data)
+			if s.c.shouldRetry(status, http.Header{}, ev.Data, pe) {
+				return &retryable{pe}
+			}
+			return pe
+		}
+		s.held = append(s.held, ev)
+		if !hold {
+			return nil
+		}
+	}
+	return nil
 }
 
 // shouldRetry decides whether a failed status is worth another attempt,
@@ -322,6 +365,10 @@ type Stream struct {
 	actx   context.Context // this attempt's: cancelled by the idle timer
 	cancel context.CancelCauseFunc
 	c      *Client
+	// held are the events readEarly read, and earlyErr the end it met,
+	// handed out by Next before anything else.
+	held     []Event
+	earlyErr error
 }
 
 // Next returns the next event. The idle timer runs only while Next waits
@@ -332,11 +379,21 @@ type Stream struct {
 // the caller's context error, or a *errs.ProviderError (timeout,
 // connection lost).
 func (s *Stream) Next() (Event, error) {
-	s.timer.Reset(s.idle)
-	ev, err := s.sse.Next()
-	if err == nil {
-		s.timer.Stop()
+	if len(s.held) > 0 {
+		ev := s.held[0]
+		s.held = s.held[1:]
 		return ev, nil
+	}
+	var ev Event
+	err := s.earlyErr
+	if err != nil {
+		s.earlyErr = nil
+	} else {
+		s.timer.Reset(s.idle)
+		if ev, err = s.sse.Next(); err == nil {
+			s.timer.Stop()
+			return ev, nil
+		}
 	}
 	if err == io.EOF || errors.Is(err, ErrIncomplete) {
 		return ev, io.EOF
