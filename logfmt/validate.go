@@ -242,7 +242,13 @@ func (v *validator) line(l Line) {
 	}
 	e := &v.e
 	parseEntry(l.Bytes, e, -1)
-	v.envelope(l, e)
+	if foreign := v.envelope(l, e); foreign {
+		// Another session's line: reported once, as itself. It is no part
+		// of this log's sequence, requests or history (replay leaves it
+		// out), so it is not checked against them: the seq gap, digest
+		// and index errors it caused were its knock-on errors.
+		return
+	}
 	responseOK := true
 	if l.mayRef { // mayHoldRef(l.Bytes), found by the reader
 		responseOK = v.refs(l)
@@ -286,8 +292,9 @@ func (v *validator) line(l Line) {
 	}
 }
 
-// envelope checks the keys every line must have, the session, seq and time.
-func (v *validator) envelope(l Line, e *entry) {
+// envelope checks the keys every line must have, the session, seq and
+// time; foreign reports a line of another session than the log's.
+func (v *validator) envelope(l Line, e *entry) (foreign bool) {
 	var bad []string
 	check := func(name string, tok []byte) bool {
 		switch {
@@ -331,6 +338,7 @@ func (v *validator) envelope(l Line, e *entry) {
 		case id != v.sessionID:
 			v.issue(l, CodeSessionMismatch, SeverityError,
 				fmt.Sprintf("sessionId %s differs from the log's session %s.", quoteValue(id), quoteValue(v.sessionID)))
+			foreign = true
 		}
 	}
 	if seqOK {
@@ -338,10 +346,21 @@ func (v *validator) envelope(l Line, e *entry) {
 		if v.prevHasSeq {
 			want = v.prevSeq + 1
 		}
+		if foreign {
+			// The log's own writer with a wrong id keeps the log's
+			// sequence; another log's lines do not, and are left out of it.
+			if seq == want {
+				v.prevSeq = seq
+			}
+			return true
+		}
 		if seq != want {
 			v.issue(l, CodeSequenceGap, SeverityError, fmt.Sprintf("seq %d is not the expected %d.", seq, want))
 		}
 		v.prevSeq = seq
+	}
+	if foreign {
+		return true
 	}
 	v.prevHasSeq = seqOK
 	if tsOK {
@@ -351,6 +370,7 @@ func (v *validator) envelope(l Line, e *entry) {
 		}
 		v.prevTime, v.prevTS = ts, unquoteToken(e.timestamp)
 	}
+	return false
 }
 
 // refs checks every external payload reference on the line, and reports
