@@ -24,6 +24,8 @@ type requestDigest struct {
 	n      int    // s.messages[:n] are hashed
 	lastID string // the id of s.messages[n-1], to notice a replaced list
 	tools  string // toolsSha256 of this step's tools ("" until worked out)
+	// scratch holds one loaded message's compact bytes while it is hashed.
+	scratch []byte
 }
 
 // reset forgets the hashed messages: the conversation was replaced.
@@ -53,7 +55,15 @@ func (s *session) historyDigest() (string, error) {
 		d.reset() // the list was replaced (a compaction, a re-sync)
 	}
 	for ; d.n < len(s.messages); d.n++ {
-		b, err := s.loggedJSON(d.n)
+		var b []byte
+		var err error
+		if m := &s.messages[d.n]; m.Loaded() && !s.relogged {
+			// loggedJSON's bytes, compacted into one reused buffer.
+			d.scratch, err = m.AppendCompactJSON(d.scratch[:0])
+			b = d.scratch
+		} else {
+			b, err = s.loggedJSON(d.n)
+		}
 		if err != nil {
 			return "", fmt.Errorf("encode message %d: %w", d.n, err)
 		}

@@ -8,6 +8,11 @@ func CompactJSON(data []byte) []byte {
 	return appendCompact(make([]byte, 0, len(data)), data)
 }
 
+// AppendCompactJSON is CompactJSON appending to dst.
+func AppendCompactJSON(dst, data []byte) []byte {
+	return appendCompact(dst, data)
+}
+
 // spaced reports, cheaply, whether a message (a JSON object) was written
 // with whitespace between its tokens: JSON.stringify and trail write none,
 // a pretty-printer or Python's json.dumps puts it after the first key's

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -20,7 +21,16 @@ import (
 //
 // A path that is a symbolic link or not a regular file is refused, never
 // replaced: the user's link stays, and nothing outside the home changes.
-func writeFileAtomic(path string, data []byte, perm os.FileMode, lk *Lock) (err error) {
+func writeFileAtomic(path string, data []byte, perm os.FileMode, lk *Lock) error {
+	return writeAtomic(path, perm, lk, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic is writeFileAtomic with the content written by write, which
+// may fail half-way: the temp file then goes, and path is untouched.
+func writeAtomic(path string, perm os.FileMode, lk *Lock, write func(io.Writer) error) (err error) {
 	if err := checkReplaceable(path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -41,7 +51,7 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode, lk *Lock) (err 
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 	}
-	if _, err = f.Write(data); err != nil {
+	if err = write(f); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Sync(); err != nil {

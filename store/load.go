@@ -45,14 +45,10 @@ func (s *FS) Save(r *Record) error {
 	if err := ValidateID(r.ID); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
-	data, err := r.Encode()
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", r.ID, err)
-	}
 	if err := s.EnsureLayout(); err != nil {
 		return fmt.Errorf("save session %s: %w", r.ID, err)
 	}
-	if err := writeFileAtomic(s.RecordPath(r.ID), data, 0o600, s.heldLock(r.ID)); err != nil {
+	if err := writeAtomic(s.RecordPath(r.ID), 0o600, s.heldLock(r.ID), r.encodeTo); err != nil {
 		return fmt.Errorf("save session %s: %w", r.ID, err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -27,10 +28,29 @@ func (r *Record) Encode() ([]byte, error) {
 		size += len(h) + len(h)/8 + 8
 	}
 	e := encoder{b: make([]byte, 0, size)}
+	if err := r.encode(&e); err != nil {
+		return nil, err
+	}
+	return e.b, nil
+}
+
+// encodeTo writes Encode's bytes to w a part at a time. Save encodes
+// straight into the temp file: holding a long session's whole encoding
+// first would fault in a second copy of the record, which costs more than
+// encoding it.
+func (r *Record) encodeTo(w io.Writer) error {
+	e := encoder{b: make([]byte, 0, flushAt+flushAt/4), w: w}
+	if err := r.encode(&e); err != nil {
+		return err
+	}
+	return e.write()
+}
+
+func (r *Record) encode(e *encoder) error {
 	e.b = append(e.b, '{')
 	for _, k := range headerKeys {
-		if err := r.encodeHeader(&e, k); err != nil {
-			return nil, err
+		if err := r.encodeHeader(e, k); err != nil {
+			return err
 		}
 	}
 	for _, f := range r.Fields {
@@ -38,17 +58,17 @@ func (r *Record) Encode() ([]byte, error) {
 			continue // written at its place above, or below
 		}
 		if err := e.raw(f.Key, f.Value); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := e.array("messages", r.Messages, r.decodedMessages); err != nil {
-		return nil, err
+		return err
 	}
 	if err := e.array("history", r.History, r.decodedHistory); err != nil {
-		return nil, err
+		return err
 	}
 	e.b = append(e.b, "\n}\n"...)
-	return e.b, nil
+	return nil
 }
 
 func (r *Record) encodeHeader(e *encoder, key string) error {
@@ -134,7 +154,21 @@ func (r *Record) encodeHeader(e *encoder, key string) error {
 // encoder writes the members of the top-level object.
 type encoder struct {
 	b []byte
-	n int // members written
+	n int       // members written
+	w io.Writer // when set, b is written out each time it passes flushAt
+}
+
+// flushAt is how many encoded bytes encodeTo holds before writing them.
+const flushAt = 256 << 10
+
+// write hands what b holds to w.
+func (e *encoder) write() error {
+	if e.w == nil || len(e.b) == 0 {
+		return nil
+	}
+	_, err := e.w.Write(e.b)
+	e.b = e.b[:0]
+	return err
 }
 
 func (e *encoder) key(k string) {
@@ -158,9 +192,29 @@ func (e *encoder) raw(k string, v json.RawMessage) error {
 
 func (e *encoder) array(k string, elems, decoded []json.RawMessage) error {
 	e.key(k)
-	var err error
-	e.b, err = appendMemberArray(e.b, k, elems, decoded)
-	return err
+	if e.w == nil {
+		var err error
+		e.b, err = appendMemberArray(e.b, k, elems, decoded)
+		return err
+	}
+	if len(elems) == 0 {
+		e.b = append(e.b, "[]"...)
+		return nil
+	}
+	e.b = append(e.b, '[')
+	for i := range elems {
+		var err error
+		if e.b, err = appendMemberElem(e.b, k, elems, decoded, i); err != nil {
+			return err
+		}
+		if len(e.b) >= flushAt {
+			if err := e.write(); err != nil {
+				return err
+			}
+		}
+	}
+	e.b = append(e.b, "\n  ]"...)
+	return nil
 }
 
 // appendMemberArray writes the array value of the top-level member k: one
@@ -171,18 +225,28 @@ func appendMemberArray(b []byte, k string, elems, decoded []json.RawMessage) ([]
 		return append(b, "[]"...), nil
 	}
 	b = append(b, '[')
-	for i, v := range elems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    "...)
+	for i := range elems {
 		var err error
-		trusted := i < len(decoded) && sameBytes(v, decoded[i])
-		if b, err = appendIndent(b, v, 2, trusted); err != nil {
-			return b, fmt.Errorf("encode %s[%d]: %w", k, i, err)
+		if b, err = appendMemberElem(b, k, elems, decoded, i); err != nil {
+			return b, err
 		}
 	}
 	return append(b, "\n  ]"...), nil
+}
+
+// appendMemberElem writes element i of appendMemberArray's array.
+func appendMemberElem(b []byte, k string, elems, decoded []json.RawMessage, i int) ([]byte, error) {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, "\n    "...)
+	v := elems[i]
+	trusted := i < len(decoded) && sameBytes(v, decoded[i])
+	b, err := appendIndent(b, v, 2, trusted)
+	if err != nil {
+		return b, fmt.Errorf("encode %s[%d]: %w", k, i, err)
+	}
+	return b, nil
 }
 
 // sameBytes reports whether a and b are the same slice of the same array.

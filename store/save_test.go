@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,27 @@ func TestSaveModesAndNoTempLeft(t *testing.T) {
 	assertOnlyFiles(t, s.SessionsDir(), "a.json")
 }
 
+// Save writes a long record a part at a time; the file must be the bytes
+// Encode gives, whatever falls on a part's edge.
+func TestSaveOfALongRecordIsItsEncoding(t *testing.T) {
+	s := newStore(t)
+	r := mustDecode(t, fixture(t, "robota.json"))
+	for i := 0; len(r.Messages) < 3*flushAt/60; i++ {
+		r.Messages = append(r.Messages, json.RawMessage(`{"role":"user","content":"line `+strings.Repeat("é", i%50)+`"}`))
+		r.History = append(r.History, json.RawMessage(`{"type":"chat","n":`+strconv.Itoa(i)+`}`))
+	}
+	if err := s.Save(r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(s.RecordPath(r.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mustEncode(t, r); string(got) != string(want) || len(got) < 2*flushAt {
+		t.Fatalf("saved %d bytes, Encode gives %d (equal: %v)", len(got), len(want), string(got) == string(want))
+	}
+}
+
 func TestEnsureLayoutLeavesExistingFoldersAlone(t *testing.T) {
 	home := t.TempDir()
 	if err := os.Chmod(home, 0o755); err != nil {
@@ -79,6 +101,20 @@ func TestSaveFailureLeavesOldRecordAndNoTemp(t *testing.T) {
 	if err := s.Save(bad); err == nil {
 		t.Fatal("saved a record with an invalid raw value")
 	}
+	// One that fails after part of it went to the temp file (Save encodes
+	// straight into it) leaves the old record and no temp file either.
+	late := &Record{ID: "a", Name: "late"}
+	for len(late.Messages)*100 < 2*flushAt {
+		late.Messages = append(late.Messages, json.RawMessage(`{"role":"user","content":"`+strings.Repeat("x", 80)+`"}`))
+	}
+	late.Messages = append(late.Messages, json.RawMessage(`{"role":`))
+	if err := s.Save(late); err == nil || !strings.Contains(err.Error(), "messages[") {
+		t.Fatalf("saved a record with a bad last message: %v", err)
+	}
+	if now, _ := os.ReadFile(s.RecordPath("a")); string(now) != string(before) {
+		t.Fatal("a failed save changed the record")
+	}
+	assertOnlyFiles(t, s.SessionsDir(), "a.json")
 	// A rename that fails removes the temp file and clears its note.
 	if err := s.Save(&Record{ID: "b"}); err != nil {
 		t.Fatal(err)

@@ -78,9 +78,12 @@ type Message struct {
 	ProviderData json.RawMessage
 	Extra        logfmt.Object // unknown keys, values as json.RawMessage
 
-	raw      json.RawMessage // the bytes it was loaded from, as the record had them
-	compact  json.RawMessage // cached compact encoding, for the log and the estimator
-	scrubbed json.RawMessage // cached record bytes, redacted (record_scrub.go)
+	raw     json.RawMessage // the bytes it was loaded from, as the record had them
+	compact json.RawMessage // cached compact encoding of a built message, for the log and the estimator
+	// compactLen is a loaded message's compact length, once worked out
+	// (0: not yet): the estimator's figure, without the bytes.
+	compactLen int
+	scrubbed   json.RawMessage // cached record bytes, redacted (record_scrub.go)
 }
 
 // Loaded reports whether the message still holds the bytes it was decoded
@@ -88,35 +91,58 @@ type Message struct {
 func (m *Message) Loaded() bool { return m.raw != nil }
 
 // Touch forgets the loaded bytes after a change so the message is re-encoded.
-func (m *Message) Touch() { m.raw, m.compact, m.scrubbed = nil, nil, nil }
+func (m *Message) Touch() { m.raw, m.compact, m.scrubbed, m.compactLen = nil, nil, nil, 0 }
 
 // CompactLen is the length of the message's compact JSON (what
 // JSON.stringify would give), used by the context estimator.
 func (m *Message) CompactLen() int {
-	if m.compact == nil {
-		c, err := m.CompactJSON()
-		if err != nil {
-			return 0
-		}
-		m.compact = c
+	switch {
+	case m.compact != nil:
+		return len(m.compact)
+	case m.compactLen > 0:
+		return m.compactLen
+	case m.raw != nil:
+		m.compactLen = len(logfmt.CompactJSON(m.raw))
+		return m.compactLen
 	}
+	c, err := m.CompactJSON()
+	if err != nil {
+		return 0
+	}
+	m.compact = c
 	return len(m.compact)
 }
 
 // CompactJSON encodes the message without insignificant whitespace (the
 // cached encoding, once CompactLen has made it).
+//
+// A loaded message's compact bytes are made anew each time, not kept: a
+// resume hashes every message of the conversation once, and keeping all
+// of them would hold a second copy of a long session in memory.
 func (m *Message) CompactJSON() (json.RawMessage, error) {
 	if m.compact != nil {
 		return m.compact, nil
 	}
 	if m.raw != nil {
-		// Kept: a loaded message is compacted for the estimate, the
-		// request digest and the log check alike, and it does not change
-		// until Touch.
-		m.compact = logfmt.CompactJSON(m.raw)
-		return m.compact, nil
+		c := logfmt.CompactJSON(m.raw)
+		m.compactLen = len(c)
+		return c, nil
 	}
 	return logfmt.Marshal(m.object())
+}
+
+// AppendCompactJSON appends CompactJSON's bytes to dst, for a caller that
+// uses them at once (a digest): a loaded message is compacted straight
+// into dst.
+func (m *Message) AppendCompactJSON(dst []byte) ([]byte, error) {
+	if m.compact == nil && m.raw != nil {
+		n := len(dst)
+		dst = logfmt.AppendCompactJSON(dst, m.raw)
+		m.compactLen = len(dst) - n
+		return dst, nil
+	}
+	c, err := m.CompactJSON()
+	return append(dst, c...), err
 }
 
 // WithInterruptedNote is the message as a request sends an interrupted

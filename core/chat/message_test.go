@@ -37,11 +37,45 @@ func TestMessageKeepsUnknownKeysAndLoadedBytes(t *testing.T) {
 	if m.CompactLen() != len(want) {
 		t.Fatalf("CompactLen = %d, want %d", m.CompactLen(), len(want))
 	}
+	// The digest's path: compacted after what dst holds, the same bytes.
+	if got, _ := m.AppendCompactJSON([]byte("x\n")); string(got) != "x\n"+want {
+		t.Fatalf("AppendCompactJSON: %s", got)
+	}
 	m.Content = "changed"
 	m.Touch()
 	out, _ := m.RecordJSON()
 	if !strings.Contains(string(out), `"content":"changed"`) || !strings.Contains(string(out), `"parts":[{"type":"text","text":"hello"}]`) {
 		t.Fatalf("a changed message must re-encode with its unknown keys: %s", out)
+	}
+	// The length known from the loaded bytes goes with them.
+	if c, _ := m.CompactJSON(); m.CompactLen() != len(c) || m.CompactLen() == len(want) {
+		t.Fatalf("after a change CompactLen = %d, compact JSON %d bytes", m.CompactLen(), len(c))
+	}
+}
+
+// A loaded message's length comes from the digest's pass without the
+// estimator compacting it again, and matches its bytes whichever comes first.
+func TestCompactLenOfALoadedMessage(t *testing.T) {
+	raw := json.RawMessage("{\n  \"role\": \"user\",\n  \"content\": \"a  b\"\n}")
+	const want = `{"role":"user","content":"a  b"}`
+	for _, first := range []string{"len", "append", "json"} {
+		m, err := DecodeMessage(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch first {
+		case "append":
+			if b, _ := m.AppendCompactJSON(nil); string(b) != want {
+				t.Fatalf("AppendCompactJSON = %s", b)
+			}
+		case "json":
+			if b, _ := m.CompactJSON(); string(b) != want {
+				t.Fatalf("CompactJSON = %s", b)
+			}
+		}
+		if m.CompactLen() != len(want) {
+			t.Errorf("%s first: CompactLen = %d, want %d", first, m.CompactLen(), len(want))
+		}
 	}
 }
 
