@@ -425,6 +425,12 @@ func TestClaudeCodeCompatibility(t *testing.T) {
 				}
 			}},
 	}
+	runCompatRows(t, rows, envFile)
+}
+
+// runCompatRows runs each row as its own session: envFile and the row's
+// files written, its settings in place, the scripted calls made.
+func runCompatRows(t *testing.T, rows []compatRow, envFile map[string]string) {
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()

@@ -37,6 +37,12 @@ func TestDeniedCallsAreSaidOnStderr(t *testing.T) {
 	if strings.Contains(r.stderr, "Bash(rm -rf build)") || !strings.Contains(r.stderr, "denied Write(a.txt)") {
 		t.Errorf("with the suggested rule: %s", r)
 	}
+	// a command no narrow rule names gets no "allow every command" hint
+	sub := e.script(calls(call("Bash", map[string]any{"command": "(rm -rf build)"})), answer("done"))
+	r = e.must("", "run", "--provider", "script", "--script", sub, "go")
+	if want := "trail: denied Bash((rm -rf build)): no terminal to ask; to decide later, run with --on-ask pause, then trail resume ID --approve all\n"; r.stderr != want {
+		t.Errorf("a subshell's hint:\n%s\nwant stderr %q", r, want)
+	}
 	// a deny rule and a mode say so
 	r = e.must("", "run", "--deny-tool", "Bash(rm *)", "--permission-mode", "plan", "--provider", "script", "--script", round(), "go")
 	if !strings.Contains(r.stderr, "trail: denied Bash(rm -rf build): deny rule Bash(rm *)\n") || !strings.Contains(r.stderr, "trail: denied Write(a.txt): not allowed in plan mode\n") {

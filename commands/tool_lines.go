@@ -100,7 +100,11 @@ func denialWhy(call chat.ToolCall, out core.ToolOutcome, ci bool) string {
 			// person can, later.
 			return noOne + ", and " + out.AskedBy + " always asks; to decide later, run with --on-ask pause, then trail resume ID --approve all"
 		}
-		return noOne + "; allow with --allow-tool " + shellQuote(allowRule(call))
+		rule := allowRule(call)
+		if rule == "" {
+			return noOne + "; to decide later, run with --on-ask pause, then trail resume ID --approve all"
+		}
+		return noOne + "; allow with --allow-tool " + shellQuote(rule)
 	case permission.SourceRule:
 		return "deny rule " + out.Rule
 	case permission.SourceMode:
@@ -125,18 +129,38 @@ func allowRule(call chat.ToolCall) string {
 	switch call.Name {
 	case "Bash":
 		cmd, _ := args["command"].(string)
-		if f := strings.Fields(cmd); len(f) > 0 && !strings.ContainsAny(f[0], "()*") {
-			if len(f) == 1 {
-				return "Bash(" + f[0] + ")"
-			}
-			return "Bash(" + f[0] + " *)"
+		f := strings.Fields(cmd)
+		if len(f) == 0 || !plainWord(f[0]) {
+			// A subshell, a group, a quoted or expanded command word: no
+			// narrow rule names it, and Bash alone would allow every
+			// command.
+			return ""
 		}
+		if len(f) == 1 {
+			return "Bash(" + f[0] + ")"
+		}
+		return "Bash(" + f[0] + " *)"
 	case "Write", "Edit", "Read":
 		if p, _ := args["filePath"].(string); p != "" && !strings.ContainsAny(p, "()*") {
 			return call.Name + "(" + p + ")"
 		}
 	}
 	return call.Name
+}
+
+// plainWord reports whether a command word is a program's name as
+// written, with nothing the shell would expand or group, and no keyword.
+func plainWord(w string) bool {
+	switch w {
+	case "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function", "!", "{", "}":
+		return false
+	}
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./+:@", c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // shellQuote quotes s for a POSIX shell, so the hint can be pasted.

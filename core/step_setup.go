@@ -72,6 +72,7 @@ func (s *session) opened() {
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd
 	s.perms.Home = s.env("HOME")
+	s.perms.Env = s.env
 	s.dirs = s.workingDirs()
 	if raw, ok := s.rec.Fields.Get(fieldSessionAllowed); ok {
 		_ = json.Unmarshal(raw, &s.sessionAllowed)

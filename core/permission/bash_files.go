@@ -10,6 +10,7 @@ package permission
 // compiler) are beyond what the words say.
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -173,18 +174,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// bashParts are the commands of a Bash call a deny or ask rule looks at:
-// each part at its control operators, and the commands inside its
-// substitutions, each with its wrappers and assignments stripped.
-func bashParts(cmd string) []string {
-	parts, _ := splitCommand(cmd)
-	parts = append(parts, substitutions(cmd)...)
-	for i, p := range parts {
-		parts[i] = stripPrefix(p, true)
-	}
-	return parts
-}
-
 // fileRule returns the first of rules (Read, Edit or Write path rules)
 // covering a file cmd reads (Read rules) or writes (every path rule: a
 // Read deny guards writes too).
@@ -205,6 +194,7 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 	if len(reads) == 0 && len(writes) == 0 {
 		return Rule{}, false
 	}
+	reads, writes = p.expandWords(reads), p.expandWords(writes)
 	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
 	for _, r := range rules {
 		if r.kind != kindPath {
@@ -224,6 +214,48 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// expandWords adds, for each file word that starts with ~ or names a
+// variable, the path the shell makes of it: cat ~/.ssh/id_rsa and cat
+// "$HOME/.ssh/id_rsa" read the file a Read(~/.ssh/**) rule guards. A
+// variable the environment does not hold is left as written. A quoted ~
+// (which the shell keeps) is expanded too: a deny rule that sees a file
+// the command does not read only errs on the strict side.
+func (p *Policy) expandWords(words []string) []string {
+	out := words
+	for _, w := range words {
+		x := w
+		if p.Home != "" && (x == "~" || strings.HasPrefix(x, "~/")) {
+			x = p.Home + x[1:]
+		}
+		if strings.Contains(x, "$") {
+			unknown := false
+			x = os.Expand(x, func(name string) string {
+				v := p.lookup(name)
+				unknown = unknown || v == ""
+				return v
+			})
+			if unknown {
+				continue
+			}
+		}
+		if x != w {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// lookup is a variable's value for expandWords: HOME is the policy's.
+func (p *Policy) lookup(name string) string {
+	if name == "HOME" && p.Home != "" {
+		return p.Home
+	}
+	if p.Env == nil {
+		return ""
+	}
+	return p.Env(name)
 }
 
 // maxGlobMatches bounds what one glob argument is expanded to.

@@ -181,6 +181,20 @@ func TestHookIfFilter(t *testing.T) {
 		{"Bash(git commit:*)", "Bash", "git commit -m 'x'", true},
 		{"Bash(git commit:*)", "Bash", "git status", false},
 		{"Bash(rm *)", "Bash", "echo 'unterminated", true},
+		// A command word the shell works out could be any command (Claude
+		// Code runs the hook then), and what eval, sh -c, sudo and find
+		// -exec run is a command too.
+		{"Bash(rm *)", "Bash", "R=rm; $R a", true},
+		{"Bash(rm *)", "Bash", "$(echo rm) a", true},
+		{"Bash(rm *)", "Bash", `eval "rm a"`, true},
+		{"Bash(rm *)", "Bash", `sh -c "rm a"`, true},
+		{"Bash(rm *)", "Bash", `\rm a`, true},
+		{"Bash(rm *)", "Bash", `r""m a`, true},
+		{"Bash(rm *)", "Bash", "/bin/rm a", true},
+		{"Bash(rm *)", "Bash", "env rm a", true},
+		{"Bash(rm *)", "Bash", "find . -exec rm {} +", true},
+		{"Bash(rm *)", "Bash", "(rm a)", true},
+		{"Bash(rm *)", "Bash", "echo $HOME", false},
 		{"Bash(rm *)", "Edit", "a.go", false},
 		{"Edit(src/**)", "Edit", "src/a.ts", true},
 		{"Edit(src/**)", "Edit", "vendor/src/a.ts", false},

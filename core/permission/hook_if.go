@@ -8,6 +8,10 @@ package permission
 //     assignments and wrappers, and on the commands inside $(...) and
 //     backquotes: Bash(git *) runs for "npm test && git push", Bash(rm *)
 //     for "echo $(rm -rf /)";
+//   - a command named by an expansion ($R a, $(echo rm) a) runs the hook,
+//     as Claude Code's does: it could be any command;
+//   - so do eval, sh -c, sudo, env and find -exec: the command they run is
+//     tried too (bash_parts.go);
 //   - a pattern that names more than the command (Bash(git push *)) runs
 //     anyway when the command holds $(...), backquotes or $VAR, which could
 //     hide it;
@@ -54,5 +58,6 @@ func MatchIf(rule, tool string, args json.RawMessage, cwd, home string) (bool, e
 			return true, nil
 		}
 	}
-	return r.words > 1 && hasExpansion(value), nil
+	// A command word the shell expands ($R a) could be any command.
+	return opaqueCommand(value) || (r.words > 1 && hasExpansion(value)), nil
 }

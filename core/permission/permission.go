@@ -99,6 +99,9 @@ type Policy struct {
 	Deny  []Rule
 	Cwd   string // relative path arguments and rules are anchored here
 	Home  string // ~/ rules are anchored here
+	// Env looks up the variables a Bash command's file words name
+	// ($HOME/.ssh/id_rsa); nil knows none but Home.
+	Env func(name string) string
 	// Warnings are rules Build accepted but will not apply (an allow rule
 	// glob Claude Code skips too), one sentence each.
 	Warnings []string
@@ -122,6 +125,18 @@ func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	if tool == "Bash" && known {
 		if r, ok := p.fileRule(p.Deny, value); ok {
 			return Verdict{Decision: DecisionDeny, Source: SourceRule, Rule: r.Text}
+		}
+	}
+	// A command named by an expansion ($R a) may be the one a deny rule
+	// forbids: asked, never run unseen (nor denied outright: it may well
+	// be harmless).
+	if tool == "Bash" && known && opaqueCommand(value) {
+		r, ok := commandRule(p.Deny)
+		if !ok {
+			r, ok = commandRule(p.Ask)
+		}
+		if ok {
+			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text}
 		}
 	}
 	// A deny rule scoped to an argument this tool does not have cannot be

@@ -1,0 +1,103 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"trail/core/settings"
+)
+
+// A deny list under "allow everything" (Bash(*) or bypassPermissions) is a
+// common setup; the shell's own syntax must not carry a denied command
+// past it. Each row ran its command before bash_parts.go.
+func TestDenyRulesSeeThroughShellSyntax(t *testing.T) {
+	denied := []string{
+		"(rm -rf d)", "( rm -rf d )", "true; (rm -rf d)", "{ rm -rf d; }", "true && { rm -rf d; }",
+		"! rm -rf d", "if true; then rm -rf d; fi", "while true; do rm -rf d; done",
+		"case x in x) rm -rf d;; esac", "f(){ rm -rf d; }; f", "function f { rm -rf d; }; f",
+		`"rm" -rf d`, "rm '-rf' d", `rm "-rf" d`, "rm  -rf d", `\rm -rf d`, "/bin/rm -rf d",
+		`eval "rm -rf d"`, "sh -c 'rm -rf d'", `bash -lc "cd /tmp && rm -rf d"`,
+		"sudo rm -rf d", "sudo -u root rm -rf d", "env FOO=1 rm -rf d", "exec rm -rf d",
+		"find . -exec rm -rf {} +", "x=1 && (cd . && rm -rf d)",
+	}
+	for _, mode := range []string{ModeDefault, ModeBypass} {
+		allow := []string{"Bash(*)"}
+		p, err := Build(mode, &settings.Settings{}, allow, []string{"Bash(rm -rf *)"}, "/proj")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range denied {
+			if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+				t.Errorf("%s: %q = %+v, want deny", mode, cmd, got)
+			}
+		}
+		for _, cmd := range []string{"rm d", "echo 'rm -rf d'", "ls -la", "find . -name x -print"} {
+			if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
+				t.Errorf("%s: %q = %+v, want allow", mode, cmd, got)
+			}
+		}
+	}
+}
+
+// A command named by an expansion may be the denied one: it is asked.
+func TestACommandNamedByAnExpansionIsAskedUnderADenyRule(t *testing.T) {
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Bash(rm *)"}, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"R=rm; $R a", "$(echo rm) a", `"$TOOL" a`, "`which rm` a"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAsk || got.Rule != "Bash(rm *)" {
+			t.Errorf("%q = %+v, want ask naming the rule", cmd, got)
+		}
+	}
+	if got := p.Check("Bash", args("command", "echo $HOME")); got.Decision != DecisionAllow {
+		t.Errorf("an expansion in an argument: %+v, want allow (bypass)", got)
+	}
+	free, _ := Build(ModeBypass, &settings.Settings{}, nil, nil, "/proj")
+	if got := free.Check("Bash", args("command", "$R a")); got.Decision != DecisionAllow {
+		t.Errorf("no deny rule: %+v, want allow", got)
+	}
+}
+
+// Read and Edit deny rules see a Bash file word as the shell expands it:
+// ~/ and $HOME are the home folder, other variables their values.
+func TestFileDenyRulesSeeTildeAndVariables(t *testing.T) {
+	cwd, home := project(t)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"KEYS": filepath.Join(home, ".ssh")}
+	build := func(deny string) *Policy {
+		p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{deny}, cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Home = home
+		p.Env = func(n string) string { return env[n] }
+		return p
+	}
+	p := build("Read(~/.ssh/**)")
+	for _, cmd := range []string{
+		"cat ~/.ssh/id_rsa", `cat "$HOME/.ssh/id_rsa"`, "cat ${HOME}/.ssh/id_rsa", "cat ~/.ssh/*",
+		"cat < ~/.ssh/id_rsa", "head -c 100 ~/.ssh/id_rsa", "cat $KEYS/id_rsa", "(cat ~/.ssh/id_rsa)",
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+	for _, cmd := range []string{"cat $UNSET/id_rsa", "cat README"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
+			t.Errorf("%q = %+v, want allow", cmd, got)
+		}
+	}
+	e := build("Edit(~/.bashrc)")
+	for _, cmd := range []string{"echo evil >> ~/.bashrc", "echo x > $HOME/.bashrc", "{ echo x; } > ~/.bashrc"} {
+		if got := e.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+}
