@@ -105,7 +105,8 @@ func TestStopsThatAreNotAnswers(t *testing.T) {
 		{"Anthropic's context window full", "anthropic", "anthropic/DERIVED_context_window_exceeded.sse", "error_max_tokens", "max_tokens", "model_context_window_exceeded",
 			"trail: the answer filled the model's context window and is cut short (stop reason model_context_window_exceeded)\nhint: compact the conversation", "Hello!"},
 		{"OpenAI length", "openai", "openai/length_truncated_json.sse", "error_max_tokens", "max_tokens", "length",
-			"trail: the answer hit its output limit of 16384 tokens and is cut short (stop reason length)\n", `{"`},
+			// trail sent the server no cap: the limit was the server's own
+			"trail: the server ended the answer at its own output limit; it is cut short (stop reason length)\nhint: ask for a longer answer with --max-tokens N", `{"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

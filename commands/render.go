@@ -236,6 +236,12 @@ func (r *renderer) finish(res *core.Result, err error) error {
 					fix: fmt.Sprintf("compact the conversation, then ask the model to go on: trail compact %s; trail resume %s \"continue\"", res.SessionID, res.SessionID),
 				}
 			}
+			if res.MaxTokens == 0 {
+				return &stoppedError{
+					msg: "the server ended the answer at its own output limit; it is cut short (stop reason " + res.ModelStopReason + ")",
+					fix: fmt.Sprintf("ask for a longer answer with --max-tokens N, or ask the model to go on: trail resume %s \"continue\"", res.SessionID),
+				}
+			}
 			return &stoppedError{
 				msg: fmt.Sprintf("the answer hit its output limit of %d tokens and is cut short (stop reason %s)", res.MaxTokens, res.ModelStopReason),
 				fix: fmt.Sprintf("raise --max-tokens and ask again, or ask the model to go on: trail resume %s \"continue\"", res.SessionID),

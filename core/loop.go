@@ -360,7 +360,7 @@ func (s *session) result(stop string, stepErr error) *Result {
 		ModelStopReason:   s.modelStop,
 		Refusal:           s.refusal,
 		ModelUsage:        s.modelUsage,
-		MaxTokens:         s.maxTokens,
+		MaxTokens:         s.sentCap(),
 	}
 	if cost, ok := s.stepCost(); ok {
 		r.CostUSD = &cost

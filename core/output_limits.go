@@ -33,6 +33,16 @@ const (
 	minThinkingBudget     = 1024
 )
 
+// sentCap is the output cap the requests carried: the openai provider
+// sends one only when the user chose it, so without one the answer ran
+// into the server's own limit, whatever trail's table says.
+func (s *session) sentCap() int {
+	if s.pcfg.Name == provider.OpenAI && !s.maxTokensSet {
+		return 0
+	}
+	return s.maxTokens
+}
+
 // resolveOutput sets the step's max tokens and thinking for its model.
 func (s *session) resolveOutput() error {
 	o := s.opts

@@ -58,7 +58,7 @@ type Result struct {
 	// said it ("end_turn", "stop", "length", "max_tokens", "refusal"...).
 	ModelStopReason string
 	Refusal         string // why the model refused, when it did
-	MaxTokens       int    // the cap each answer had
+	MaxTokens       int    // the cap each answer had; 0: none was sent (the server's own limit held)
 	ModelUsage      []ModelUsage
 	CostUSD         *float64 // nil: a model's price is unknown
 	ErrorMessage    string

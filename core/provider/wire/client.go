@@ -160,9 +160,19 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 	if err != nil {
 		return fail(&errs.ProviderError{Provider: c.Provider, Message: c.scrub("build request: " + err.Error()), Err: err})
 	}
+	if req.Header.Get("Accept-Encoding") == "" {
+		// Without the header any encoding is acceptable (RFC 9110), and a
+		// relay may compress; say plainly that the answer comes as is.
+		req.Header.Set("Accept-Encoding", "identity")
+	}
 	resp, err := c.Opts.HTTP.Do(req)
 	if err != nil {
 		return fail(c.transportError(ctx, actx, err, req.URL))
+	}
+	if err := decodeBody(resp); err != nil {
+		resp.Body.Close()
+		return fail(&errs.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: err.Error(),
+			Fix: "the server or a proxy before it compresses answers; have it send them uncompressed"})
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))

@@ -51,6 +51,7 @@ type Reader struct {
 	skipLF  bool // the last line ended with CR: a leading LF belongs to it
 	err     error
 	read    int64 // bytes read from src
+	begun   bool  // the stream's first bytes were looked at for a BOM
 
 	name    []byte
 	data    []byte
@@ -154,6 +155,9 @@ func (r *Reader) field(line []byte) {
 // readLine returns the next line without its terminator. The slice is valid
 // until the next call.
 func (r *Reader) readLine() ([]byte, error) {
+	if !r.begun {
+		r.skipBOM()
+	}
 	for {
 		if r.skipLF && r.start < r.end {
 			if r.buf[r.start] == '\n' {
@@ -183,6 +187,21 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		r.fill()
 	}
+}
+
+// skipBOM drops one byte order mark at the stream's start, as the
+// standard says a reader must: a gateway that writes its UTF-8 with a BOM
+// would otherwise turn the first line's field name into "\ufeffdata",
+// and the first chunk of the answer would be lost.
+func (r *Reader) skipBOM() {
+	bom := []byte{0xEF, 0xBB, 0xBF}
+	for r.end-r.start < len(bom) && r.err == nil && bytes.HasPrefix(bom, r.buf[r.start:r.end]) {
+		r.fill()
+	}
+	if bytes.HasPrefix(r.buf[r.start:r.end], bom) {
+		r.start += len(bom)
+	}
+	r.begun = true
 }
 
 // fill reads more bytes. Only a full buffer is compacted (when at most half

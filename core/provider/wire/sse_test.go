@@ -47,6 +47,9 @@ func TestReaderFollowsTheEventStreamRules(t *testing.T) {
 		{"a stream cut inside an event", "data: {\"a\":1}\n\ndata: {\"partial\"", []ev{{"", `{"a":1}`}}, io.ErrUnexpectedEOF},
 		{"a stream cut after a complete line but before the blank line", "data: {\"a\":1}\n", nil, io.ErrUnexpectedEOF},
 		{"an empty stream", "", nil, nil},
+		{"a byte order mark at the start is dropped", "\ufeffdata: first\n\ndata: second\n\n", []ev{{"", "first"}, {"", "second"}}, nil},
+		{"only one, and only at the start", "\ufeff\ufeffdata: x\n\ndata: \ufeffy\n\n", []ev{{"", "\ufeffy"}}, nil},
+		{"a stream of just part of a BOM", "\xef\xbb", nil, io.ErrUnexpectedEOF},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
