@@ -2,10 +2,14 @@ package main_test
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 
 	"trail/core/provider/wire/wiretest"
 )
@@ -47,5 +51,30 @@ func TestGatewayQuirksLoseNoText(t *testing.T) {
 	}
 	if got := srv.Header(1).Get("Accept-Encoding"); got != "identity" {
 		t.Errorf("Accept-Encoding %q, want identity", got)
+	}
+}
+
+// A session that began on a server whose tool call ids the Messages API
+// refuses (Kimi's functions.Bash:0) goes on with --provider anthropic: the
+// ids are sent in the API's alphabet, call and result alike, and the
+// record keeps the ids the calls were made with.
+func TestForeignToolIDsGoOnWithAnthropic(t *testing.T) {
+	t.Parallel()
+	first := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "gateways/DERIVED_kimi_tool_call_id.sse")),
+		wiretest.Replay(wiretest.Transcript(t, "openai/after_tool.sse")))
+	e := anthropicEnv(t)
+	e.setenv("OPENAI_API_KEY=sk-proj-e2e-0123456789abcdefghijklmnop")
+	e.must("", "run", "--provider", "openai", "--base-url", first.URL, "-m", "kimi-k2-0905-preview", "--allow-tool", "Bash(echo *)", "hi")
+	id := e.onlySession()
+	second := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e.must("", "resume", id, "--provider", "anthropic", "-m", "claude-sonnet-4-5", "--base-url", second.URL, "and now?")
+	body := second.Body(0)
+	use := gjson.GetBytes(body, `messages.#.content.#(type=="tool_use")#.id|@flatten|0`).String()
+	res := gjson.GetBytes(body, `messages.#.content.#(type=="tool_result")#.tool_use_id|@flatten|0`).String()
+	if use == "" || use != res || !regexp.MustCompile(`^[a-zA-Z0-9_-]+$`).MatchString(use) {
+		t.Errorf("tool_use id %q, tool_result id %q\n%s", use, res, body)
+	}
+	if m := lastMessageWithCalls(t, e, id); !strings.Contains(fmt.Sprint(m["toolCalls"]), "functions.Bash:0") {
+		t.Errorf("the record's call lost its id: %v", m["toolCalls"])
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -459,5 +461,43 @@ func TestImagePartsAreSent(t *testing.T) {
 		`{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"/9j/"}}]}]`
 	if got := gjson.GetBytes(body, "messages.2.content").Raw; got != want {
 		t.Errorf("tool result\n got %s\nwant %s", got, want)
+	}
+}
+
+// A session begun on another server keeps that server's tool call ids
+// (Kimi's "functions.Bash:0", Codex's "call_x|fc_y"); the Messages API
+// refuses ids outside ^[a-zA-Z0-9_-]+$. Each is sent in a form it takes,
+// the same for the call and its result, and two ids that differ only in
+// the replaced characters stay apart.
+func TestToolIDsOtherServersMadeAreSentInTheAPIsAlphabet(t *testing.T) {
+	asst := msg("assistant", "")
+	asst.ToolCalls = []chat.ToolCall{
+		{ID: "functions.Bash:0", Type: "function", Name: "Bash", Arguments: `{"command":"ls"}`},
+		{ID: "functions.Bash_0", Type: "function", Name: "Bash", Arguments: `{"command":"pwd"}`},
+		{ID: "toolu_01A-b", Type: "function", Name: "Bash", Arguments: `{"command":"id"}`},
+	}
+	var results []chat.Message
+	for _, tc := range asst.ToolCalls {
+		r := msg("tool", "ok")
+		r.ToolCallID = tc.ID
+		results = append(results, r)
+	}
+	req := &provider.Request{Model: "m", MaxTokens: 10, NoCache: true, Messages: append([]chat.Message{msg("user", "go"), asst}, results...)}
+	body, err := encodeRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+	seen := map[string]bool{}
+	for i := range asst.ToolCalls {
+		use := gjson.GetBytes(body, fmt.Sprintf("messages.1.content.%d.id", i)).String()
+		res := gjson.GetBytes(body, fmt.Sprintf("messages.2.content.%d.tool_use_id", i)).String()
+		if !valid.MatchString(use) || use != res || seen[use] {
+			t.Errorf("call %d: tool_use id %q, tool_result id %q (seen before: %v)", i, use, res, seen[use])
+		}
+		seen[use] = true
+	}
+	if got := gjson.GetBytes(body, "messages.1.content.2.id").String(); got != "toolu_01A-b" {
+		t.Errorf("a valid id changed: %q", got)
 	}
 }

@@ -248,7 +248,7 @@ func convert(m *chat.Message, thinkingOn bool) (string, []block) {
 		return "assistant", out
 	case chat.RoleTool:
 		content := m.Content
-		result := block{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content, IsError: failed(m)}
+		result := block{Type: "tool_result", ToolUseID: toolID(m.ToolCallID), Content: &content, IsError: failed(m)}
 		if parts := m.ImageParts(); parts != nil {
 			// A tool's screenshot goes back inside its result, as Robota's
 			// converter sends it.
@@ -331,7 +331,7 @@ func rawBlock(b gjson.Result) block {
 }
 
 func toolUse(tc chat.ToolCall) block {
-	return block{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: toolInput(tc.Arguments)}
+	return block{Type: "tool_use", ID: toolID(tc.ID), Name: tc.Name, Input: toolInput(tc.Arguments)}
 }
 
 // failed reports whether a tool result is a failure, which the API is
