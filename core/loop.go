@@ -262,6 +262,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
 		}
 	}
+	s.retryHint(stop, stepErr)
 	res := s.result(stop, stepErr)
 	if stop == StopRequiresAction {
 		res.PendingToolCalls = s.pending

@@ -37,8 +37,13 @@ func (s *session) runPrompt(ctx context.Context, prompt string) (*Result, error)
 			prompt = ""
 		}
 	}
-	if prompt != "" {
+	switch {
+	case prompt != "":
 		stop, err = s.submit(ctx, prompt)
+	case !resuming && s.owesAnswer():
+		// No new prompt: the answer a failed step did not get.
+		s.obs.Event(StepEvent{Kind: EvNotice, Text: "no new prompt: asking the model again for the answer the last step did not get"})
+		stop, err = s.loop(ctx)
 	}
 	stop, err = s.stopHooks(ctx, stop, err)
 	return s.finish(ctx, stop, err)

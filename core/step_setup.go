@@ -33,9 +33,10 @@ const (
 
 // requirePrompt judges a loaded session: a resume needs a prompt unless it
 // decides a paused round (a paused session without a decision has already
-// been refused with the calls it waits for, exit 4).
+// been refused with the calls it waits for, exit 4) or the model owes the
+// conversation an answer (unanswered.go).
 func requirePrompt(s *session) error {
-	if strings.TrimSpace(s.opts.Prompt) == "" && len(s.pending) == 0 {
+	if strings.TrimSpace(s.opts.Prompt) == "" && len(s.pending) == 0 && !s.owesAnswer() {
 		return errNoPrompt
 	}
 	return nil

@@ -1,0 +1,43 @@
+package core
+
+// A step the provider failed keeps the prompt (SPEC 5.7: everything
+// committed so far stays), so the conversation ends on a turn the model
+// still owes an answer to. Typing the prompt again would send it twice;
+// a resume without a prompt asks the model again instead, and the
+// failure's hint says so.
+
+import (
+	"errors"
+
+	"trail/core/chat"
+	"trail/core/errs"
+)
+
+// owesAnswer reports whether the conversation ends where the model owes
+// an answer: on the user's prompt or on a tool's result.
+func (s *session) owesAnswer() bool {
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		switch s.messages[i].Role {
+		case chat.RoleSystem:
+			continue
+		case chat.RoleUser, chat.RoleTool:
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// retryHint adds to a provider failure that left the prompt unanswered
+// how to ask again without sending it twice.
+func (s *session) retryHint(stop string, err error) {
+	var pe *errs.ProviderError
+	if stop != StopError || !errors.As(err, &pe) || !s.owesAnswer() {
+		return
+	}
+	again := "the prompt is kept: trail resume " + s.rec.ID + " (no prompt) asks again"
+	if pe.Fix != "" {
+		again = pe.Fix + "; " + again
+	}
+	pe.Fix = again
+}
