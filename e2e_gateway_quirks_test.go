@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -76,5 +77,31 @@ func TestForeignToolIDsGoOnWithAnthropic(t *testing.T) {
 	}
 	if m := lastMessageWithCalls(t, e, id); !strings.Contains(fmt.Sprint(m["toolCalls"]), "functions.Bash:0") {
 		t.Errorf("the record's call lost its id: %v", m["toolCalls"])
+	}
+}
+
+// OpenRouter keeps a queued or slow answer open with comment lines, one a
+// second or so: --timeout is how long the server may stay silent, and a
+// server sending them is not.
+func TestKeepAliveCommentsKeepTheTimeoutAway(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "openai/text.sse")
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for range 5 {
+			io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
+			w.(http.Flusher).Flush()
+			time.Sleep(400 * time.Millisecond)
+		}
+		for _, ev := range text {
+			io.WriteString(w, ev)
+			w.(http.Flusher).Flush()
+		}
+	}
+	srv := wiretest.NewServer(t, slow)
+	e := openaiEnv(t)
+	r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "deepseek/deepseek-r1", "--timeout", "1s", "--max-retries", "0", "hi")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Hello") {
+		t.Errorf("exit %d (want 0: comments came every 0.4 s against a 1 s timeout)\n%s", r.code, r)
 	}
 }

@@ -202,6 +202,10 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		sse: NewReader(resp.Body), body: resp.Body, timer: timer, idle: idle,
 		ctx: ctx, actx: actx, cancel: cancel, c: c,
 	}
+	// Every line restarts the wait, keep-alive comments included
+	// (OpenRouter's ": OPENROUTER PROCESSING", as Anthropic's pings): a
+	// server that sends them is at work.
+	s.sse.OnLine = func() { timer.Reset(idle) }
 	if err := s.sse.Prime(); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = errors.New("the server closed the connection before the answer began")

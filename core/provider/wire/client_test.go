@@ -315,6 +315,39 @@ func TestIdleTimeoutIsRefreshedByEveryEvent(t *testing.T) {
 	}
 }
 
+// OpenRouter keeps a slow answer open with comment lines (": OPENROUTER
+// PROCESSING"), as Anthropic does with pings: they restart the wait too.
+func TestKeepAliveCommentsRefreshTheIdleTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
+		w.(http.Flusher).Flush()
+		for range 8 {
+			time.Sleep(100 * time.Millisecond)
+			io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
+			w.(http.Flusher).Flush()
+		}
+		io.WriteString(w, "data: done\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, req := testClient(srv.URL, Options{IdleTimeout: 400 * time.Millisecond})
+	s, err := c.Open(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if ev, err := s.Next(); err != nil || string(ev.Data) != "done" {
+		t.Fatalf("event %q, %v (comments 100ms apart must keep a 400ms timer alive)", ev.Data, err)
+	}
+	_, err = s.Next()
+	var pe *errs.ProviderError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "timed out") {
+		t.Fatalf("after silence: %v", err)
+	}
+}
+
 func TestCancelEndsTheStreamAtOnce(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sse(w, "data: a\n\n")

@@ -52,6 +52,9 @@ type Reader struct {
 	err     error
 	read    int64 // bytes read from src
 	begun   bool  // the stream's first bytes were looked at for a BOM
+	// OnLine, when set, is called for every line read: comments and blank
+	// lines too, the keep-alives servers send while a model works.
+	OnLine func()
 
 	name    []byte
 	data    []byte
@@ -172,6 +175,9 @@ func (r *Reader) readLine() ([]byte, error) {
 			line := r.buf[r.start:at]
 			r.skipLF = r.buf[at] == '\r'
 			r.start, r.scanned = at+1, 0
+			if r.OnLine != nil {
+				r.OnLine()
+			}
 			return line, nil
 		}
 		r.scanned = r.end - r.start
