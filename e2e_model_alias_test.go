@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,5 +89,32 @@ func TestAnUnknownModelFromSettingsNamesTheFile(t *testing.T) {
 	want := `hint: the model "claude-opus-9-9" comes from "model" in ` + file + ": set a model id the server knows there, or pass --model\n"
 	if !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 2 {
 		t.Errorf("stderr = %q\nwant the hint %q", r.stderr, want)
+	}
+}
+
+// trail config shows an alias with the id a step sends; --check reports an
+// alias the provider in effect cannot use.
+func TestConfigShowsWhatAModelAliasResolvesTo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), `{"model": "opus"}`)
+	e.setenv("ANTHROPIC_API_KEY=" + anthropicKey)
+	r := e.must("", "config")
+	if !regexp.MustCompile(`(?m)^model +"opus" → claude-opus-5 +~/\.claude/settings\.json$`).MatchString(r.stdout) {
+		t.Errorf("trail config:\n%s", r.stdout)
+	}
+	e.writeFile(".claude/settings.json", `{"env": {"ANTHROPIC_DEFAULT_OPUS_MODEL": "claude-opus-4-6"}}`)
+	r = e.must("", "config", "--check")
+	if !regexp.MustCompile(`(?m)^model +"opus" → claude-opus-4-6 \(ANTHROPIC_DEFAULT_OPUS_MODEL\) +~/\.claude/settings\.json$`).MatchString(r.stdout) {
+		t.Errorf("trail config with the settings' ANTHROPIC_DEFAULT_OPUS_MODEL:\n%s", r.stdout)
+	}
+
+	o := newEnv(t)
+	o.writeFile(filepath.Join(o.user, ".claude", "settings.json"), `{"model": "opus"}`)
+	o.setenv("OPENAI_API_KEY=sk-e2e-test")
+	r = o.run("", "config", "--check")
+	want := `~/.claude/settings.json: model "opus" is a Claude Code alias for an Anthropic model, which the openai provider cannot use: using gpt-4o`
+	if r.code != 7 || !strings.Contains(r.stdout, want) || r.stderr != "trail: config --check found 1 problem\n" {
+		t.Errorf("config --check with openai: %s", r)
 	}
 }

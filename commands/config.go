@@ -73,6 +73,7 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	problems := configProblems(files, o.Check)
 	if o.Check {
 		problems = append(problems, envProblems(cfg)...)
+		problems = append(problems, modelProblems(cfg)...)
 	}
 	redact := configRedactor(o.Deps, entries)
 	if o.JSON {
@@ -253,9 +254,9 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		row := [3]string{r.Key, "", ""}
 		switch {
 		case r.File != "":
-			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), shortPath(r.File, o.Cwd, userHome)
+			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), shortPath(r.File, o.Cwd, userHome)
 		case r.Env != "":
-			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), "env "+r.Env
+			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), "env "+r.Env
 		default:
 			var plain string
 			if r.Value == nil {
@@ -326,6 +327,9 @@ func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 			v, _ = json.Marshal(string(v))
 		}
 		item := logfmt.Object{logfmt.F("key", r.Key), logfmt.F("value", v)}
+		if r.Resolved != "" {
+			item = append(item, logfmt.F("resolved", r.Resolved))
+		}
 		switch {
 		case r.File != "":
 			item = append(item, logfmt.F("file", r.File))
