@@ -31,7 +31,7 @@ func entryProblems(e settings.Entry) []configProblem {
 		var rule string
 		if json.Unmarshal(e.Value, &rule) == nil {
 			if why := ruleCaseMiss(rule); why != "" {
-				msg := fmt.Sprintf("%s rule %s %s: %s", kind, store.QuoteInput(rule), ruleMissEffect[kind], why)
+				msg := fmt.Sprintf("%s rule %s %s: %s", kind, store.QuoteInput(rule), ruleMissEffect(kind), why)
 				out = append(out, configProblem{Key: e.Key, Msg: msg, Warning: kind == "allow"})
 			}
 		}
@@ -39,11 +39,15 @@ func entryProblems(e settings.Entry) []configProblem {
 	return out
 }
 
-// ruleMissEffect is what a rule that matches no call leaves undone.
-var ruleMissEffect = map[string]string{
-	"deny":  "denies nothing",
-	"ask":   "asks about nothing",
-	"allow": "allows nothing",
+// ruleMissEffect is what a rule of kind that matches no call leaves undone.
+func ruleMissEffect(kind string) string {
+	switch kind {
+	case "deny":
+		return "denies nothing"
+	case "ask":
+		return "asks about nothing"
+	}
+	return "allows nothing"
 }
 
 // ruleCaseMiss says why rule matches no call when it names a tool in the

@@ -34,12 +34,18 @@ var (
 	haikuFamily  = aliasFamily{"ANTHROPIC_DEFAULT_HAIKU_MODEL", "claude-haiku-4-5"}
 )
 
-var aliasFamilies = map[string]aliasFamily{
-	"opus":     opusFamily,
-	"best":     opusFamily,
-	"sonnet":   sonnetFamily,
-	"opusplan": sonnetFamily,
-	"haiku":    haikuFamily,
+// aliasFamilyOf is the family alias names; ok is false for any other
+// word. A switch, not a map: a package-level map is built at start-up.
+func aliasFamilyOf(alias string) (f aliasFamily, ok bool) {
+	switch alias {
+	case "opus", "best":
+		return opusFamily, true
+	case "sonnet", "opusplan":
+		return sonnetFamily, true
+	case "haiku":
+		return haikuFamily, true
+	}
+	return aliasFamily{}, false
 }
 
 const oneMillionSuffix = "[1m]"
@@ -49,7 +55,7 @@ const oneMillionSuffix = "[1m]"
 func IsAlias(model string) bool {
 	m := strings.ToLower(strings.TrimSpace(model))
 	base, cut := strings.CutSuffix(m, oneMillionSuffix)
-	_, family := aliasFamilies[base]
+	_, family := aliasFamilyOf(base)
 	return cut || family || base == "default"
 }
 
@@ -63,7 +69,7 @@ func ResolveAlias(model string, env func(string) string) (id string, ok bool) {
 	if base == "default" {
 		return defaultModel(Anthropic), true
 	}
-	f, family := aliasFamilies[base]
+	f, family := aliasFamilyOf(base)
 	if !family { // a full id with [1m] after it
 		return strings.TrimSpace(model)[:len(strings.TrimSpace(model))-len(oneMillionSuffix)], true
 	}
@@ -78,7 +84,7 @@ func ResolveAlias(model string, env func(string) string) (id string, ok bool) {
 // when the built-in id did (or model is no alias).
 func AliasVariable(model string, env func(string) string) string {
 	base, _ := strings.CutSuffix(strings.ToLower(strings.TrimSpace(model)), oneMillionSuffix)
-	if f, ok := aliasFamilies[base]; ok && strings.TrimSpace(env(f.env)) != "" {
+	if f, ok := aliasFamilyOf(base); ok && strings.TrimSpace(env(f.env)) != "" {
 		return f.env
 	}
 	return ""
