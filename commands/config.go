@@ -11,7 +11,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"trail/core/hooks"
 	"trail/core/permission"
 	"trail/core/provider"
 	"trail/core/settings"
@@ -40,7 +39,7 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 			"Keys Claude Code reads are accepted (trail ignores those it does not use); any other\n" +
 			"key is reported. --check also checks the values and exits 7 on any problem.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "one JSON object: {settings: [{key, value, file | env | default}], files: [{path, found, error, unknownKeys}], problems}"},
+			&cli.BoolFlag{Name: "json", Usage: "one JSON object: {settings: [{key, value, file | env | default}], files: [{path, found, error, unknownKeys}], problems, warnings}"},
 			&cli.BoolFlag{Name: "check", Usage: "check every file (unknown keys, bad values); exit 7 on any problem"},
 		},
 		Action: func(c *cli.Context) error {
@@ -64,6 +63,8 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 type configProblem struct {
 	File, Key, Msg string
 	Env            string // the environment variable, instead of a file
+	// Warning: listed by --check, but not failed on (config_check.go).
+	Warning bool
 }
 
 func runConfig(_ context.Context, o *ConfigOptions) error {
@@ -73,14 +74,16 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	problems := configProblems(files, o.Check)
 	if o.Check {
 		problems = append(problems, envProblems(cfg)...)
+		problems = append(problems, modelProblems(cfg)...)
 	}
+	problems, warnings := splitWarnings(problems)
 	redact := configRedactor(o.Deps, entries)
 	if o.JSON {
-		if err := writeConfigJSON(o, cfg, files, problems, redact); err != nil {
+		if err := writeConfigJSON(o, cfg, files, problems, warnings, redact); err != nil {
 			return err
 		}
 	} else {
-		writeConfigText(o, cfg, files, problems, redact, userHome)
+		writeConfigText(o, cfg, files, problems, warnings, redact, userHome)
 	}
 	// Every failure is a line on stderr too: stdout may be a file or a
 	// pipe nobody reads.
@@ -114,8 +117,12 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		}
 		refused := len(out) // one key may hold several problems: judge against Load's only
 		for _, e := range f.Entries {
-			if msg := checkEntry(e); msg != "" && !mentioned(out[:refused], f.Path, e.Key) {
-				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: msg})
+			if mentioned(out[:refused], f.Path, e.Key) {
+				continue
+			}
+			for _, p := range entryProblems(e) {
+				p.File = f.Path
+				out = append(out, p)
 			}
 		}
 	}
@@ -184,24 +191,6 @@ func checkEntry(e settings.Entry) string {
 		if e.Key == "permissions.allow" && !r.AllowGlobOK() {
 			return fmt.Sprintf("allow rule %s is skipped by every step: an allow rule may use * in the tool name only after mcp__<server>__", store.QuoteInput(str))
 		}
-	case strings.HasPrefix(e.Key, "hooks."):
-		var group struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				If string `json:"if"`
-			} `json:"hooks"`
-		}
-		if json.Unmarshal(e.Value, &group) == nil {
-			event := strings.TrimPrefix(e.Key, "hooks.")
-			if msg := hooks.MatcherProblem(event, group.Matcher); msg != "" {
-				return e.Key + " " + msg
-			}
-			for _, h := range group.Hooks {
-				if msg := hooks.IfProblem(event, h.If); msg != "" {
-					return e.Key + " hook " + msg
-				}
-			}
-		}
 	case e.Key == "maxTurns":
 		var n int
 		if json.Unmarshal(e.Value, &n) != nil || n < 0 {
@@ -246,16 +235,16 @@ func configRedactor(d *Deps, entries []settings.Entry) func(string) string {
 	return r.String
 }
 
-func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems []configProblem, redact func(string) string, userHome string) {
+func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems, warnings []configProblem, redact func(string) string, userHome string) {
 	w := o.IO.Out
 	rows := [][3]string{{"KEY", "VALUE", "FROM"}}
 	for _, r := range cfg {
 		row := [3]string{r.Key, "", ""}
 		switch {
 		case r.File != "":
-			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), shortPath(r.File, o.Cwd, userHome)
+			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), shortPath(r.File, o.Cwd, userHome)
 		case r.Env != "":
-			row[1], row[2] = cutEnd(redact(compactJSON(r.Value)), 60), "env "+r.Env
+			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), "env "+r.Env
 		default:
 			var plain string
 			if r.Value == nil {
@@ -300,9 +289,15 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		p := shortPath(f.Path, o.Cwd, userHome)
 		fmt.Fprintf(w, "  %s%s  %s\n", p, strings.Repeat(" ", pathW-len([]rune(p))), state)
 	}
-	if len(problems) > 0 {
-		fmt.Fprintln(w, "\nPROBLEMS:")
-		for _, p := range problems {
+	for _, list := range []struct {
+		title string
+		items []configProblem
+	}{{"PROBLEMS", problems}, {"WARNINGS", warnings}} {
+		if len(list.items) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", list.title)
+		for _, p := range list.items {
 			where := "env " + p.Env
 			if p.Env == "" {
 				where = shortPath(p.File, o.Cwd, userHome)
@@ -315,7 +310,7 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 	}
 }
 
-func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems []configProblem, redact func(string) string) error {
+func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileReport, problems, warnings []configProblem, redact func(string) string) error {
 	items := make([]any, 0, len(cfg))
 	for _, r := range cfg {
 		v := json.RawMessage("null")
@@ -326,6 +321,9 @@ func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 			v, _ = json.Marshal(string(v))
 		}
 		item := logfmt.Object{logfmt.F("key", r.Key), logfmt.F("value", v)}
+		if r.Resolved != "" {
+			item = append(item, logfmt.F("resolved", r.Resolved))
+		}
 		switch {
 		case r.File != "":
 			item = append(item, logfmt.F("file", r.File))
@@ -356,15 +354,18 @@ func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		obj = append(obj, logfmt.F("unknownKeys", unknown))
 		fs = append(fs, obj)
 	}
-	ps := make([]any, 0, len(problems))
-	for _, p := range problems {
-		where := logfmt.F("file", p.File)
-		if p.Env != "" {
-			where = logfmt.F("env", p.Env)
+	list := func(problems []configProblem) []any {
+		ps := make([]any, 0, len(problems))
+		for _, p := range problems {
+			where := logfmt.F("file", p.File)
+			if p.Env != "" {
+				where = logfmt.F("env", p.Env)
+			}
+			ps = append(ps, logfmt.Object{where, logfmt.F("key", p.Key), logfmt.F("message", p.Msg)})
 		}
-		ps = append(ps, logfmt.Object{where, logfmt.F("key", p.Key), logfmt.F("message", p.Msg)})
+		return ps
 	}
-	b, err := logfmt.Marshal(logfmt.Object{logfmt.F("settings", items), logfmt.F("files", fs), logfmt.F("problems", ps)})
+	b, err := logfmt.Marshal(logfmt.Object{logfmt.F("settings", items), logfmt.F("files", fs), logfmt.F("problems", list(problems)), logfmt.F("warnings", list(warnings))})
 	if err != nil {
 		return err
 	}

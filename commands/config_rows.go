@@ -27,6 +27,10 @@ type configRow struct {
 	// one. Only rows with neither File nor Env are defaults.
 	Default string
 	Missing string // what a default without a value means
+	// Resolved is the model id a step sends for a Claude Code alias, and
+	// ResolvedWhy what chose it; Warning says the provider cannot use
+	// the alias (config_model.go).
+	Resolved, ResolvedWhy, Warning string
 }
 
 func (r configRow) isDefault() bool { return r.File == "" && r.Env == "" }
@@ -65,6 +69,7 @@ func configRows(env func(string) string, entries []settings.Entry) []configRow {
 			set(d)
 		}
 	}
+	resolveModelRow(rows, chosen, env, entries)
 	return rows
 }
 

@@ -85,6 +85,8 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 		var pe *errs.ProviderError
 		if !errors.As(err, &pe) && !errors.Is(err, context.Canceled) {
 			err = &errs.ProviderError{Provider: s.pcfg.Name, Message: err.Error(), Err: err}
+		} else if pe != nil {
+			s.nameModelSource(pe)
 		}
 		partial := ""
 		if !pc.quiet { // a side call's text was never shown

@@ -240,6 +240,9 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 		return err
 	}
 	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
+	if cfg.Warning != "" {
+		s.warnLater(cfg.Warning)
+	}
 	p, err := s.e.NewProvider(cfg)
 	if err != nil {
 		return err

@@ -46,6 +46,9 @@ func MatcherProblem(event, matcher string) string {
 	if exact.Get().MatchString(matcher) {
 		return ""
 	}
+	if msg := expressionProblem(matcher); msg != "" {
+		return msg
+	}
 	if ruleShaped.Get().MatchString(matcher) {
 		first, _, _ := strings.Cut(matcher, "|")
 		return fmt.Sprintf("matcher %q is permission-rule syntax, but a matcher names tools, so it matches none: match the tool (%q) and put the rule in the hook's \"if\" (\"if\": %q)",

@@ -72,6 +72,14 @@ type Config struct {
 	BearerAuth bool // ANTHROPIC_AUTH_TOKEN: send "Authorization: Bearer" instead of x-api-key
 	Timeout    time.Duration
 	MaxRetries int
+	// ModelFrom is the settings file that named the model, "" when a
+	// flag, the environment, the session or the default did; ModelAsWritten
+	// is the model as it was written there, when it was resolved
+	// (model_alias.go). Errors about the model name them.
+	ModelFrom, ModelAsWritten string
+	// Warning is what the user should be told about the model chosen
+	// (a Claude Code alias not sent to openai), "" when nothing.
+	Warning string
 }
 
 // Ref is what the record keeps of the provider (never a key).
@@ -116,7 +124,14 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 	}
 	sameStored := stored != nil && stored.Name == c.Name
 
-	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"), s.Model, defaultModel(c.Name))
+	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"))
+	if c.Model == "" && s.Model != "" {
+		c.Model, c.ModelFrom = s.Model, s.ModelFrom
+	}
+	c.Model = cmp.Or(c.Model, defaultModel(c.Name))
+	if id, warning := ResolveModel(c.Name, c.Model, c.ModelFrom, AliasEnv(env, s)); id != c.Model {
+		c.ModelAsWritten, c.Model, c.Warning = c.Model, id, warning
+	}
 	envBase := ""
 	switch c.Name {
 	case Anthropic:
@@ -163,6 +178,18 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		}
 	}
 	return c, nil
+}
+
+// AliasEnv reads the variables that pick what a model alias resolves to:
+// the environment's, else the settings' "env" (where Claude Code users
+// keep ANTHROPIC_DEFAULT_OPUS_MODEL and the like).
+func AliasEnv(env func(string) string, s *settings.Settings) func(string) string {
+	return func(k string) string {
+		if v := env(k); v != "" || s == nil {
+			return v
+		}
+		return s.Env[k]
+	}
 }
 
 // noProviderHint names every way to choose a provider, and the settings

@@ -22,6 +22,7 @@ import (
 type Settings struct {
 	Provider     string
 	Model        string
+	ModelFrom    string // the file that set Model
 	BaseURL      string
 	SystemPrompt string
 	Permissions  Permissions
@@ -226,7 +227,7 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		s.Provider = *f.Provider
 	}
 	if f.Model != nil {
-		s.Model = *f.Model
+		s.Model, s.ModelFrom = *f.Model, path
 	}
 	if f.BaseURL != nil {
 		s.BaseURL = *f.BaseURL

@@ -40,6 +40,9 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 	if s.Model != "z" || s.Provider != "echo" || s.Timeout != 30*time.Second {
 		t.Errorf("scalars: model %q provider %q timeout %v", s.Model, s.Provider, s.Timeout)
 	}
+	if s.ModelFrom != extra { // errors about the model name the file that set it
+		t.Errorf("model from %q, want %q", s.ModelFrom, extra)
+	}
 	if strings.Join(s.Permissions.Allow, ",") != "Read,Glob" || strings.Join(s.Permissions.Deny, ",") != "Bash(rm *)" {
 		t.Errorf("rules: allow %v deny %v", s.Permissions.Allow, s.Permissions.Deny)
 	}

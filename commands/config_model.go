@@ -1,0 +1,79 @@
+package commands
+
+// What trail config shows of a model setting written as a Claude Code
+// alias ("model": "opus"): the id a step sends, and why, or that the
+// provider in effect cannot use it (provider.ResolveModel).
+
+import (
+	"encoding/json"
+	"strings"
+
+	"trail/core/provider"
+	"trail/core/settings"
+)
+
+// resolveModelRow sets the model row's Resolved (and Warning) for the
+// provider name in effect; env is the environment, the files' "env"
+// entries standing in where it has no value, as in a step.
+func resolveModelRow(rows []configRow, name string, env func(string) string, entries []settings.Entry) {
+	i := -1
+	for j, r := range rows {
+		if r.Key == "model" {
+			i = j
+		}
+	}
+	var model string
+	if i < 0 || rows[i].isDefault() || json.Unmarshal(rows[i].Value, &model) != nil {
+		return
+	}
+	fileEnv := map[string]string{}
+	for _, e := range entries {
+		if k, ok := strings.CutPrefix(e.Key, "env."); ok {
+			var v string
+			if json.Unmarshal(e.Value, &v) == nil {
+				fileEnv[k] = v
+			}
+		}
+	}
+	aliasEnv := provider.AliasEnv(env, &settings.Settings{Env: fileEnv})
+	id, warning := provider.ResolveModel(name, model, rows[i].File, aliasEnv)
+	if id == model {
+		return
+	}
+	why := ""
+	switch {
+	case warning != "":
+		why = name + "'s default"
+	case name == provider.Anthropic && strings.EqualFold(strings.TrimSpace(model), "default"):
+		why = "trail's default"
+	case name == provider.Anthropic:
+		why = provider.AliasVariable(model, aliasEnv)
+	}
+	rows[i].Resolved, rows[i].ResolvedWhy = id, why
+	rows[i].Warning = strings.TrimPrefix(warning, rows[i].File+": ")
+}
+
+// modelProblems is what --check says of a model a step would not send:
+// a Claude Code alias in a file, for a provider that cannot use it.
+func modelProblems(cfg []configRow) []configProblem {
+	var out []configProblem
+	for _, r := range cfg {
+		if r.Key == "model" && r.Warning != "" {
+			out = append(out, configProblem{File: r.File, Key: r.Key, Msg: r.Warning})
+		}
+	}
+	return out
+}
+
+// modelShown is the model row's value as text: the alias, then the id it
+// resolves to.
+func modelShown(r configRow, value string) string {
+	if r.Resolved == "" {
+		return value
+	}
+	value += " → " + r.Resolved
+	if r.ResolvedWhy != "" {
+		value += " (" + r.ResolvedWhy + ")"
+	}
+	return value
+}
