@@ -86,7 +86,7 @@ func TestAnUnknownModelFromSettingsNamesTheFile(t *testing.T) {
 	if r.code != 6 {
 		t.Fatalf("want exit 6: %s", r)
 	}
-	want := `hint: the model "claude-opus-9-9" comes from "model" in ` + file + ": set a model id the server knows there, or pass --model\n"
+	want := `hint: the model "claude-opus-9-9" comes from "model" in ` + file + ": set a model id the server knows there, or pass --model; the prompt is kept: trail resume " + e.onlySession() + " (no prompt) asks again\n"
 	if !strings.HasSuffix(r.stderr, want) || strings.Count(r.stderr, "\n") != 2 {
 		t.Errorf("stderr = %q\nwant the hint %q", r.stderr, want)
 	}

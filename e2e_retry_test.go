@@ -70,7 +70,7 @@ func TestARetryAfterBeyondWhatTrailWaitsEndsTheStep(t *testing.T) {
 		t.Fatalf("exit %d, want 6\n%s", r.code, r)
 	}
 	want := "trail: anthropic: 429 rate_limit_error: the server asks to wait 100 s: This request would exceed the rate limit for your organization of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits.\n" +
-		"hint: trail waits at most 60 s for a retry: resume the session once the wait is over\n"
+		"hint: trail waits at most 60 s for a retry: resume the session once the wait is over; the prompt is kept: trail resume " + e.onlySession() + " (no prompt) asks again\n"
 	if r.stderr != want {
 		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
 	}
