@@ -306,3 +306,29 @@ func TestConfigCheckFindsIfsThatCannotWork(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// A project's defaultMode bypassPermissions is not in effect: trail config
+// shows the user's mode, and names the ignored value as a problem, which
+// fails --check.
+func TestConfigShowsAProjectsBypassPermissionsIgnored(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), `{"permissions": {"defaultMode": "acceptEdits"}}`)
+	e.writeFile(".claude/settings.local.json", `{"permissions": {"defaultMode": "bypassPermissions"}}`)
+	const problem = `./.claude/settings.local.json: permissions.defaultMode "bypassPermissions" is ignored: a project's settings may not set it`
+	r := e.must("", "config")
+	if !regexp.MustCompile(`(?m)^permissions\.defaultMode +"acceptEdits" +~/\.claude/settings\.json$`).MatchString(r.stdout) || !strings.Contains(r.stdout, problem) {
+		t.Errorf("trail config:\n%s", r)
+	}
+	if r = e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, problem) || r.stderr != "trail: config --check found 1 problem\n" {
+		t.Errorf("config --check: %s", r)
+	}
+	var doc struct {
+		Settings []struct{ Key, File string }
+		Problems []struct{ File, Key, Message string }
+	}
+	r = e.must("", "config", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Problems) != 1 || doc.Problems[0].Key != "permissions.defaultMode" || !strings.HasSuffix(doc.Problems[0].File, "settings.local.json") {
+		t.Errorf("config --json: %v\n%s", err, r.stdout)
+	}
+}

@@ -276,7 +276,7 @@ func defaultHome(d *Deps) (string, error) {
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	return settings.Load(settings.Paths(userHome, g.Home, cwd), g.Settings)
+	return settings.Load(settings.Paths(userHome, g.Home, cwd), settings.ProjectPaths(userHome, g.Home, cwd), g.Settings)
 }
 
 // usageArgs reports extra or missing positional arguments.

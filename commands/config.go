@@ -68,7 +68,7 @@ type configProblem struct {
 
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
-	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
+	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), settings.ProjectPaths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
 	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
 	if o.Check {
@@ -108,6 +108,11 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		}
 		for _, u := range f.Unknown {
 			out = append(out, configProblem{File: f.Path, Key: u.Key, Msg: unknownKeyMessage(u.Key)})
+		}
+		for _, e := range f.Entries {
+			if e.Ignored != "" {
+				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: e.Ignored})
+			}
 		}
 		if !check {
 			continue
