@@ -35,7 +35,7 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 		Usage: "show the settings in effect here and the file or variable each comes from",
 		Description: "Reads every settings file, lowest precedence first: ~/.claude/settings.json,\n" +
 			"$TRAIL_HOME/settings.json, ./.claude/settings.json, ./.claude/settings.local.json,\n" +
-			"./.trail/settings.json, ./.trail/settings.local.json, then --settings FILE.\n" +
+			"./.trail/settings.json, ./.trail/settings.local.json, then --settings FILE (or JSON).\n" +
 			"TRAIL_PROVIDER, TRAIL_MODEL and ANTHROPIC_BASE_URL/OPENAI_BASE_URL beat every file.\n" +
 			"Keys Claude Code reads are accepted (trail ignores those it does not use); any other\n" +
 			"key is reported. --check also checks the values and exits 7 on any problem.",

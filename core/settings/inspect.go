@@ -55,13 +55,22 @@ func Inspect(paths, project []string, extra string) ([]Entry, []FileReport) {
 	}
 	var reports []FileReport
 	for i, path := range all {
+		isExtra := extra != "" && i == len(all)-1
+		read := readFile
+		if isExtra && IsInline(extra) {
+			path, read = InlineName, func(string) ([]byte, error) { return []byte(extra), nil }
+		}
 		r := FileReport{Path: path}
 		tmp := &Settings{Permissions: Permissions{Sources: map[string]string{}}, project: pathSet(project)}
-		r.Err = tmp.mergeFile(path, extra != "" && i == len(all)-1)
+		if isExtra {
+			r.Err = tmp.mergeExtra(extra)
+		} else {
+			r.Err = tmp.mergeFile(path, false)
+		}
 		var missing *errs.UsageError // --settings names a file that does not exist
 		r.Found = len(tmp.Files) > 0 || r.Err != nil && !errors.As(r.Err, &missing)
 		if r.Found {
-			if data, err := readFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			if data, err := read(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
 				r.Unknown = unknownKeys(path, data)
 				r.Entries = flatten(path, data)
 				tmp.markIgnored(r.Entries)

@@ -140,7 +140,8 @@ func dedupe(paths []string) []string {
 }
 
 // Load reads and merges the files. A missing file is skipped, except
-// extra (from --settings), which the user named and so must exist.
+// extra (from --settings), which the user named and so must exist, or is
+// inline JSON (inline.go).
 // project are those of paths a project brings (ProjectPaths): they may
 // not set what only the user may.
 func Load(paths, project []string, extra string) (*Settings, error) {
@@ -151,7 +152,7 @@ func Load(paths, project []string, extra string) (*Settings, error) {
 		}
 	}
 	if extra != "" {
-		if err := s.mergeFile(extra, true); err != nil {
+		if err := s.mergeExtra(extra); err != nil {
 			return nil, err
 		}
 	}
@@ -209,7 +210,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 			return nil
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
+			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings (settings given as JSON start with {)"}
 		}
 		fix := "a settings file is a regular JSON file: replace or remove " + path
 		if required {
