@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -262,5 +263,25 @@ func TestStopFailureRunsWhenTheProviderFails(t *testing.T) {
 	}
 	if !strings.Contains(m["reason"].(string), "bad request") {
 		t.Errorf("reason = %v", m["reason"])
+	}
+}
+
+// The same hook in ~/.claude/settings.json and the project's settings runs
+// once, with the project's (the later file's) timeout: the user's 1 s
+// does not cut a guard the project gives longer, and let the call through.
+func TestAHookInTwoFilesRunsOnceWithTheLaterFilesTimeout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const guard = "sleep 2; echo slow guard says no >&2; exit 2"
+	entry := func(timeout int) string {
+		return `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + guard + `","timeout":` + fmt.Sprint(timeout) + `}]}]}}`
+	}
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), entry(1))
+	e.writeFile(".claude/settings.json", entry(30))
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	r := e.must("", "run", "--provider", "script", "--script", s, "--dangerously-skip-permissions", "go")
+	runs := e.events(e.onlySession(), "hook_run")
+	if e.exists("made") || len(runs) != 1 || runs[0]["blocked"] != true || strings.Contains(r.stderr, "timed out") {
+		t.Fatalf("made %v, hook_run %v\n%s", e.exists("made"), runs, r)
 	}
 }

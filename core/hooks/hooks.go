@@ -14,7 +14,8 @@ package hooks
 //     A timeout or a failure to start is one too.
 //
 // Hooks of one event run one after the other in settings order, a command
-// listed twice (in two settings files) runs once, and they stop at the
+// listed twice (in two settings files) runs once, with the later copy's
+// timeout, and they stop at the
 // first that blocks. A hook past its timeout is killed with its whole
 // process group; its output is discarded.
 
@@ -137,10 +138,12 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 }
 
 // selected are the commands that run for in: matched, filtered by "if",
-// of a type trail runs, each command once. skipped names the type of a
+// of a type trail runs, each command once: in the place of its first copy,
+// with the fields (timeout, shell) of its last, since a later settings
+// file wins for every other value too. skipped names the type of a
 // matching hook trail cannot run ("" when none).
 func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, skipped string) {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for _, group := range h.Hooks[event] {
 		if in.hasTarget && !matcherAccepts(event, group.Matcher, in.Target) {
 			continue
@@ -162,10 +165,11 @@ func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, s
 				continue
 			}
 			key := cmd.Command + "\x00" + strings.Join(cmd.Args, "\x00")
-			if seen[key] {
+			if i, ok := seen[key]; ok {
+				out[i] = cmd
 				continue
 			}
-			seen[key] = true
+			seen[key] = len(out)
 			out = append(out, cmd)
 		}
 	}
