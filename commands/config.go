@@ -193,7 +193,8 @@ func checkEntry(e settings.Entry) string {
 		var group struct {
 			Matcher string `json:"matcher"`
 			Hooks   []struct {
-				If string `json:"if"`
+				If    string `json:"if"`
+				Shell string `json:"shell"`
 			} `json:"hooks"`
 		}
 		if json.Unmarshal(e.Value, &group) == nil {
@@ -203,6 +204,9 @@ func checkEntry(e settings.Entry) string {
 			}
 			for _, h := range group.Hooks {
 				if msg := hooks.IfProblem(event, h.If); msg != "" {
+					return e.Key + " hook " + msg
+				}
+				if msg := hooks.ShellProblem(h.Shell); msg != "" {
 					return e.Key + " hook " + msg
 				}
 			}

@@ -108,6 +108,9 @@ type HookCommand struct {
 	// Args, when present, runs Command directly with these arguments,
 	// without a shell (Claude Code's exec form).
 	Args []string `json:"args"`
+	// Shell is Claude Code's choice of shell: "bash" runs Command with
+	// bash -c; "" with sh -c. trail runs no other (hooks' hook_shell.go).
+	Shell string `json:"shell"`
 }
 
 // Paths lists the settings files in merge order (SPEC 2). Files that
