@@ -16,6 +16,7 @@ import (
 type compatRow struct {
 	name     string
 	settings map[string]any
+	user     map[string]any // ~/.claude/settings.json
 	mode     string
 	files    map[string]string
 	calls    []map[string]any // the model's first turn (none: it answers)
@@ -345,10 +346,10 @@ func TestClaudeCodeCompatibility(t *testing.T) {
 			decide:   map[string]string{"call_0_0": "deny", "call_0_1": "allow"},
 			check:    wantWarning("dontAsk runs as default mode with every question denied")},
 		{name: "defaultMode auto: a warning, and default mode",
-			settings: map[string]any{"permissions": map[string]any{"defaultMode": "auto"}},
-			calls:    []map[string]any{bashCall("touch made")},
-			decide:   map[string]string{"call_0_0": "deny"},
-			check:    wantWarning("auto (a classifier approving calls) is not available")},
+			user:   map[string]any{"permissions": map[string]any{"defaultMode": "auto"}},
+			calls:  []map[string]any{bashCall("touch made")},
+			decide: map[string]string{"call_0_0": "deny"},
+			check:  wantWarning("auto (a classifier approving calls) is not available")},
 		{name: "defaultMode manual: a warning, and default mode",
 			settings: map[string]any{"permissions": map[string]any{"defaultMode": "manual"}},
 			calls:    []map[string]any{call("Write", map[string]any{"filePath": "w.txt", "content": "x"})},
@@ -361,10 +362,36 @@ func TestClaudeCodeCompatibility(t *testing.T) {
 			settings: map[string]any{"permissions": map[string]any{"disableBypassPermissionsMode": "disable"}},
 			check:    wantWarning("disabled by permissions.disableBypassPermissionsMode")},
 		{name: "disableBypassPermissionsMode turns a bypassPermissions defaultMode into default",
-			settings: map[string]any{"permissions": map[string]any{"disableBypassPermissionsMode": "disable", "defaultMode": "bypassPermissions"}},
+			user:   map[string]any{"permissions": map[string]any{"disableBypassPermissionsMode": "disable", "defaultMode": "bypassPermissions"}},
+			calls:  []map[string]any{bashCall("touch made")},
+			decide: map[string]string{"call_0_0": "deny"},
+			check:  wantWarning("bypassPermissions is disabled")},
+		{name: "a project's defaultMode bypassPermissions is ignored, with one warning naming the file",
+			settings: map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}},
 			calls:    []map[string]any{bashCall("touch made")},
 			decide:   map[string]string{"call_0_0": "deny"},
-			check:    wantWarning("bypassPermissions is disabled")},
+			check:    projectModeIgnored("bypassPermissions", "default")},
+		{name: "...and so is its auto; the user's mode stays in effect",
+			settings: map[string]any{"permissions": map[string]any{"defaultMode": "auto"}},
+			user:     map[string]any{"permissions": map[string]any{"defaultMode": "acceptEdits"}},
+			calls:    []map[string]any{bashCall("touch made"), call("Write", map[string]any{"filePath": "w.txt", "content": "x"})},
+			decide:   map[string]string{"call_0_0": "deny", "call_0_1": "allow"},
+			check:    projectModeIgnored("auto", "acceptEdits")},
+		{name: "~/.claude/settings.json may set bypassPermissions",
+			user:   map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}},
+			calls:  []map[string]any{bashCall("touch made")},
+			decide: map[string]string{"call_0_0": "allow"},
+			check: func(t *testing.T, e *env, id string, r result) {
+				if !e.exists("made") || strings.Contains(r.stderr, "warning") {
+					t.Errorf("made %v\n%s", e.exists("made"), r)
+				}
+			}},
+		{name: "--settings may set bypassPermissions",
+			settings: map[string]any{"permissions": map[string]any{"defaultMode": "plan"}},
+			files:    map[string]string{"../extra.json": `{"permissions":{"defaultMode":"bypassPermissions"}}`},
+			flags:    []string{"--settings", "../extra.json"},
+			calls:    []map[string]any{bashCall("touch made")},
+			decide:   map[string]string{"call_0_0": "allow"}},
 		{name: "settings keys Claude Code accepts do not stop a run",
 			settings: map[string]any{"statusLine": map[string]any{"type": "command", "command": "echo x"}, "enabledPlugins": map[string]any{"a@b": true},
 				"permissions": map[string]any{"additionalDirectories": []any{"../docs/"}, "ask": []any{"Bash(git push *)"}},
@@ -444,6 +471,10 @@ func runCompatRows(t *testing.T, rows []compatRow, envFile map[string]string) {
 			if row.settings != nil {
 				e.withSettings(row.settings)
 			}
+			if row.user != nil {
+				b, _ := json.Marshal(row.user)
+				e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), string(b))
+			}
 			var script []map[string]any
 			if len(row.calls) > 0 {
 				script = append(script, calls(row.calls...))
@@ -478,6 +509,18 @@ func runCompatRows(t *testing.T, rows []compatRow, envFile map[string]string) {
 				row.check(t, e, id, r)
 			}
 		})
+	}
+}
+
+// projectModeIgnored: the step ran in mode, and one warning named the
+// project's file and the mode it ignored there.
+func projectModeIgnored(ignored, mode string) func(t *testing.T, e *env, id string, r result) {
+	return func(t *testing.T, e *env, id string, r result) {
+		t.Helper()
+		want := "trail: warning: permissions.defaultMode " + ignored + " in " + filepath.Join(e.cwd, ".claude", "settings.json") + " is ignored: a project's settings may not set it"
+		if strings.Count(r.stderr, "trail: warning: ") != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "; running in "+mode+" mode\n") || e.exists("made") {
+			t.Errorf("want one warning %q, running in %s mode; made %v\n%s", want, mode, e.exists("made"), r)
+		}
 	}
 }
 

@@ -306,3 +306,68 @@ func TestConfigCheckFindsIfsThatCannotWork(t *testing.T) {
 		t.Errorf("config --check: %s", r)
 	}
 }
+
+// A project's defaultMode bypassPermissions is not in effect: trail config
+// shows the user's mode, and names the ignored value as a problem, which
+// fails --check.
+func TestConfigShowsAProjectsBypassPermissionsIgnored(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), `{"permissions": {"defaultMode": "acceptEdits"}}`)
+	e.writeFile(".claude/settings.local.json", `{"permissions": {"defaultMode": "bypassPermissions"}}`)
+	const problem = `./.claude/settings.local.json: permissions.defaultMode "bypassPermissions" is ignored: a project's settings may not set it`
+	r := e.must("", "config")
+	if !regexp.MustCompile(`(?m)^permissions\.defaultMode +"acceptEdits" +~/\.claude/settings\.json$`).MatchString(r.stdout) || !strings.Contains(r.stdout, problem) {
+		t.Errorf("trail config:\n%s", r)
+	}
+	if r = e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, problem) || r.stderr != "trail: config --check found 1 problem\n" {
+		t.Errorf("config --check: %s", r)
+	}
+	var doc struct {
+		Settings []struct{ Key, File string }
+		Problems []struct{ File, Key, Message string }
+	}
+	r = e.must("", "config", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Problems) != 1 || doc.Problems[0].Key != "permissions.defaultMode" || !strings.HasSuffix(doc.Problems[0].File, "settings.local.json") {
+		t.Errorf("config --json: %v\n%s", err, r.stdout)
+	}
+}
+
+// --settings takes the settings as JSON too, as Claude Code's does: they
+// beat every file, and errors and trail config name them
+// "--settings (inline JSON)".
+func TestSettingsGivenAsInlineJSON(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"model": "from-file"}`)
+	inline := `{"model": "from-flag", "permissions": {"deny": ["Bash(touch *)"]}}`
+	s := e.script(calls(bashCall("touch made")), answer("done"))
+	r := e.run("", "--settings", inline, "run", "--provider", "script", "--script", s, "--dangerously-skip-permissions", "go")
+	if r.code != 0 || e.exists("made") || !strings.Contains(r.stderr, "denied Bash(touch made): deny rule Bash(touch *)") {
+		t.Errorf("a deny rule of inline settings: made %v\n%s", e.exists("made"), r)
+	}
+
+	r = e.must("", "--settings", " "+inline, "config")
+	for _, want := range []string{
+		`(?m)^model +"from-flag" +--settings \(inline JSON\)$`,
+		`(?m)^permissions\.deny +"Bash\(touch \*\)" +--settings \(inline JSON\)$`,
+		`(?m)^  --settings \(inline JSON\) +read$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("trail config lacks %s:\n%s", want, r.stdout)
+		}
+	}
+
+	r = e.run("", "--settings", `{"model": }`, "run", "--provider", "echo", "hi")
+	if r.code != 7 || !strings.HasPrefix(r.stderr, "trail: --settings (inline JSON): invalid JSON at line 1, column 12") || !strings.Contains(r.stderr, "hint: fix the JSON in --settings (inline JSON)") {
+		t.Errorf("broken inline settings: %s", r)
+	}
+	r = e.run("", "--settings", `{"permissions": {"deny": ["Bash(touch *"]}}`, "config", "--check")
+	if r.code != 7 || !strings.Contains(r.stdout, `--settings (inline JSON): permissions.deny rule "Bash(touch *"`) {
+		t.Errorf("config --check of inline settings: %s", r)
+	}
+	r = e.run("", "--settings", "absent.json", "run", "--provider", "echo", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, "absent.json does not exist\nhint: check the path given to --settings (settings given as JSON start with {)") {
+		t.Errorf("a --settings file that does not exist: %s", r)
+	}
+}

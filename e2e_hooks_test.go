@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -263,4 +264,88 @@ func TestStopFailureRunsWhenTheProviderFails(t *testing.T) {
 	if !strings.Contains(m["reason"].(string), "bad request") {
 		t.Errorf("reason = %v", m["reason"])
 	}
+}
+
+// The same hook in ~/.claude/settings.json and the project's settings runs
+// once, with the project's (the later file's) timeout: the user's 1 s
+// does not cut a guard the project gives longer, and let the call through.
+func TestAHookInTwoFilesRunsOnceWithTheLaterFilesTimeout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const guard = "sleep 2; echo slow guard says no >&2; exit 2"
+	entry := func(timeout int) string {
+		return `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + guard + `","timeout":` + fmt.Sprint(timeout) + `}]}]}}`
+	}
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), entry(1))
+	e.writeFile(".claude/settings.json", entry(30))
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+	r := e.must("", "run", "--provider", "script", "--script", s, "--dangerously-skip-permissions", "go")
+	runs := e.events(e.onlySession(), "hook_run")
+	if e.exists("made") || len(runs) != 1 || runs[0]["blocked"] != true || strings.Contains(r.stderr, "timed out") {
+		t.Fatalf("made %v, hook_run %v\n%s", e.exists("made"), runs, r)
+	}
+}
+
+// Claude Code's "shell" field: "bash" runs the command with bash -c; a
+// shell trail does not run makes a guarded call a question, and config
+// --check names it; a command sh cannot parse blocks (exit 2 still does)
+// with a reason saying so; a missing bash fails the hook, not falling
+// back to sh.
+func TestTheHookShellField(t *testing.T) {
+	t.Parallel()
+	needPrograms(t, "bash")
+	prompt := func(shell, command string) map[string]any {
+		h := map[string]any{"type": "command", "command": command}
+		if shell != "" {
+			h["shell"] = shell
+		}
+		return map[string]any{"hooks": []any{h}}
+	}
+	// bash -c, not sh -c: neither dash nor bash as sh (posix mode) says so
+	const underBash = `if [ -n "$BASH_VERSION" ] && ! shopt -oq posix; then echo CTX=bash; else echo CTX=sh; fi`
+
+	t.Run("bash", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		e.withHooks(map[string][]map[string]any{"UserPromptSubmit": {prompt("bash", underBash)}})
+		if r := e.must("", "run", "--provider", "echo", "hi"); !strings.Contains(r.stdout, "CTX=bash") || r.stderr != "" {
+			t.Errorf("%s", r)
+		}
+	})
+	t.Run("a syntax error of sh", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		e.withHooks(map[string][]map[string]any{"UserPromptSubmit": {prompt("", "if then fi")}})
+		r := e.run("", "run", "--provider", "echo", "hi")
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "trail: UserPromptSubmit hook blocked the step: the hook command does not parse under sh (sh: ") ||
+			!strings.Contains(r.stderr, `; if it is written for bash, add "shell": "bash" to the hook`) {
+			t.Errorf("%s", r)
+		}
+	})
+	t.Run("powershell", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		guard := prompt("powershell", "Write-Output ok")
+		guard["matcher"] = "Bash"
+		e.withHooks(map[string][]map[string]any{"PreToolUse": {guard}})
+		s := e.script(calls(call("Bash", map[string]any{"command": "touch made"})), answer("done"))
+		r := e.must("", "run", "--provider", "script", "--script", s, "--dangerously-skip-permissions", "go")
+		if e.exists("made") || !strings.Contains(r.stderr, `trail: PreToolUse hook "Write-Output ok" with shell "powershell" skipped: trail runs hooks with sh, or bash ("shell": "bash"); the call is a question instead`) {
+			t.Errorf("made %v\n%s", e.exists("made"), r)
+		}
+		r = e.run("", "config", "--check")
+		if r.code != 7 || !strings.Contains(r.stdout, `hooks.PreToolUse hook shell "powershell" is not one trail runs`) {
+			t.Errorf("config --check: %s", r)
+		}
+	})
+	t.Run("no bash", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t)
+		e.withHooks(map[string][]map[string]any{"UserPromptSubmit": {prompt("bash", "echo CTX=ran")}})
+		e.setenv("PATH=" + t.TempDir())
+		r := e.must("", "run", "--provider", "echo", "hi")
+		if strings.Contains(r.stdout, "CTX=ran") || !strings.Contains(r.stderr, `trail: UserPromptSubmit hook "echo CTX=ran" failed: its "shell": "bash" needs bash, which is not in PATH`) {
+			t.Errorf("%s", r)
+		}
+	})
 }

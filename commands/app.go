@@ -175,7 +175,7 @@ func commandOf(args []string) string {
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "home", Usage: "trail's folder (sessions, logs, settings; env TRAIL_HOME)", DefaultText: "~/.trail"},
-		&cli.StringFlag{Name: "settings", Usage: "an extra settings `FILE`, highest precedence"},
+		&cli.StringFlag{Name: "settings", Usage: "an extra settings `FILE`, or the settings as JSON ('{\"permissions\": ...}'), highest precedence"},
 		&cli.BoolFlag{Name: "no-color", Usage: "no color on stderr (also NO_COLOR)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "intermediate text and tool activity on stderr even when piped"},
@@ -252,7 +252,7 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
 		return g, errs.Usagef("point TRAIL_HOME (or --home) at a folder; trail makes it when it is missing", "trail's home %s is not a folder", store.QuoteInput(abs))
 	}
-	if g.Settings != "" {
+	if g.Settings != "" && !settings.IsInline(g.Settings) {
 		if g.Settings, err = filepath.Abs(g.Settings); err != nil {
 			return g, err
 		}
@@ -276,7 +276,7 @@ func defaultHome(d *Deps) (string, error) {
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	return settings.Load(settings.Paths(userHome, g.Home, cwd), g.Settings)
+	return settings.Load(settings.Paths(userHome, g.Home, cwd), settings.ProjectPaths(userHome, g.Home, cwd), g.Settings)
 }
 
 // usageArgs reports extra or missing positional arguments.

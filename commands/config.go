@@ -34,7 +34,7 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 		Usage: "show the settings in effect here and the file or variable each comes from",
 		Description: "Reads every settings file, lowest precedence first: ~/.claude/settings.json,\n" +
 			"$TRAIL_HOME/settings.json, ./.claude/settings.json, ./.claude/settings.local.json,\n" +
-			"./.trail/settings.json, ./.trail/settings.local.json, then --settings FILE.\n" +
+			"./.trail/settings.json, ./.trail/settings.local.json, then --settings FILE (or JSON).\n" +
 			"TRAIL_PROVIDER, TRAIL_MODEL and ANTHROPIC_BASE_URL/OPENAI_BASE_URL beat every file.\n" +
 			"Keys Claude Code reads are accepted (trail ignores those it does not use); any other\n" +
 			"key is reported. --check also checks the values and exits 7 on any problem.",
@@ -69,7 +69,7 @@ type configProblem struct {
 
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
-	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
+	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), settings.ProjectPaths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
 	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
 	if o.Check {
@@ -111,6 +111,11 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		}
 		for _, u := range f.Unknown {
 			out = append(out, configProblem{File: f.Path, Key: u.Key, Msg: unknownKeyMessage(u.Key)})
+		}
+		for _, e := range f.Entries {
+			if e.Ignored != "" {
+				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: e.Ignored})
+			}
 		}
 		if !check {
 			continue

@@ -75,6 +75,7 @@ func hookProblems(e settings.Entry) []configProblem {
 			Type    string  `json:"type"`
 			Command *string `json:"command"`
 			If      string  `json:"if"`
+			Shell   string  `json:"shell"`
 		} `json:"hooks"`
 	}
 	if json.Unmarshal(e.Value, &group) != nil {
@@ -89,6 +90,9 @@ func hookProblems(e settings.Entry) []configProblem {
 	for _, h := range group.Hooks {
 		if msg := hooks.EntryProblem(h.Type, h.Command); msg != "" {
 			add(msg)
+		}
+		if msg := hooks.ShellProblem(h.Shell); msg != "" {
+			add("hook " + msg)
 		}
 		if msg := hooks.IfProblem(event, h.If); msg != "" {
 			add("hook " + msg)

@@ -122,11 +122,17 @@ func offeredTools(names []string, available []tools.Tool) ([]tools.Tool, error) 
 // the mode the session was saved with (permissionMode field, when valid),
 // else the settings' defaultMode, else default.
 func permissionMode(flag string, stored json.RawMessage, settingsMode string) string {
+	return cmp.Or(flag, savedMode(stored), settingsMode, permission.ModeDefault)
+}
+
+// savedMode is the session's stored mode, "" when none or one trail
+// does not know.
+func savedMode(stored json.RawMessage) string {
 	var saved string
 	if len(stored) > 0 && (json.Unmarshal(stored, &saved) != nil || !permission.ValidMode(saved)) {
 		saved = ""
 	}
-	return cmp.Or(flag, saved, settingsMode, permission.ModeDefault)
+	return saved
 }
 
 // toolNamed is the tool of list called name, or nil.

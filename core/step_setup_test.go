@@ -40,3 +40,38 @@ func TestHookRunFieldsNeverUseTheEnvelopeKey(t *testing.T) {
 		t.Errorf("the writer refuses the hook_run line: %v", err)
 	}
 }
+
+// A project's ignored bypassPermissions is said once, where it would have
+// decided the mode: not under --permission-mode, nor on a resume, which
+// keeps the session's mode.
+func TestAnIgnoredProjectModeIsSaidWhereItWouldHaveDecided(t *testing.T) {
+	const warning = "permissions.defaultMode bypassPermissions in /repo/.claude/settings.json is ignored"
+	b := newBench(t, say("one"), say("two"), say("three"))
+	b.settings.Permissions.IgnoredMode, b.settings.Permissions.IgnoredModeFrom = "bypassPermissions", "/repo/.claude/settings.json"
+	id := b.mustRun("hi")
+	if !b.saw(EvWarning, warning+": a project's settings may not set it") || !b.saw(EvWarning, "running in default mode") {
+		t.Fatalf("no warning naming the file: %+v", b.events)
+	}
+	if m := b.record(id).Fields; string(mustGet(t, m.Get, fieldPermissionMode)) != `"default"` {
+		t.Errorf("the session was saved with mode %s", mustGet(t, m.Get, fieldPermissionMode))
+	}
+	for name, step := range map[string]func(){
+		"--permission-mode": func() { b.mustRun("hi", func(o *StepOptions) { o.PermissionMode = "plan" }) },
+		"a resume":          func() { b.resume(id, "again") },
+	} {
+		b.events = nil
+		step()
+		if b.saw(EvWarning, warning) {
+			t.Errorf("%s: warned of a mode that would not have decided", name)
+		}
+	}
+}
+
+func mustGet(t *testing.T, get func(string) (json.RawMessage, bool), key string) json.RawMessage {
+	t.Helper()
+	v, ok := get(key)
+	if !ok {
+		t.Fatalf("no %s", key)
+	}
+	return v
+}

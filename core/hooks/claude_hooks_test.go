@@ -135,7 +135,8 @@ func TestIfFiltersWhichHooksSpawn(t *testing.T) {
 	}
 }
 
-// The same handler in two settings files runs once.
+// The same handler in two settings files runs once, with the later
+// file's fields: a project's longer timeout is not cut to the user's.
 func TestTheSameCommandRunsOnce(t *testing.T) {
 	h, runs, _ := runner(t, Stop,
 		settings.HookMatcher{Hooks: []settings.HookCommand{cmd("echo x >> ran")}},
@@ -143,6 +144,23 @@ func TestTheSameCommandRunsOnce(t *testing.T) {
 	h.Run(context.Background(), Stop, StopInput("x", false))
 	if len(*runs) != 1 {
 		t.Fatalf("runs %+v", *runs)
+	}
+	const slow = "sleep 1; echo no >&2; exit 2"
+	for _, tt := range []struct {
+		name          string
+		first, second float64 // timeouts in seconds
+		wantBlocked   bool
+	}{
+		{"the later copy's longer timeout", 0.2, 10, true},
+		{"the later copy's shorter timeout", 10, 0.2, false},
+	} {
+		h, runs, _ := runner(t, PreToolUse,
+			settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{{Type: "command", Command: slow, Timeout: tt.first}}},
+			settings.HookMatcher{Matcher: "Bash", Hooks: []settings.HookCommand{{Type: "command", Command: slow, Timeout: tt.second}}})
+		out := h.Run(context.Background(), PreToolUse, PreToolUseInput(bash("ls")))
+		if len(*runs) != 1 || out.Blocked != tt.wantBlocked || (*runs)[0].TimedOut == tt.wantBlocked {
+			t.Errorf("%s: outcome %+v, runs %+v", tt.name, out, *runs)
+		}
 	}
 }
 

@@ -1,8 +1,9 @@
 package hooks
 
 // Hooks (SPEC 5.5), as Claude Code's hooks reference describes them. Each
-// hook is a shell command run with sh -c (or, with "args", the program run
-// directly) in the session's cwd, its JSON input on stdin.
+// hook is a shell command run with sh -c (bash -c with "shell": "bash";
+// or, with "args", the program run directly) in the session's cwd, its
+// JSON input on stdin.
 //
 //   - Exit 0: stdout is the answer: a JSON object when it starts with "{",
 //     else plain text (context for UserPromptSubmit and SessionStart only).
@@ -14,7 +15,8 @@ package hooks
 //     A timeout or a failure to start is one too.
 //
 // Hooks of one event run one after the other in settings order, a command
-// listed twice (in two settings files) runs once, and they stop at the
+// listed twice (in two settings files) runs once, with the later copy's
+// timeout, and they stop at the
 // first that blocks. A hook past its timeout is killed with its whole
 // process group; its output is discarded.
 
@@ -111,7 +113,7 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 	if skipped != "" && event == PreToolUse {
 		// A guard trail cannot run must not pass for one that allowed:
 		// the call becomes a question (denied when no one can answer).
-		out.setPermission(permission.DecisionAsk, "a PreToolUse hook of type "+skipped+" could not run (trail runs command hooks only)")
+		out.setPermission(permission.DecisionAsk, "a PreToolUse hook "+skipped)
 	}
 	if len(selected) == 0 {
 		return out
@@ -137,10 +139,16 @@ func (h *Runner) Run(ctx context.Context, event string, in Input) Outcome {
 }
 
 // selected are the commands that run for in: matched, filtered by "if",
-// of a type trail runs, each command once. skipped names the type of a
-// matching hook trail cannot run ("" when none).
+// of a type and shell trail runs, each command once: in the place of its
+// first copy, with the fields (timeout, shell) of its last, since a later
+// settings file wins for every other value too. skipped says why a
+// matching hook could not run ("" when none did not).
 func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, skipped string) {
-	seen := map[string]bool{}
+	then := ""
+	if event == PreToolUse {
+		then = "; the call is a question instead"
+	}
+	seen := map[string]int{}
 	for _, group := range h.Hooks[event] {
 		if in.hasTarget && !matcherAccepts(event, group.Matcher, in.Target) {
 			continue
@@ -150,26 +158,33 @@ func (h *Runner) selected(event string, in Input) (out []settings.HookCommand, s
 				continue
 			}
 			if cmd.Type != "" && cmd.Type != "command" {
-				then := ""
-				if event == PreToolUse {
-					then = "; the call is a question instead"
-				}
 				h.message(fmt.Sprintf("%s hook of type %s skipped: trail runs command hooks only%s", event, store.QuoteInput(cmd.Type), then))
-				skipped = store.QuoteInput(cmd.Type)
+				skipped = "of type " + store.QuoteInput(cmd.Type) + " could not run (trail runs command hooks only)"
 				continue
 			}
 			if strings.TrimSpace(cmd.Command) == "" {
 				continue
 			}
 			key := cmd.Command + "\x00" + strings.Join(cmd.Args, "\x00")
-			if seen[key] {
+			if i, ok := seen[key]; ok {
+				out[i] = cmd
 				continue
 			}
-			seen[key] = true
+			seen[key] = len(out)
 			out = append(out, cmd)
 		}
 	}
-	return out, skipped
+	// The shell is judged on the copy that runs.
+	kept := out[:0]
+	for _, cmd := range out {
+		if !runnableShell(cmd.Shell) {
+			h.message(fmt.Sprintf("%s hook %s with shell %s skipped: trail runs hooks with sh, or bash (\"shell\": \"bash\")%s", event, store.QuoteInput(cmd.Command), store.QuoteInput(cmd.Shell), then))
+			skipped = "with shell " + store.QuoteInput(cmd.Shell) + " could not run (trail runs hooks with sh or bash)"
+			continue
+		}
+		kept = append(kept, cmd)
+	}
+	return kept, skipped
 }
 
 // ifAccepts applies a hook's "if" rule: tool events only (on any other
@@ -271,13 +286,17 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 	case res.timedOut:
 		h.message(fmt.Sprintf("%s hook %s timed out after %s and was killed", event, store.QuoteInput(hc.Command), timeout.Round(time.Millisecond)))
 	case res.err != nil:
-		h.message(fmt.Sprintf("%s hook %s failed: %v", event, store.QuoteInput(hc.Command), res.err))
+		h.message(fmt.Sprintf("%s hook %s failed: %v", event, store.QuoteInput(hc.Command), startError(hc, res.err)))
 	case event == StopFailure:
 		// Claude Code ignores StopFailure's output and exit code.
 	case res.code == 2 && !blockable(event):
-		h.message(fmt.Sprintf("%s hook %s exited 2%s", event, store.QuoteInput(hc.Command), stderrNote(res.stderr)))
+		note := stderrNote(res.stderr)
+		if why := shParseError(hc, res.stderr); why != "" {
+			note = ": " + why
+		}
+		h.message(fmt.Sprintf("%s hook %s exited 2%s", event, store.QuoteInput(hc.Command), note))
 	case res.code == 2:
-		blocked = h.block(event, res, out)
+		blocked = h.block(event, hc, res, out)
 	case res.code != 0:
 		note := ""
 		if _, isJSON, _ := parseAnswer(res.stdout); isJSON {
@@ -295,29 +314,14 @@ func (h *Runner) runOne(ctx context.Context, event string, hc settings.HookComma
 }
 
 // block folds an exit 2 into out: stderr is the reason; stdout, JSON or
-// not, is ignored.
-func (h *Runner) block(event string, res commandResult, out *Outcome) bool {
-	reason := cmp.Or(strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
+// not, is ignored. A command sh could not parse (dash exits 2 on a syntax
+// error) still blocks, lest a broken guard let calls through, but its
+// reason says so instead of passing for the hook's own.
+func (h *Runner) block(event string, hc settings.HookCommand, res commandResult, out *Outcome) bool {
+	reason := cmp.Or(shParseError(hc, res.stderr), strings.TrimSpace(string(res.stderr)), "blocked by "+event+" hook")
 	out.Blocked = true
 	out.Reason = cmp.Or(out.Reason, h.capText(event, reason))
 	return true
-}
-
-// command is what runs: sh -c COMMAND, or (exec form) COMMAND ARGS... with
-// ${CLAUDE_PROJECT_DIR} put in as plain text.
-func (h *Runner) command(hc settings.HookCommand) []string {
-	if hc.Args == nil {
-		return []string{"sh", "-c", hc.Command}
-	}
-	subst := func(s string) string {
-		s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", h.Cwd)
-		return strings.ReplaceAll(s, "$CLAUDE_PROJECT_DIR", h.Cwd)
-	}
-	argv := []string{subst(hc.Command)}
-	for _, a := range hc.Args {
-		argv = append(argv, subst(a))
-	}
-	return argv
 }
 
 // blockable reports whether exit 2 can stop what event announces. For the

@@ -99,6 +99,7 @@ func TestClaudeCodePermissionRules(t *testing.T) {
 		{"...which it allows", rules{allow: []string{"Edit(src/**)"}}, ModeDefault, "Edit", "src/app.ts", DecisionAllow},
 		{"/path in user settings is under ~/.claude", rules{deny: []string{"Read(/secrets/**)"}, from: userSettings}, ModeDefault, "Read", filepath.Join(home, ".claude/secrets/x"), DecisionDeny},
 		{"...not the project's", rules{deny: []string{"Read(/secrets/**)"}, from: userSettings}, ModeDefault, "Read", filepath.Join(home, "secrets/key"), DecisionAllow},
+		{"/path in inline --settings JSON is the working directory's", rules{deny: []string{"Edit(/src/**)"}, from: settings.InlineName}, ModeAcceptEdits, "Edit", "src/app.ts", DecisionDeny},
 		{"~/ is the home folder", rules{deny: []string{"Read(~/secrets/**)"}}, ModeDefault, "Read", filepath.Join(home, "secrets/key"), DecisionDeny},
 		{"// is the filesystem root", rules{deny: []string{"Read(//etc/shadow)"}}, ModeBypass, "Read", "/etc/shadow", DecisionDeny},
 		// Tool names, MCP, modes

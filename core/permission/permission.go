@@ -407,9 +407,10 @@ func ruleFile(s *settings.Settings, text string, files []string, i int) string {
 // sourceRoot is where a settings file's "/path" rules are anchored (Claude
 // Code's table): a project's .claude or .trail settings at the project root
 // (trail's working directory), any other file at its own folder
-// (~/.claude/settings.json at ~/.claude, --settings FILE at FILE's folder).
+// (~/.claude/settings.json at ~/.claude, --settings FILE at FILE's folder);
+// inline --settings JSON, like the flags, at the working directory.
 func sourceRoot(file, cwd string) string {
-	if file == "" {
+	if file == "" || file == settings.InlineName { // inline --settings: as the flags
 		return cwd
 	}
 	dir := filepath.Dir(file)

@@ -28,7 +28,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Load([]string{path}, "")
+		s, err := Load([]string{path}, nil, "")
 		if err != nil {
 			var bad *errs.InvalidDataError
 			if !errors.As(err, &bad) || bad.Path != path {
@@ -52,7 +52,7 @@ func FuzzLoad(f *testing.F) {
 		if s.Timeout < 0 {
 			t.Fatalf("timeout %v accepted", s.Timeout)
 		}
-		again, err := Load([]string{path}, "")
+		again, err := Load([]string{path}, nil, "")
 		if err != nil || len(again.Permissions.Allow) != len(s.Permissions.Allow) || again.Model != s.Model || again.Timeout != s.Timeout {
 			t.Fatalf("a second load differs: %v", err)
 		}

@@ -28,6 +28,9 @@ type Entry struct {
 	Key   string          // "provider", "permissions.allow", "hooks.PreToolUse", "env.NAME"
 	Value json.RawMessage // as the file wrote it
 	File  string
+	// Ignored says why a step does not use the value ("" when it does): a
+	// project's file setting what only the user may (project_scope.go).
+	Ignored string
 }
 
 // FileReport is what one settings file holds, or why it could not be read.
@@ -43,23 +46,34 @@ type FileReport struct {
 	Unknown []UnknownKey
 }
 
-// Inspect reads paths (and extra, when not "") in merge order.
-func Inspect(paths []string, extra string) ([]Entry, []FileReport) {
+// Inspect reads paths (and extra, when not "") in merge order; project
+// are those a project brings, as for Load.
+func Inspect(paths, project []string, extra string) ([]Entry, []FileReport) {
 	all := append([]string(nil), paths...)
 	if extra != "" {
 		all = append(all, extra)
 	}
 	var reports []FileReport
 	for i, path := range all {
+		isExtra := extra != "" && i == len(all)-1
+		read := readFile
+		if isExtra && IsInline(extra) {
+			path, read = InlineName, func(string) ([]byte, error) { return []byte(extra), nil }
+		}
 		r := FileReport{Path: path}
-		tmp := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
-		r.Err = tmp.mergeFile(path, extra != "" && i == len(all)-1)
+		tmp := &Settings{Permissions: Permissions{Sources: map[string]string{}}, project: pathSet(project)}
+		if isExtra {
+			r.Err = tmp.mergeExtra(extra)
+		} else {
+			r.Err = tmp.mergeFile(path, false)
+		}
 		var missing *errs.UsageError // --settings names a file that does not exist
 		r.Found = len(tmp.Files) > 0 || r.Err != nil && !errors.As(r.Err, &missing)
 		if r.Found {
-			if data, err := readFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			if data, err := read(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
 				r.Unknown = unknownKeys(path, data)
 				r.Entries = flatten(path, data)
+				tmp.markIgnored(r.Entries)
 				if r.Err != nil {
 					r.More = otherValueErrors(path, data, r.Err)
 				}
@@ -80,6 +94,9 @@ func effective(reports []FileReport) []Entry {
 			continue
 		}
 		for _, e := range r.Entries {
+			if e.Ignored != "" {
+				continue
+			}
 			if isListKey(e.Key) {
 				lists = append(lists, e)
 			} else {
@@ -128,7 +145,7 @@ func flatten(path string, data []byte) []Entry {
 				continue
 			}
 		default:
-			out = append(out, Entry{k, v, path})
+			out = append(out, Entry{Key: k, Value: v, File: path})
 			continue
 		}
 		for _, sk := range sortedKeys(sub) {
@@ -137,7 +154,7 @@ func flatten(path string, data []byte) []Entry {
 				continue // Claude Code's, or unknown: trail reads neither
 			}
 			if !isListKey(key) {
-				out = append(out, Entry{key, sub[sk], path})
+				out = append(out, Entry{Key: key, Value: sub[sk], File: path})
 				continue
 			}
 			var items []json.RawMessage
@@ -145,7 +162,7 @@ func flatten(path string, data []byte) []Entry {
 				continue
 			}
 			for _, it := range items {
-				out = append(out, Entry{key, it, path})
+				out = append(out, Entry{Key: key, Value: it, File: path})
 			}
 		}
 	}

@@ -32,7 +32,7 @@ func TestUnknownKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeKeysFile(t, tt.body)
-			s, err := Load([]string{p}, "")
+			s, err := Load([]string{p}, nil, "")
 			if err != nil {
 				if tt.body == `[]` {
 					return // Load refuses it; Inspect reports it
@@ -64,7 +64,7 @@ func TestInspect(t *testing.T) {
 	os.WriteFile(a, []byte(`{"provider":"openai","model":"m1","permissions":{"allow":["Read"]},"env":{"A":"1"}}`), 0o600)
 	os.WriteFile(bad, []byte(`{"model": }`), 0o600)
 	os.WriteFile(b, []byte(`{"model":"m2","permissions":{"allow":["Bash(git diff *)"]},"theme":"dark","typo":1}`), 0o600)
-	entries, files := Inspect([]string{a, filepath.Join(dir, "missing.json"), bad, b}, "")
+	entries, files := Inspect([]string{a, filepath.Join(dir, "missing.json"), bad, b}, nil, "")
 	var got []string
 	for _, e := range entries {
 		got = append(got, fmt.Sprintf("%s=%s@%s", e.Key, e.Value, filepath.Base(e.File)))

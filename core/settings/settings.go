@@ -59,6 +59,9 @@ type Settings struct {
 	// Unknown lists the keys no settings file may hold (keys.go), in
 	// merge order: each is worth a warning, since it is ignored.
 	Unknown []UnknownKey
+
+	// project are the files a project brings (ProjectPaths).
+	project map[string]bool
 }
 
 // Permissions are the permission rules of the settings files.
@@ -69,6 +72,11 @@ type Permissions struct {
 	DefaultMode string
 	// DefaultModeFrom names the file that set DefaultMode.
 	DefaultModeFrom string
+	// IgnoredMode is a defaultMode a project's file set that only the
+	// user may (bypassPermissions, auto: project_scope.go), and
+	// IgnoredModeFrom that file: it would have been in effect, and is not.
+	// "" when none, or when a later file set a mode of its own.
+	IgnoredMode, IgnoredModeFrom string
 	// DisableBypassFrom names the file that set Claude Code's
 	// "disableBypassPermissionsMode": "disable" ("" when none did):
 	// bypassPermissions is then refused.
@@ -101,6 +109,9 @@ type HookCommand struct {
 	// Args, when present, runs Command directly with these arguments,
 	// without a shell (Claude Code's exec form).
 	Args []string `json:"args"`
+	// Shell is Claude Code's choice of shell: "bash" runs Command with
+	// bash -c; "" with sh -c. trail runs no other (hooks' hook_shell.go).
+	Shell string `json:"shell"`
 }
 
 // Paths lists the settings files in merge order (SPEC 2). Files that
@@ -133,16 +144,19 @@ func dedupe(paths []string) []string {
 }
 
 // Load reads and merges the files. A missing file is skipped, except
-// extra (from --settings), which the user named and so must exist.
-func Load(paths []string, extra string) (*Settings, error) {
-	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}}
+// extra (from --settings), which the user named and so must exist, or is
+// inline JSON (inline.go).
+// project are those of paths a project brings (ProjectPaths): they may
+// not set what only the user may.
+func Load(paths, project []string, extra string) (*Settings, error) {
+	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}, project: pathSet(project)}
 	for _, p := range paths {
 		if err := s.mergeFile(p, false); err != nil {
 			return nil, err
 		}
 	}
 	if extra != "" {
-		if err := s.mergeFile(extra, true); err != nil {
+		if err := s.mergeExtra(extra); err != nil {
 			return nil, err
 		}
 	}
@@ -200,7 +214,7 @@ func (s *Settings) mergeFile(path string, required bool) error {
 			return nil
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings"}
+			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings (settings given as JSON start with {)"}
 		}
 		fix := "a settings file is a regular JSON file: replace or remove " + path
 		if required {
@@ -249,8 +263,13 @@ func (s *Settings) mergeData(path string, data []byte) error {
 			sp.Deny, sp.DenyFrom = append(sp.Deny, r), append(sp.DenyFrom, path)
 			sp.Sources[r] = path
 		}
-		if p.DefaultMode != nil {
+		switch {
+		case p.DefaultMode == nil:
+		case s.ignoredMode(path, *p.DefaultMode):
+			sp.IgnoredMode, sp.IgnoredModeFrom = *p.DefaultMode, path
+		default:
 			sp.DefaultMode, sp.DefaultModeFrom = *p.DefaultMode, path
+			sp.IgnoredMode, sp.IgnoredModeFrom = "", ""
 		}
 		sp.AdditionalDirectories = append(sp.AdditionalDirectories, p.AdditionalDirectories...)
 		// Claude Code's value is the string "disable"; true is read the

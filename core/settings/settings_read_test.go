@@ -59,7 +59,7 @@ func TestSettingsThatAreNotAFileAreRefusedWithoutBlocking(t *testing.T) {
 			tt.setup(t, p)
 			done := make(chan error, 1)
 			go func() {
-				_, err := Load(Paths("", t.TempDir(), cwd), "")
+				_, err := Load(Paths("", t.TempDir(), cwd), nil, "")
 				done <- err
 			}()
 			var err error
@@ -88,7 +88,7 @@ func TestSettingsThroughALinkAreRead(t *testing.T) {
 	if err := os.Symlink(real, filepath.Join(cwd, ".trail", "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(Paths("", t.TempDir(), cwd), "")
+	s, err := Load(Paths("", t.TempDir(), cwd), nil, "")
 	if err != nil || s.Model != "linked" {
 		t.Fatalf("settings through a link: %+v, %v", s, err)
 	}

@@ -33,7 +33,7 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 	writeSettings(t, cwd, ".trail/settings.json", `{"provider":"echo","autoCompactThreshold":false,"maxTurns":7}`)
 	extra := writeSettings(t, t.TempDir(), "extra.json", `{"model":"z"}`)
 
-	s, err := Load(Paths(user, home, cwd), extra)
+	s, err := Load(Paths(user, home, cwd), nil, extra)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,24 +66,24 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 func TestSettingsErrorsNameTheFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeSettings(t, dir, "bad.json", "{\n  \"model\": \"x\",\n  nope\n}")
-	_, err := Load([]string{bad}, "")
+	_, err := Load([]string{bad}, nil, "")
 	var inv *errs.InvalidDataError
 	if !errors.As(err, &inv) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
 		t.Fatalf("err = %v", err)
 	}
 	wrongType := writeSettings(t, dir, "type.json", `{"maxTurns": "many"}`)
-	if _, err := Load([]string{wrongType}, ""); !errors.As(err, &inv) {
+	if _, err := Load([]string{wrongType}, nil, ""); !errors.As(err, &inv) {
 		t.Fatalf("a wrong type must be invalid data, got %v", err)
 	}
 	threshold := writeSettings(t, dir, "th.json", `{"autoCompactThreshold": 1.5}`)
-	if _, err := Load([]string{threshold}, ""); !errors.As(err, &inv) {
+	if _, err := Load([]string{threshold}, nil, ""); !errors.As(err, &inv) {
 		t.Fatalf("threshold 1.5 must be refused, got %v", err)
 	}
 	var usage *errs.UsageError
-	if _, err := Load(nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
+	if _, err := Load(nil, nil, filepath.Join(dir, "missing.json")); !errors.As(err, &usage) {
 		t.Fatalf("a missing --settings file must be a usage error, got %v", err)
 	}
-	if _, err := Load([]string{filepath.Join(dir, "absent.json")}, ""); err != nil {
+	if _, err := Load([]string{filepath.Join(dir, "absent.json")}, nil, ""); err != nil {
 		t.Fatalf("absent optional files are skipped, got %v", err)
 	}
 }
@@ -95,12 +95,12 @@ func TestSettingsTimeoutOutOfRangeIsRefused(t *testing.T) {
 	for _, raw := range []string{"1e300", "9223372037", "1e-300"} {
 		p := writeSettings(t, dir, "t.json", `{"timeout": `+raw+`}`)
 		var inv *errs.InvalidDataError
-		if _, err := Load([]string{p}, ""); !errors.As(err, &inv) || !strings.Contains(err.Error(), "out of range") {
+		if _, err := Load([]string{p}, nil, ""); !errors.As(err, &inv) || !strings.Contains(err.Error(), "out of range") {
 			t.Errorf("timeout %s: err = %v, want out of range", raw, err)
 		}
 	}
 	p := writeSettings(t, dir, "ok.json", `{"timeout": 9223372036}`)
-	if s, err := Load([]string{p}, ""); err != nil || s.Timeout <= 0 {
+	if s, err := Load([]string{p}, nil, ""); err != nil || s.Timeout <= 0 {
 		t.Errorf("the longest timeout: %v, %v", s, err)
 	}
 }
@@ -133,7 +133,7 @@ func TestProviderKeys(t *testing.T) {
 			for i, f := range tt.files {
 				paths = append(paths, writeSettings(t, dir, string(rune('a'+i))+".json", f))
 			}
-			s, err := Load(paths, "")
+			s, err := Load(paths, nil, "")
 			if tt.wantErr != "" {
 				var bad *errs.InvalidDataError
 				if !errors.As(err, &bad) || !strings.Contains(err.Error(), tt.wantErr) {
@@ -163,7 +163,7 @@ func TestTypeErrorsNameTheFullPath(t *testing.T) {
 		{`[1]`, "value must be an object, not a list"},
 	} {
 		p := writeSettings(t, dir, "s.json", tt.body)
-		if _, err := Load([]string{p}, ""); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := Load([]string{p}, nil, ""); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err %v, want %q", tt.body, err, tt.want)
 		}
 	}
@@ -173,7 +173,7 @@ func TestTypeErrorsNameTheFullPath(t *testing.T) {
 // as the JSON after it.
 func TestSettingsWithAByteOrderMark(t *testing.T) {
 	p := writeSettings(t, t.TempDir(), "s.json", "\xef\xbb\xbf{\"model\": \"m1\"}")
-	s, err := Load([]string{p}, "")
+	s, err := Load([]string{p}, nil, "")
 	if err != nil || s.Model != "m1" {
 		t.Fatalf("model %q, err %v", s.Model, err)
 	}
