@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,52 @@ func TestKeepAliveCommentsKeepTheTimeoutAway(t *testing.T) {
 	r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "deepseek/deepseek-r1", "--timeout", "1s", "--max-retries", "0", "hi")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "Hello") {
 		t.Errorf("exit %d (want 0: comments came every 0.4 s against a 1 s timeout)\n%s", r.code, r)
+	}
+}
+
+// Two calls of one turn sharing an id (Xinference, Kimi's endpoints): each
+// runs its own command, decided in the step or after a pause, and the ids
+// the session keeps are unique.
+func TestCallsThatShareAnIDEachRunTheirOwnCommand(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ provider, transcript, after, model, want string }{
+		{"openai", "gateways/DERIVED_duplicate_call_ids_one_turn.sse", "openai/after_tool.sse", "local-model", "P1\nP2\n"},
+		{"anthropic", "gateways/DERIVED_anthropic_duplicate_tool_use_ids.sse", "anthropic/after_tool.sse", "kimi-for-coding", "K1\nK2\n"},
+	} {
+		for _, paused := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s paused %v", tt.provider, paused), func(t *testing.T) {
+				t.Parallel()
+				srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, tt.transcript)), wiretest.Replay(wiretest.Transcript(t, tt.after)))
+				e := anthropicEnv(t)
+				e.setenv("OPENAI_API_KEY=sk-proj-e2e-0123456789abcdefghijklmnop")
+				args := []string{"run", "--provider", tt.provider, "--base-url", srv.URL, "-m", tt.model}
+				if paused {
+					r := e.run("", append(args, "--on-ask", "pause", "go")...)
+					if r.code != 4 {
+						t.Fatalf("exit %d, want 4 (paused)\n%s", r.code, r)
+					}
+					e.must("", "resume", e.onlySession(), "--approve", "all")
+				} else {
+					e.must("", append(args, "--allow-tool", "Bash(echo *)", "go")...)
+				}
+				id := e.onlySession()
+				file := "p.txt"
+				if tt.provider == "anthropic" {
+					file = "k.txt"
+				}
+				lines := strings.SplitAfter(e.read(file), "\n")
+				sort.Strings(lines) // a round's calls run at once
+				if got := strings.Join(lines, ""); got != tt.want {
+					t.Errorf("%s holds %q, want %q: each call runs its own command, once", file, got, tt.want)
+				}
+				calls := lastMessageWithCalls(t, e, id)["toolCalls"].([]any)
+				if len(calls) != 2 || calls[0].(map[string]any)["id"] == calls[1].(map[string]any)["id"] {
+					t.Errorf("the record's calls: %v", calls)
+				}
+				if r := e.run("", "validate-log", "--strict", e.logPath(id)); r.code != 0 {
+					t.Errorf("validate-log: %s", r)
+				}
+			})
+		}
 	}
 }

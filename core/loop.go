@@ -192,6 +192,7 @@ func (s *session) commitAssistant(round int, resp *provider.Response, state stri
 	if err != nil {
 		m = chat.Message{Role: chat.RoleAssistant, Content: resp.Text, Timestamp: logfmt.FormatTime(s.now())}
 	}
+	s.uniqueCallIDs(resp.ToolCalls)
 	m.State, m.ToolCalls, m.Metadata = state, resp.ToolCalls, mdRaw
 	if state == chat.StateComplete {
 		m.ProviderData = resp.ProviderData
