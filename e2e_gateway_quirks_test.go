@@ -153,3 +153,21 @@ func TestCallsThatShareAnIDEachRunTheirOwnCommand(t *testing.T) {
 		}
 	}
 }
+
+// A gateway's token and an Anthropic key exported side by side: the token
+// is sent, as Claude Code sends it, the key never reaches the gateway, and
+// a warning says which went.
+func TestAGatewayTokenBeatsAnExportedAPIKey(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := newEnv(t)
+	e.setenv("ANTHROPIC_API_KEY=sk-ant-api03-real-key-0123456789abcdef", "ANTHROPIC_AUTH_TOKEN=gw-token-0123456789abcdef", "ANTHROPIC_BASE_URL="+srv.URL)
+	r := e.must("", "run", "-m", "claude-sonnet-4-5", "hi")
+	h := srv.Header(0)
+	if h.Get("Authorization") != "Bearer gw-token-0123456789abcdef" || h.Get("X-Api-Key") != "" {
+		t.Errorf("headers: Authorization %q, X-Api-Key %q", h.Get("Authorization"), h.Get("X-Api-Key"))
+	}
+	if !strings.Contains(r.stderr, "ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY are both set") {
+		t.Errorf("no warning:\n%s", r.stderr)
+	}
+}

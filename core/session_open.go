@@ -240,8 +240,10 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 		return err
 	}
 	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
-	if cfg.Warning != "" {
-		s.warnLater(cfg.Warning)
+	for _, w := range []string{cfg.Warning, cfg.AuthWarning} {
+		if w != "" {
+			s.warnLater(w)
+		}
 	}
 	p, err := s.e.NewProvider(cfg)
 	if err != nil {

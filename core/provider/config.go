@@ -80,6 +80,8 @@ type Config struct {
 	// Warning is what the user should be told about the model chosen
 	// (a Claude Code alias not sent to openai), "" when nothing.
 	Warning string
+	// AuthWarning says which of two credentials set at once was sent.
+	AuthWarning string
 }
 
 // Ref is what the record keeps of the provider (never a key).
@@ -144,10 +146,16 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 
 	switch c.Name {
 	case Anthropic:
-		if k := env("ANTHROPIC_API_KEY"); k != "" {
-			c.APIKey = k
-		} else if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
+		// ANTHROPIC_AUTH_TOKEN first, as Claude Code takes it: it is what a
+		// gateway's setup asks for, and the API key a shell keeps exported
+		// beside it must not go to that gateway.
+		if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
 			c.APIKey, c.BearerAuth = k, true
+			if env("ANTHROPIC_API_KEY") != "" {
+				c.AuthWarning = "ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY are both set: ANTHROPIC_AUTH_TOKEN is sent (Authorization: Bearer), as Claude Code sends it, and ANTHROPIC_API_KEY is not; unset the one you do not mean"
+			}
+		} else if k := env("ANTHROPIC_API_KEY"); k != "" {
+			c.APIKey = k
 		} else {
 			return c, errs.Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
 				"the anthropic provider needs an API key")
