@@ -18,7 +18,9 @@ import (
 // Each event's data is a chat.completion.chunk; the stream ends with
 // "data: [DONE]". With stream_options.include_usage the last chunk before
 // [DONE] has empty choices and the usage (OpenRouter sends it after the
-// finish chunk, with a choices entry). Reasoning servers stream
+// finish chunk, with a choices entry); Groq, before it took
+// stream_options, sent it only as x_groq.usage on the finish chunk, which
+// counts when no top-level usage came. Reasoning servers stream
 // delta.reasoning_content (DeepSeek, llama.cpp, older vLLM and LM Studio)
 // or delta.reasoning (newer vLLM and LM Studio, Ollama, OpenRouter). A
 // refusal streams as delta.refusal with content null and ends with
@@ -71,6 +73,7 @@ type assembler struct {
 	calls     []*call
 	at        map[int64]*call // the open call at each index
 	finished  bool
+	topUsage  bool // a top-level usage came: x_groq.usage only stands in for one
 }
 
 func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int) (*provider.Response, error) {
@@ -120,6 +123,9 @@ func (a *assembler) chunk(c gjson.Result) error {
 		a.resp.Model = v
 	}
 	if u := c.Get("usage"); u.IsObject() {
+		a.usage(u)
+		a.topUsage = true
+	} else if u := c.Get("x_groq.usage"); u.IsObject() && !a.topUsage {
 		a.usage(u)
 	}
 	for _, ch := range c.Get("choices").Array() {
