@@ -81,3 +81,46 @@ func TestLegacyFunctionCallRuns(t *testing.T) {
 		t.Errorf("the tool result names %q", got)
 	}
 }
+
+// An answer with no content at all is exit 0 with a note on stderr in
+// text mode (-q silences it, -o json has its result); with a stop reason
+// no API uses for a normal end it is a warning, -q or not.
+func TestEmptyAnswersAreSaidToBeEmpty(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, provider, transcript string
+		script                     map[string]any // the script provider's answer, for stop reasons no server was seen to send
+		args                       []string
+		wantStderr                 string
+	}{
+		{"Gemini's empty stop", "openai", "gemini/RECONSTRUCTED_empty_answer_stop.sse", nil, nil,
+			"trail: the model returned an empty answer (stop reason stop)\n"},
+		{"Claude's empty end_turn", "anthropic", "anthropic/RECONSTRUCTED_empty_end_turn.sse", nil, nil,
+			"trail: the model returned an empty answer (stop reason end_turn)\n"},
+		{"-q", "anthropic", "anthropic/RECONSTRUCTED_empty_end_turn.sse", nil, []string{"-q"}, ""},
+		{"-o json", "openai", "gemini/RECONSTRUCTED_empty_answer_stop.sse", nil, []string{"-o", "json"}, ""},
+		{"an unknown stop reason", "script", "", map[string]any{"text": "", "stopReason": "weird"}, []string{"-q"},
+			"trail: warning: the model returned an empty answer with a stop reason trail does not know (weird)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := anthropicEnv(t)
+			e.setenv("OPENAI_API_KEY=sk-e2e-0123456789abcdefghijklmnop")
+			args := []string{"run", "--provider", tt.provider}
+			if tt.script != nil {
+				args = append(args, "--script", e.script(tt.script))
+			} else {
+				srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, tt.transcript)))
+				args = append(args, "--base-url", srv.URL, "-m", "claude-sonnet-4-5")
+			}
+			r := e.run("", append(append(args, tt.args...), "hi")...)
+			if r.code != 0 || r.stderr != tt.wantStderr {
+				t.Fatalf("exit %d, stderr %q; want 0 and %q", r.code, r.stderr, tt.wantStderr)
+			}
+			if len(tt.args) == 0 && r.stdout != "" {
+				t.Errorf("stdout %q", r.stdout)
+			}
+		})
+	}
+}

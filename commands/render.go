@@ -217,6 +217,9 @@ func (r *renderer) finish(res *core.Result, err error) error {
 				fmt.Fprint(io.Out, text)
 			}
 		}
+		if err == nil {
+			r.noteEmptyAnswer(res)
+		}
 		if r.progress {
 			fmt.Fprintf(io.ErrOut, "%s\n", r.dim("session "+res.SessionID))
 		}

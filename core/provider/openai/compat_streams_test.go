@@ -8,6 +8,7 @@ import (
 
 	"trail/core/chat"
 	"trail/core/errs"
+	"trail/core/provider"
 	"trail/core/provider/wire/wiretest"
 )
 
@@ -75,5 +76,19 @@ func TestLegacyFunctionCallIsAToolCall(t *testing.T) {
 	}
 	if strings.Join(sink.Tools, ";") != "0 trail_call_3_0 Bash" {
 		t.Errorf("tool call starts reported: %q", sink.Tools)
+	}
+}
+
+// A stop with no content at all (Gemini's safety stop through its OpenAI
+// endpoint) is an empty answer, not a failure, and a normal stop.
+func TestAnEmptyStopIsAnEmptyAnswer(t *testing.T) {
+	resp, _, _ := replay(t, "gemini/RECONSTRUCTED_empty_answer_stop.sse", hello())
+	if resp.Text != "" || len(resp.ToolCalls) != 0 || resp.StopReason != "stop" || !provider.NormalStop(resp.StopReason) || resp.Usage.InputTokens != 10 {
+		t.Errorf("answer %q, calls %v, stop %q, usage %+v", resp.Text, resp.ToolCalls, resp.StopReason, resp.Usage)
+	}
+	for _, odd := range []string{"error", "abort", "weird", ""} {
+		if provider.NormalStop(odd) {
+			t.Errorf("%q taken for a normal end", odd)
+		}
 	}
 }
