@@ -253,6 +253,10 @@ func (r *renderer) finish(res *core.Result, err error) error {
 			return &stoppedError{msg: refusalLine(res)}
 		}
 	}
+	if pe := (*errs.ProviderError)(nil); res != nil && errors.As(err, &pe) && pe.ContextFull {
+		// The provider could not name the session to compact; this can.
+		pe.Fix = errs.ContextFullFix(res.SessionID, pe.ContextWindow)
+	}
 	if errors.Is(err, errs.ErrInterrupted) && res != nil {
 		if res.Text == "" {
 			// Nothing of an answer had come: saying it was saved would
