@@ -217,6 +217,9 @@ func (r *renderer) finish(res *core.Result, err error) error {
 				fmt.Fprint(io.Out, text)
 			}
 		}
+		if err == nil {
+			r.noteEmptyAnswer(res)
+		}
 		if r.progress {
 			fmt.Fprintf(io.ErrOut, "%s\n", r.dim("session "+res.SessionID))
 		}
@@ -249,6 +252,10 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		case core.SubtypeRefusal:
 			return &stoppedError{msg: refusalLine(res)}
 		}
+	}
+	if pe := (*errs.ProviderError)(nil); res != nil && errors.As(err, &pe) && pe.ContextFull {
+		// The provider could not name the session to compact; this can.
+		pe.Fix = errs.ContextFullFix(res.SessionID, pe.ContextWindow)
 	}
 	if errors.Is(err, errs.ErrInterrupted) && res != nil {
 		if res.Text == "" {

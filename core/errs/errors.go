@@ -103,6 +103,11 @@ type ProviderError struct {
 	Type     string // the provider's error type or code (rate_limit_error), "" when none
 	Fix      string
 	Err      error
+	// ContextFull: the request did not fit the model's context window
+	// (Fix is ContextFullFix's); ContextWindow is the size the server
+	// stated, 0 when none.
+	ContextFull   bool
+	ContextWindow int64
 }
 
 func (e *ProviderError) Error() string {

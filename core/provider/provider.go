@@ -62,6 +62,19 @@ const (
 	StopContextFull = "model_context_window_exceeded"
 )
 
+// NormalStop reports whether a provider's own stop reason is one the APIs
+// trail speaks use for an answer that ended as the model meant it to (the
+// stops the engine acts on aside): Anthropic's end_turn, stop_sequence and
+// tool_use; OpenAI's stop, tool_calls and function_call; end_turn and eos
+// from compatible servers (LiteLLM, older TGI and llama.cpp).
+func NormalStop(reason string) bool {
+	switch reason {
+	case "end_turn", "stop_sequence", "tool_use", "stop", "tool_calls", "function_call", "eos", StopPauseTurn:
+		return true
+	}
+	return false
+}
+
 // Response is the normalized answer of one call.
 type Response struct {
 	Text       string

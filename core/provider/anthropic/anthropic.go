@@ -92,7 +92,12 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 	return readStream(st, sink, req.Model)
 }
 
-func hint(status int) string {
+// hint names the fix for a failed status; a 2xx is an error body where
+// the stream should be, which a wrong base URL gets.
+func hint(status int, _ []byte) string {
+	if status >= 200 && status <= 299 {
+		return "the server answered with an error, not a stream: check --base-url (the base is the server root, without /v1)"
+	}
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only"

@@ -52,3 +52,16 @@ func TestAnAnswerWithItsStopReasonSurvivesALostEnd(t *testing.T) {
 		t.Errorf("a stream cut before its stop reason: err %v", err)
 	}
 }
+
+// An end_turn with no content block at all is an empty answer, not a
+// failure: the user is told so (commands), the usage still counts.
+func TestAnEmptyEndTurnIsAnEmptyAnswer(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/RECONSTRUCTED_empty_end_turn.sse")))
+	resp, err := newProvider(srv.URL, 0).Call(context.Background(), hello(), &wiretest.Sink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text != "" || len(resp.ToolCalls) != 0 || resp.StopReason != "end_turn" || resp.Stop != "" || resp.Usage.InputTokens != 50 {
+		t.Errorf("answer %q, calls %v, stop %q (%q), usage %+v", resp.Text, resp.ToolCalls, resp.StopReason, resp.Stop, resp.Usage)
+	}
+}

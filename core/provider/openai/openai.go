@@ -93,7 +93,16 @@ func rejectsStreamOptions(err error) bool {
 		strings.Contains(pe.Message, "stream_options")
 }
 
-func hint(status int) string {
+// hint names the fix for a failed status, or for what its body says: a
+// model Ollama serves without tool support, or an error where the stream
+// should be (LM Studio answers 200 to a path it does not serve).
+func hint(status int, body []byte) string {
+	switch {
+	case status == http.StatusBadRequest && strings.Contains(wire.ErrorMessage(body), "does not support tools"):
+		return "this model takes no tools: pass --tools none, or pick a model that supports tools"
+	case status >= 200 && status <= 299:
+		return "the server answered with an error, not a stream: check --base-url (OpenAI-compatible servers usually end in /v1)"
+	}
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return "check OPENAI_API_KEY; keys are read from the environment only"

@@ -18,7 +18,9 @@ import (
 // Each event's data is a chat.completion.chunk; the stream ends with
 // "data: [DONE]". With stream_options.include_usage the last chunk before
 // [DONE] has empty choices and the usage (OpenRouter sends it after the
-// finish chunk, with a choices entry). Reasoning servers stream
+// finish chunk, with a choices entry); Groq, before it took
+// stream_options, sent it only as x_groq.usage on the finish chunk, which
+// counts when no top-level usage came. Reasoning servers stream
 // delta.reasoning_content (DeepSeek, llama.cpp, older vLLM and LM Studio)
 // or delta.reasoning (newer vLLM and LM Studio, Ollama, OpenRouter). A
 // refusal streams as delta.refusal with content null and ends with
@@ -41,7 +43,13 @@ import (
 // name, and the call is already whole (its arguments are complete JSON).
 // A call without an id gets one that is unique in the session
 // (trail_call_<provider call>_<position>), used in the record, the tool
-// result and every later request alike.
+// result and every later request alike. The legacy delta.function_call
+// (older Azure api-versions, FastChat, LocalAI; finish_reason
+// "function_call") is one such call: a name, then argument pieces.
+//
+// A finish_reason that says the generation failed is a failure, not an
+// answer, as an error chunk would be: "error" (OpenRouter's mid-stream
+// failure) and "abort" (vLLM, an aborted request).
 
 type call struct {
 	id, name string
@@ -71,6 +79,7 @@ type assembler struct {
 	calls     []*call
 	at        map[int64]*call // the open call at each index
 	finished  bool
+	topUsage  bool // a top-level usage came: x_groq.usage only stands in for one
 }
 
 func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int) (*provider.Response, error) {
@@ -121,6 +130,9 @@ func (a *assembler) chunk(c gjson.Result) error {
 	}
 	if u := c.Get("usage"); u.IsObject() {
 		a.usage(u)
+		a.topUsage = true
+	} else if u := c.Get("x_groq.usage"); u.IsObject() && !a.topUsage {
+		a.usage(u)
 	}
 	for _, ch := range c.Get("choices").Array() {
 		if idx := ch.Get("index"); idx.Exists() && idx.Int() != 0 {
@@ -149,7 +161,13 @@ func (a *assembler) chunk(c gjson.Result) error {
 		for _, tc := range d.Get("tool_calls").Array() {
 			a.toolCall(tc)
 		}
+		if fc := d.Get("function_call"); fc.IsObject() {
+			a.fragment(fragment{name: fc.Get("name").String(), args: fc.Get("arguments").String()})
+		}
 		if fr := ch.Get("finish_reason"); fr.Type == gjson.String && fr.String() != "" {
+			if why := failedFinish(fr.String()); why != "" {
+				return a.st.Fail(why)
+			}
 			a.resp.StopReason = fr.String()
 			a.finished = true
 		}
@@ -169,40 +187,67 @@ func (a *assembler) usage(u gjson.Result) {
 	a.resp.HasUsage = true
 }
 
-// toolCall merges one fragment into its call, or starts a new one (the
-// file comment says when).
+// failedFinish says why a finish_reason means the generation failed, ""
+// when it does not.
+func failedFinish(reason string) string {
+	switch reason {
+	case "error":
+		return `the generation failed on the server (finish_reason "error")`
+	case "abort":
+		return `the server aborted the generation (finish_reason "abort")`
+	}
+	return ""
+}
+
+// fragment is one piece of a tool call as a delta carries it.
+type fragment struct {
+	id, name, args string
+	index          int64
+	indexed        bool   // the fragment named its index
+	extra          string // its extra_content, raw
+}
+
+// toolCall reads one delta.tool_calls entry.
 func (a *assembler) toolCall(tc gjson.Result) {
-	id := tc.Get("id").String()
-	name := tc.Get("function.name").String()
-	var c *call
-	idx, indexed := int64(0), false
+	f := fragment{id: tc.Get("id").String(), name: tc.Get("function.name").String(), args: tc.Get("function.arguments").String()}
 	if v := tc.Get("index"); v.Type == gjson.Number {
-		idx, indexed = v.Int(), true
-		c = a.at[idx]
+		f.index, f.indexed = v.Int(), true
+	}
+	if ec := tc.Get("extra_content"); ec.IsObject() {
+		f.extra = ec.Raw
+	}
+	a.fragment(f)
+}
+
+// fragment merges f into its call, or starts a new one (the file comment
+// says when).
+func (a *assembler) fragment(f fragment) {
+	var c *call
+	if f.indexed {
+		c = a.at[f.index]
 	} else if n := len(a.calls); n > 0 {
 		c = a.calls[n-1]
 	}
-	if c == nil || startsAnother(c, id, name) {
-		c = &call{pos: len(a.calls), serverID: id, id: id}
+	if c == nil || startsAnother(c, f.id, f.name) {
+		c = &call{pos: len(a.calls), serverID: f.id, id: f.id}
 		if c.id == "" {
 			c.id = fmt.Sprintf("trail_call_%d_%d", a.callIndex, c.pos)
 		}
 		a.calls = append(a.calls, c)
-		if indexed {
-			a.at[idx] = c
+		if f.indexed {
+			a.at[f.index] = c
 		}
-		c.name = name
+		c.name = f.name
 		a.sink.ToolCallStarted(c.pos, c.id, c.name)
-	} else if c.name == "" && name != "" {
-		c.name = name
+	} else if c.name == "" && f.name != "" {
+		c.name = f.name
 	}
-	if ec := tc.Get("extra_content"); ec.IsObject() {
-		c.extra = ec.Raw
+	if f.extra != "" {
+		c.extra = f.extra
 	}
-	piece := tc.Get("function.arguments").String()
-	c.args.WriteString(piece)
-	if ts, ok := a.sink.(provider.ToolInputSink); ok && piece != "" {
-		ts.ToolInputDelta(c.pos, piece)
+	c.args.WriteString(f.args)
+	if ts, ok := a.sink.(provider.ToolInputSink); ok && f.args != "" {
+		ts.ToolInputDelta(c.pos, f.args)
 	}
 }
 

@@ -72,8 +72,10 @@ type Client struct {
 	// Message reads the provider's own error message from an error body;
 	// nil or "" falls back to ErrorMessage, then to the body itself.
 	Message func(body []byte) string
-	// Hint suggests the fix for a failed status ("" for none).
-	Hint func(status int) string
+	// Hint suggests the fix for a failed status and its (scrubbed) body,
+	// "" for none; also for a 2xx JSON body that reports an error in
+	// place of a stream.
+	Hint func(status int, body []byte) string
 	// Final reads an error response the status alone would retry and says
 	// whether waiting cannot help (a used-up quota, a spending cap), with
 	// the hint that names the cause. nil: the status decides.
@@ -192,11 +194,17 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		resp.Body.Close()
 		body = c.scrubBytes(body)
 		msg := ErrorMessage(body)
+		fix := "point --base-url at a server that streams (server-sent events)"
 		if msg == "" {
 			msg = "the server answered with JSON instead of an event stream: " + Snippet(body)
+		} else if c.Hint != nil {
+			// An error where the stream should be: LM Studio's answer to
+			// a path it does not serve is a 200, and the URL is at fault.
+			if h := c.Hint(resp.StatusCode, body); h != "" {
+				fix = h
+			}
 		}
-		return fail(&errs.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg,
-			Fix: "point --base-url at a server that streams (server-sent events)"})
+		return fail(&errs.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg, Fix: fix})
 	}
 	s := &Stream{
 		sse: NewReader(resp.Body), body: resp.Body, timer: timer, idle: idle,
@@ -326,8 +334,9 @@ func (c *Client) statusError(status int, body []byte) *errs.ProviderError {
 	}
 	pe := &errs.ProviderError{Provider: c.Provider, Status: status, Message: msg, Type: ErrorType(body)}
 	if c.Hint != nil {
-		pe.Fix = c.Hint(status)
+		pe.Fix = c.Hint(status, body)
 	}
+	markContextFull(pe, body)
 	return pe
 }
 
@@ -434,7 +443,9 @@ func (s *Stream) Reported(event []byte) error {
 	if msg == "" {
 		msg = Snippet(event)
 	}
-	return s.Fail(msg)
+	pe := &errs.ProviderError{Provider: s.c.Provider, Message: s.c.scrub(msg)}
+	markContextFull(pe, event)
+	return pe
 }
 
 // Fail is the error for a provider that reported a failure inside the stream.

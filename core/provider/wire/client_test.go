@@ -22,7 +22,7 @@ func testClient(srvURL string, opts Options) (*Client, func(context.Context) (*h
 	opts.BaseDelay = time.Millisecond
 	opts.Rand = func() float64 { return 0 }
 	c := NewClient("acme", []string{testKey}, opts)
-	c.Hint = func(status int) string {
+	c.Hint = func(status int, _ []byte) string {
 		if status == 401 {
 			return "check the key"
 		}

@@ -69,8 +69,9 @@ func BodyText(body []byte) string {
 //	{"error":{"code":429,"message","metadata":{"raw"}}}    OpenRouter (the upstream's error in raw)
 //
 // The kind is the error's code when it is a string, else its type, else
-// Gemini's status ("INVALID_ARGUMENT"); a numeric code only repeats the
-// HTTP status and is left out.
+// Gemini's status ("INVALID_ARGUMENT"); a numeric code, or one that is an
+// HTTP status written as a string ("401"), only repeats the status and is
+// left out.
 
 // maxErrorDepth bounds how deep an error is looked for (arrays, nested
 // messages, OpenRouter's raw upstream body).
@@ -143,7 +144,7 @@ func errorIn(v gjson.Result, depth int) (kind, msg string) {
 // errorObject reads {"message", "code"|"type"|"status", "metadata":{"raw"}}.
 func errorObject(e gjson.Result, depth int) (kind, msg string) {
 	for _, k := range []string{"code", "type", "status"} {
-		if f := e.Get(k); f.Type == gjson.String && f.String() != "" {
+		if f := e.Get(k); f.Type == gjson.String && f.String() != "" && !(k == "code" && statusCode(f.String())) {
 			kind = f.String()
 			break
 		}
@@ -185,6 +186,15 @@ func errorObject(e gjson.Result, depth int) (kind, msg string) {
 		}
 	}
 	return kind, msg
+}
+
+// statusCode reports whether a code is an HTTP status written as a string
+// (LiteLLM's "401"): like a numeric code it only repeats the status.
+func statusCode(code string) bool {
+	if len(code) != 3 || code[0] < '1' || code[0] > '5' {
+		return false
+	}
+	return strings.Trim(code, "0123456789") == ""
 }
 
 // detail reads FastAPI's "detail": a string, or a list of
