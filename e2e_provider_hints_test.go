@@ -11,6 +11,9 @@ import (
 // fix on a hint line: one error line, one hint, exit 6.
 func TestProviderErrorsNameTheFix(t *testing.T) {
 	t.Parallel()
+	// A failure the prompt outlived says how to ask again without sending
+	// it twice (a context overflow's hint has its own way on).
+	const kept = "; the prompt is kept: trail resume ID (no prompt) asks again"
 	tests := []struct {
 		name, provider, file string
 		status               int
@@ -27,13 +30,13 @@ func TestProviderErrorsNameTheFix(t *testing.T) {
 			"hint: the conversation outgrew the model's context: shorten it with trail compact ID, then resume; the server's context is 8192 tokens (n_ctx): --context-window 8192 has trail compact by itself before it fills"},
 		{"Ollama's model without tools", "openai", "ollama/RECONSTRUCTED_400_does_not_support_tools.json", 400,
 			"trail: openai: 400 api_error: registry.ollama.ai/library/gemma:7b does not support tools",
-			"hint: this model takes no tools: pass --tools none, or pick a model that supports tools"},
+			"hint: this model takes no tools: pass --tools none, or pick a model that supports tools" + kept},
 		{"LM Studio's 200 without /v1", "openai", "lmstudio/200_unexpected_endpoint.json", 200,
 			"trail: openai: 200 Unexpected endpoint or method. (POST /chat/completions)",
-			"hint: the server answered with an error, not a stream: check --base-url (OpenAI-compatible servers usually end in /v1)"},
+			"hint: the server answered with an error, not a stream: check --base-url (OpenAI-compatible servers usually end in /v1)" + kept},
 		{"a gateway's status as a string code", "openai", "gateways/RECONSTRUCTED_litellm_401_code_as_string.json", 401,
 			"trail: openai: 401 auth_error: Authentication Error, Invalid proxy server token passed.",
-			"hint: check OPENAI_API_KEY; keys are read from the environment only"},
+			"hint: check OPENAI_API_KEY; keys are read from the environment only" + kept},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
