@@ -171,3 +171,23 @@ func TestAGatewayTokenBeatsAnExportedAPIKey(t *testing.T) {
 		t.Errorf("no warning:\n%s", r.stderr)
 	}
 }
+
+// DeepSeek's Anthropic endpoint thinks unless told not to, and refuses the
+// next round of a tool loop without that thinking ("The content[].thinking
+// in the thinking mode must be passed back"): the round's thinking goes
+// back though trail did not ask for it.
+func TestThinkingAServerDidUnaskedGoesBackInTheToolLoop(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/RECONSTRUCTED_thinking_tool_use.sse")),
+		wiretest.Replay(wiretest.Transcript(t, "anthropic/after_tool.sse")))
+	e := anthropicEnv(t)
+	e.must("", "run", "-m", "deepseek-v4-pro", "--base-url", srv.URL, "what is the largest city in my country?")
+	body := srv.Body(1)
+	asst := gjson.GetBytes(body, `messages.#(role=="assistant")`)
+	if asst.Get("content.0.type").String() != "thinking" || asst.Get("content.0.signature").String() == "" {
+		t.Errorf("round 2's assistant turn: %s", asst.Raw)
+	}
+	if gjson.GetBytes(body, "thinking").Exists() {
+		t.Errorf("trail turned thinking on: %s", body)
+	}
+}

@@ -89,7 +89,7 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		return nil, err
 	}
 	defer st.Close()
-	return readStream(st, sink, req.Model)
+	return readStream(st, sink, req.Model, req.Thinking != nil)
 }
 
 // hint names the fix for a failed status; a 2xx is an error body where

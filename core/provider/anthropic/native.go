@@ -15,8 +15,10 @@ import (
 // thinking and signature, a streamed tool input). Nil when every block is
 // plain text or a tool call: trail's own fields then say it all, and the
 // record stays as it was before trail kept blocks. A tool_use block cut
-// short (call -1) is left out, like its call.
-func nativeContent(blocks []*contentBlock) json.RawMessage {
+// short (call -1) is left out, like its call. unasked marks thinking the
+// server did though the request did not turn it on: thinkingUnasked, so
+// it goes back whether or not the next request asks for thinking.
+func nativeContent(blocks []*contentBlock, unasked bool) json.RawMessage {
 	needed := false
 	for _, b := range blocks {
 		if (b.kind != "text" && b.kind != "tool_use") || len(b.citations) > 0 {
@@ -36,7 +38,24 @@ func nativeContent(blocks []*contentBlock) json.RawMessage {
 			out = append(out, obj)
 		}
 	}
-	return wire.ProviderData(provider.Anthropic, wire.Fields{{Key: "content", Value: out}})
+	fields := wire.Fields{{Key: "content", Value: out}}
+	if unasked && thought(blocks) {
+		fields = append(fields, wire.Field{Key: thinkingUnasked, Value: true})
+	}
+	return wire.ProviderData(provider.Anthropic, fields)
+}
+
+// thinkingUnasked is the providerData key of thinking the server did unasked.
+const thinkingUnasked = "thinkingUnasked"
+
+// thought reports whether the answer holds thinking.
+func thought(blocks []*contentBlock) bool {
+	for _, b := range blocks {
+		if b.kind == "thinking" || b.kind == "redacted_thinking" {
+			return true
+		}
+	}
+	return false
 }
 
 // native is one block rebuilt; nil when its start was not an object.

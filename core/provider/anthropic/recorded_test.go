@@ -133,7 +133,9 @@ func srvBody(t *testing.T, req *provider.Request) []byte {
 }
 
 func TestThinkingBlocksStayHomeWhenThinkingIsOff(t *testing.T) {
-	resp, _ := call(t, "anthropic/RECONSTRUCTED_thinking_tool_use.sse", hello())
+	asked := hello()
+	asked.Thinking = &provider.Thinking{Budget: 1024} // then turned off
+	resp, _ := call(t, "anthropic/RECONSTRUCTED_thinking_tool_use.sse", asked)
 	asst := committed(t, resp)
 	result := msg("tool", "Mexico")
 	result.ToolCallID = resp.ToolCalls[0].ID
@@ -145,6 +147,25 @@ func TestThinkingBlocksStayHomeWhenThinkingIsOff(t *testing.T) {
 	// and another provider never sees the blocks
 	if d := asst.DataFor(provider.OpenAI); d.Exists() {
 		t.Errorf("the openai provider would read %s", d.Raw)
+	}
+}
+
+// A server that thinks though it was not asked to (DeepSeek's Anthropic
+// endpoint, models that think by default) refuses the next round of a tool
+// loop without that thinking: it goes back, with thinking still not asked.
+func TestThinkingDoneUnaskedGoesBack(t *testing.T) {
+	resp, _ := call(t, "anthropic/RECONSTRUCTED_thinking_tool_use.sse", hello())
+	asst := committed(t, resp)
+	result := msg("tool", "Mexico")
+	result.ToolCallID = resp.ToolCalls[0].ID
+	req := &provider.Request{Model: "deepseek-v4-pro", MaxTokens: 100, NoCache: true, Messages: []chat.Message{msg("user", "q"), asst, result}}
+	body := srvBody(t, req)
+	content := gjson.GetBytes(body, "messages.1.content")
+	if content.Get("0.type").String() != "thinking" || content.Get("0.signature").String() == "" || content.Get("#(type==\"tool_use\")").Raw == "" {
+		t.Errorf("the unasked thinking did not go back first: %s", content.Raw)
+	}
+	if gjson.GetBytes(body, "thinking").Exists() {
+		t.Errorf("thinking was turned on: %s", gjson.GetBytes(body, "thinking").Raw)
 	}
 }
 

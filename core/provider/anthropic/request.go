@@ -29,7 +29,10 @@ import (
 // take their input from the message's tool calls, and a tool_use the
 // message no longer calls (one cut short by max_tokens) is left out.
 // Thinking blocks go back only while thinking is on: with it off, the API
-// refuses them. An assistant message never ends with a thinking block.
+// refuses them. Thinking a server did though it was not asked to (DeepSeek's
+// Anthropic endpoint, models that think by default) goes back always: the
+// server that thinks unasked refuses a tool loop without it. An assistant
+// message never ends with a thinking block.
 //
 // Prompt caching: the request's prefix is marked for the cache at three
 // places (the API allows four): the system prompt, the last tool, and the
@@ -292,10 +295,11 @@ func nativeBlocks(m *chat.Message, native gjson.Result, thinkingOn bool) []block
 	}
 	sent := map[string]bool{}
 	var out []block
+	unasked := m.DataFor(provider.Anthropic).Get(thinkingUnasked).Bool()
 	native.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").String() {
 		case "thinking", "redacted_thinking":
-			if thinkingOn {
+			if thinkingOn || unasked {
 				out = append(out, rawBlock(b))
 			}
 		case "text":

@@ -65,12 +65,16 @@ type assembler struct {
 	details  gjson.Result
 	done     bool
 	uncached int64 // input_tokens as last reported: the prompt less its cached part
+	// askedThinking: the request turned thinking on. A server that thinks
+	// unasked (DeepSeek's Anthropic endpoint, models that think by
+	// default) wants its thinking back all the same (request.go).
+	askedThinking bool
 }
 
 // readStream turns the event stream into the answer, handing every event
 // to the sink as it arrives.
-func readStream(st *wire.Stream, sink provider.Sink, model string) (*provider.Response, error) {
-	a := &assembler{sink: sink, st: st, blocks: map[int64]*contentBlock{}}
+func readStream(st *wire.Stream, sink provider.Sink, model string, askedThinking bool) (*provider.Response, error) {
+	a := &assembler{sink: sink, st: st, blocks: map[int64]*contentBlock{}, askedThinking: askedThinking}
 	a.resp.Model = model
 	for events := 0; !a.done; events++ {
 		ev, err := st.Next()
@@ -267,7 +271,7 @@ func (a *assembler) finish() *provider.Response {
 	if a.resp.Stop == provider.StopRefusal {
 		a.resp.Refusal = refusalText(a.details)
 	}
-	a.resp.ProviderData = nativeContent(a.order)
+	a.resp.ProviderData = nativeContent(a.order, !a.askedThinking)
 	return &a.resp
 }
 
