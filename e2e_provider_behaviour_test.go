@@ -164,6 +164,13 @@ func TestMaxTokensComeFromTheModel(t *testing.T) {
 	if got := gjson.GetBytes(srv.Body(2), "thinking").Raw; got != `{"type":"enabled","budget_tokens":10000}` || gjson.GetBytes(srv.Body(2), "max_tokens").Int() != 64000 {
 		t.Errorf("--thinking sent %s with max_tokens %d", got, gjson.GetBytes(srv.Body(2), "max_tokens").Int())
 	}
+	// A model outside the table (a gateway's): the default cap, and room
+	// left for the answer after the thinking.
+	srv2 := wiretest.NewServer(t, wiretest.Replay(text))
+	e.must("", "run", "--base-url", srv2.URL, "-m", "glm-4.6", "--thinking", "hi")
+	if got := gjson.GetBytes(srv2.Body(0), "thinking").Raw; got != `{"type":"enabled","budget_tokens":6144}` || gjson.GetBytes(srv2.Body(0), "max_tokens").Int() != 8192 {
+		t.Errorf("--thinking on an unknown model sent %s with max_tokens %d", got, gjson.GetBytes(srv2.Body(0), "max_tokens").Int())
+	}
 	r := e.run("", "run", "--base-url", srv.URL, "-m", "claude-opus-4-7", "--thinking", "5000", "hi")
 	if r.code != 2 || !strings.Contains(r.stderr, "claude-opus-4-7 takes no thinking budget") || srv.Requests() != 3 {
 		t.Errorf("a budget on an adaptive-only model: %s", r)

@@ -43,6 +43,18 @@ func (s *session) sentCap() int {
 	return s.maxTokens
 }
 
+// thinkingRoom is the most a default thinking budget takes of a cap: a
+// quarter of it (at least 1,024 tokens) stays for the answer, so a model
+// that thinks its whole budget still answers. A cap too small for both
+// keeps the 1,024-token minimum budget and leaves the answer the rest.
+func thinkingRoom(maxTokens int) int {
+	room := maxTokens - max(minThinkingBudget, maxTokens/4)
+	if room < minThinkingBudget && maxTokens > minThinkingBudget {
+		return minThinkingBudget
+	}
+	return room
+}
+
 // resolveOutput sets the step's max tokens and thinking for its model.
 func (s *session) resolveOutput() error {
 	o := s.opts
@@ -71,7 +83,7 @@ func (s *session) resolveOutput() error {
 			s.thinking = &provider.Thinking{Adaptive: true}
 			return nil
 		}
-		budget := min(defaultThinkingBudget, s.maxTokens-1)
+		budget := min(defaultThinkingBudget, thinkingRoom(s.maxTokens))
 		if budget < minThinkingBudget {
 			return errs.Usagef("raise --max-tokens above 1024, or leave thinking off",
 				"thinking needs room: max_tokens %d leaves less than the 1024-token minimum budget", s.maxTokens)

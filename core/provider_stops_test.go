@@ -138,7 +138,10 @@ func TestMaxTokensAndThinkingForTheModel(t *testing.T) {
 		{"--max-tokens wins", "claude-sonnet-4-5", func(o *StepOptions) { o.MaxTokens = 1000 }, settings.Settings{MaxTokens: 2000}, 1000, true, nil},
 		{"then the settings", "claude-sonnet-4-5", nil, settings.Settings{MaxTokens: 2000}, 2000, true, nil},
 		{"--thinking on a budget model", "claude-sonnet-4-5", func(o *StepOptions) { o.Thinking = "on" }, settings.Settings{}, 64000, false, &provider.Thinking{Budget: 10000}},
-		{"--thinking under a small cap", "claude-sonnet-4-5", func(o *StepOptions) { o.Thinking, o.MaxTokens = "on", 4000 }, settings.Settings{}, 4000, true, &provider.Thinking{Budget: 3999}},
+		// a quarter of the cap, at least 1,024 tokens, stays for the answer
+		{"--thinking under a small cap", "claude-sonnet-4-5", func(o *StepOptions) { o.Thinking, o.MaxTokens = "on", 4000 }, settings.Settings{}, 4000, true, &provider.Thinking{Budget: 2976}},
+		{"--thinking on a model outside the table", "deepseek-v4-pro", func(o *StepOptions) { o.Thinking = "on" }, settings.Settings{}, 8192, false, &provider.Thinking{Budget: 6144}},
+		{"--thinking under a cap too small for both", "claude-sonnet-4-5", func(o *StepOptions) { o.Thinking, o.MaxTokens = "on", 2000 }, settings.Settings{}, 2000, true, &provider.Thinking{Budget: 1024}},
 		{"--thinking on an adaptive model", "claude-opus-4-6", func(o *StepOptions) { o.Thinking = "on" }, settings.Settings{}, 128000, false, &provider.Thinking{Adaptive: true}},
 		{"--thinking N", "claude-opus-4-6", func(o *StepOptions) { o.Thinking = "5000" }, settings.Settings{}, 128000, false, &provider.Thinking{Budget: 5000}},
 		{"the settings turn it on", "claude-sonnet-4-5", nil, settings.Settings{Thinking: "2048"}, 64000, false, &provider.Thinking{Budget: 2048}},
