@@ -191,3 +191,26 @@ func TestThinkingAServerDidUnaskedGoesBackInTheToolLoop(t *testing.T) {
 		t.Errorf("trail turned thinking on: %s", body)
 	}
 }
+
+// A session goes on with the base URL it began with; when the environment
+// names another (a local server moved to a new port), a line says which
+// was used and how to change it.
+func TestAResumeSaysWhichBaseURLItUses(t *testing.T) {
+	t.Parallel()
+	text := wiretest.Transcript(t, "anthropic/text.sse")
+	first := wiretest.NewServer(t, wiretest.Replay(text), wiretest.Replay(text))
+	moved := wiretest.NewServer(t, wiretest.Replay(text))
+	e := anthropicEnv(t)
+	e.setenv("ANTHROPIC_BASE_URL=" + first.URL)
+	e.must("", "run", "-m", "claude-sonnet-4-5", "hi")
+	id := e.onlySession()
+	e.setenv("ANTHROPIC_BASE_URL=" + moved.URL)
+	r := e.must("", "resume", id, "again")
+	want := "the session's base URL " + first.URL + " is used, not ANTHROPIC_BASE_URL's " + moved.URL + "; pass --base-url to change it"
+	if !strings.Contains(r.stderr, want) || first.Requests() != 2 {
+		t.Errorf("stderr %q (requests to the session's server: %d)\nwant %q", r.stderr, first.Requests(), want)
+	}
+	if r := e.must("", "resume", id, "--base-url", moved.URL, "and now"); strings.Contains(r.stderr, "base URL") || moved.Requests() != 1 {
+		t.Errorf("--base-url: %s", r)
+	}
+}

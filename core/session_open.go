@@ -240,7 +240,7 @@ func (s *session) setProvider(stored *store.ProviderRef) error {
 		return err
 	}
 	cfg.Timeout, cfg.MaxRetries = o.Timeout, o.MaxRetries
-	for _, w := range []string{cfg.Warning, cfg.AuthWarning} {
+	for _, w := range append([]string{cfg.Warning}, cfg.Notes...) {
 		if w != "" {
 			s.warnLater(w)
 		}

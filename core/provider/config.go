@@ -54,6 +54,14 @@ type Flags struct {
 	Cassette, CassetteMode, CassetteSpeed string
 }
 
+// envName is the variable that gives a provider's base URL.
+func envName(provider string) string {
+	if provider == OpenAI {
+		return "OPENAI_BASE_URL"
+	}
+	return "ANTHROPIC_BASE_URL"
+}
+
 // Config is everything needed to build a Provider. APIKey comes from
 // the environment only and is never stored.
 type Config struct {
@@ -80,8 +88,10 @@ type Config struct {
 	// Warning is what the user should be told about the model chosen
 	// (a Claude Code alias not sent to openai), "" when nothing.
 	Warning string
-	// AuthWarning says which of two credentials set at once was sent.
-	AuthWarning string
+	// Notes are what else the user should be told about the resolution:
+	// which of two credentials was sent, a stored base URL kept over the
+	// environment's.
+	Notes []string
 }
 
 // Ref is what the record keeps of the provider (never a key).
@@ -143,6 +153,11 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 	}
 	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
 	c.BaseURL = cmp.Or(flags.BaseURL, storedBase, envBase, s.BaseURL)
+	if flags.BaseURL == "" && storedBase != "" && envBase != "" && envBase != storedBase {
+		// The session goes on where it began (SPEC 1.4), but a server that
+		// moved (a local one on a new port) must not be dialled in silence.
+		c.Notes = append(c.Notes, "the session's base URL "+storedBase+" is used, not "+envName(c.Name)+"'s "+envBase+"; pass --base-url to change it")
+	}
 
 	switch c.Name {
 	case Anthropic:
@@ -152,7 +167,7 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		if k := env("ANTHROPIC_AUTH_TOKEN"); k != "" {
 			c.APIKey, c.BearerAuth = k, true
 			if env("ANTHROPIC_API_KEY") != "" {
-				c.AuthWarning = "ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY are both set: ANTHROPIC_AUTH_TOKEN is sent (Authorization: Bearer), as Claude Code sends it, and ANTHROPIC_API_KEY is not; unset the one you do not mean"
+				c.Notes = append(c.Notes, "ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY are both set: ANTHROPIC_AUTH_TOKEN is sent (Authorization: Bearer), as Claude Code sends it, and ANTHROPIC_API_KEY is not; unset the one you do not mean")
 			}
 		} else if k := env("ANTHROPIC_API_KEY"); k != "" {
 			c.APIKey = k
