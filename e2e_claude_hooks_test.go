@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 )
 
 // Each real-world kind of Claude Code hook, written the way public ones
@@ -351,5 +353,38 @@ func TestNotificationHooksHearOfAWaitForApproval(t *testing.T) {
 	e.must("", "run", "--provider", "script", "--script", s, "go")
 	if got := strings.Count(e.read("notified.jsonl"), "\n"); got != 1 {
 		t.Errorf("a denial without a wait notified: %d lines", got)
+	}
+}
+
+// What scripts written for Claude Code's transcript read from it: a tool
+// result's plain output (not trail's JSON envelope), usage split as the
+// API splits it (input_tokens without the cache), and a UUID on every
+// line, also on the second block of a turn.
+func TestTranscriptReadsAsClaudeCodesForScripts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("a.txt", "hello\n")
+	e.withHooks(map[string][]map[string]any{"Stop": {{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}})
+	turn := calls(call("Bash", map[string]any{"command": "cat a.txt; echo oops >&2; exit 3"}))
+	turn["text"] = "let me look"
+	turn["usage"] = map[string]any{"inputTokens": 1000, "outputTokens": 20, "cacheReadInputTokens": 600, "cacheCreationInputTokens": 100}
+	s := e.script(turn, answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	lines := e.transcript(e.onlySession())
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want prompt, text, tool_use, tool_result, answer: %v", len(lines), lines)
+	}
+	for i, l := range lines {
+		if _, err := uuid.Parse(l["uuid"].(string)); err != nil {
+			t.Errorf("line %d uuid %q: %v", i, l["uuid"], err)
+		}
+	}
+	usage := lines[1]["message"].(map[string]any)["usage"].(map[string]any)
+	if usage["input_tokens"] != 300.0 || usage["cache_read_input_tokens"] != 600.0 || usage["cache_creation_input_tokens"] != 100.0 || usage["output_tokens"] != 20.0 {
+		t.Errorf("usage %v", usage)
+	}
+	res := lines[3]["message"].(map[string]any)["content"].([]any)[0].(map[string]any)
+	if c, _ := res["content"].(string); !strings.HasPrefix(c, "hello\n") || !strings.Contains(c, "oops") || strings.Contains(c, `"success"`) || res["is_error"] != true {
+		t.Errorf("tool_result %v", res)
 	}
 }

@@ -25,8 +25,10 @@ package core
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
 
 	"trail/core/chat"
@@ -93,7 +95,7 @@ func (s *session) appendTranscriptEntries(b []byte, m *chat.Message) []byte {
 		result := logfmt.Object{
 			logfmt.F("tool_use_id", m.ToolCallID),
 			logfmt.F("type", "tool_result"),
-			logfmt.F("content", m.ContentText()),
+			logfmt.F("content", toolResultText(m.ContentText())),
 			logfmt.F("is_error", toolResultFailed(m.ContentText())),
 		}
 		extra := []logfmt.Field{logfmt.F("message", logfmt.Object{logfmt.F("role", "user"), logfmt.F("content", []any{result})})}
@@ -114,7 +116,7 @@ func (s *session) appendTranscriptEntries(b []byte, m *chat.Message) []byte {
 				logfmt.F("input", tools.ClaudeInput(tc.Name, tools.Normalize(tc.Name, tc.Args()), s.rec.Cwd)),
 			})
 		}
-		in, out := messageUsage(m)
+		usage := messageUsage(m)
 		for i, block := range blocks {
 			var stop any // null on all but the last block, as Claude Code writes them
 			if i == len(blocks)-1 {
@@ -123,11 +125,13 @@ func (s *session) appendTranscriptEntries(b []byte, m *chat.Message) []byte {
 					stop = "tool_use"
 				}
 			}
-			uuid := m.ID
+			id := m.ID
 			if i > 0 {
-				uuid = fmt.Sprintf("%s-%d", m.ID, i)
+				// A UUID of its own, the same on every write: scripts that
+				// parse uuid as one (and the parentUuid chain) keep working.
+				id = uuid.NewSHA1(uuid.NameSpaceOID, []byte(m.ID+"/"+strconv.Itoa(i))).String()
 			}
-			b = s.appendTranscriptLine(b, uuid, m.Timestamp, "assistant", logfmt.F("message", logfmt.Object{
+			b = s.appendTranscriptLine(b, id, m.Timestamp, "assistant", logfmt.F("message", logfmt.Object{
 				logfmt.F("model", s.pcfg.Model),
 				logfmt.F("id", "msg_"+m.ID),
 				logfmt.F("type", "message"),
@@ -135,7 +139,7 @@ func (s *session) appendTranscriptEntries(b []byte, m *chat.Message) []byte {
 				logfmt.F("content", []any{block}),
 				logfmt.F("stop_reason", stop),
 				logfmt.F("stop_sequence", nil),
-				logfmt.F("usage", logfmt.Object{logfmt.F("input_tokens", in), logfmt.F("output_tokens", out)}),
+				logfmt.F("usage", usage),
 			}))
 		}
 	}
@@ -184,11 +188,43 @@ func toolResultFailed(content string) bool {
 	return code.Exists() && code.Int() != 0
 }
 
-// messageUsage reads an assistant message's token counts from its metadata.
-func messageUsage(m *chat.Message) (in, out int64) {
-	if len(m.Metadata) == 0 || !json.Valid(m.Metadata) {
-		return 0, 0
+// messageUsage is an assistant message's token counts from its metadata,
+// as Claude Code's transcript gives them: input_tokens without the cached
+// part, which cache_read_input_tokens and cache_creation_input_tokens
+// count (trail's inputTokens is the whole prompt), so a script that adds
+// them counts the prompt once.
+func messageUsage(m *chat.Message) logfmt.Object {
+	var md gjson.Result
+	if len(m.Metadata) > 0 && json.Valid(m.Metadata) {
+		md = gjson.ParseBytes(m.Metadata)
 	}
-	md := gjson.ParseBytes(m.Metadata)
-	return md.Get("inputTokens").Int(), md.Get("outputTokens").Int()
+	read, created := md.Get("cacheReadInputTokens").Int(), md.Get("cacheCreationInputTokens").Int()
+	return logfmt.Object{
+		logfmt.F("input_tokens", max(md.Get("inputTokens").Int()-read-created, 0)),
+		logfmt.F("cache_creation_input_tokens", created),
+		logfmt.F("cache_read_input_tokens", read),
+		logfmt.F("output_tokens", md.Get("outputTokens").Int()),
+	}
+}
+
+// toolResultText is a tool result as Claude Code's transcript has it: the
+// tool's output (with its error, when it failed), not trail's JSON
+// envelope {"success", "output", "error"}. Anything else is kept as is.
+func toolResultText(content string) string {
+	if !gjson.Valid(content) {
+		return content
+	}
+	r := gjson.Parse(content)
+	out, okOut := r.Get("output"), r.Get("success").Exists()
+	if !r.IsObject() || !okOut || (out.Exists() && out.Type != gjson.String) {
+		return content
+	}
+	text := out.String()
+	if e := r.Get("error").String(); e != "" {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += e
+	}
+	return text
 }
