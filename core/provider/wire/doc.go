@@ -8,7 +8,7 @@
 //     bytes (FuzzReader); a stream cut inside an event is
 //     io.ErrUnexpectedEOF, never a half event.
 //   - A request is retried only before the first byte of a successful
-//     response (HTTP 408, 409, 429, 500, 502, 503, 504, 529, or the
+//     response (HTTP 408, 409, 429, any 5xx but 501, 505 and 511, or the
 //     connection failing); once a byte has streamed it never is, because
 //     the user has already seen output. An idle timeout is not retried: the
 //     user already waited --timeout. The server's x-should-retry ("true" or

@@ -1,0 +1,29 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+
+	"trail/core/provider/wire/wiretest"
+)
+
+// What servers and the proxies before them answer in place of the stream
+// trail asked for: a Cloudflare error page, an error chunk with status
+// 200, an event stream labelled JSON, one whole JSON answer.
+
+// Cloudflare's 524 (the origin took too long) passes on the next attempt
+// as often as a 502 does: it is retried, with one line on stderr.
+func TestACloudflareTimeoutIsRetried(t *testing.T) {
+	t.Parallel()
+	page := wiretest.Body(t, "gateways/RECONSTRUCTED_cloudflare_524.html")
+	srv := wiretest.NewServer(t, wiretest.Status(524, page),
+		wiretest.Replay(wiretest.Transcript(t, "openai/text.sse")))
+	e := openaiEnv(t)
+	r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "gpt-4o", "hi")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Hello") || srv.Requests() != 2 {
+		t.Fatalf("exit %d after %d requests, want 0 after 2\n%s", r.code, srv.Requests(), r)
+	}
+	if want := "trail: openai: 524 an HTML page: api.openai.com | 524: A timeout occurred, retrying in 0.0 s (1 of 4)\n"; r.stderr != want {
+		t.Errorf("stderr %q\nwant   %q", r.stderr, want)
+	}
+}
