@@ -41,6 +41,7 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 	}
 	c.Hint = hint
 	c.Final = final
+	c.Early = early
 	official := cfg.BaseURL == "" || strings.HasPrefix(url, DefaultBaseURL+"/")
 	return &Provider{url: url, key: cfg.APIKey, official: official, client: c}, nil
 }

@@ -29,7 +29,8 @@ import (
 // finish_reason was cut. A failure mid-stream is a chunk with an "error"
 // object (OpenAI, OpenRouter, newer llama.cpp), an {"object":"error"}
 // chunk (vLLM), or an "error:" line (older llama.cpp, read by wire as an
-// event named "error").
+// event named "error"); one before any content that stands for a retried
+// status is retried as that status (early.go).
 //
 // Tool calls arrive as delta.tool_calls fragments: the first names the
 // id and the function, later ones append to the arguments, each keyed by
