@@ -34,5 +34,9 @@
 //     the API key is scrubbed from every body before any of it is quoted,
 //     and URLs are shown without user info or query. A base URL that is not
 //     http(s) is a usage error before any request (Endpoint).
+//   - A 2xx body labelled application/json is judged by its first bytes
+//     (whole.go): an event stream is read as one, a JSON body is the
+//     provider's whole answer (Client.Whole) or an error, and a body is
+//     called JSON only when it parses.
 //   - A cancelled context ends the call at once with the context's error.
 package wire
