@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -52,5 +54,78 @@ func TestAnErrorChunkInPlaceOfA429IsRetried(t *testing.T) {
 	r = e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "gpt-5.2", "hi")
 	if r.code != 6 || srv.Requests() != 1 || !strings.HasPrefix(r.stderr, "trail: openai: auth_error: Authentication Error") {
 		t.Errorf("a 401 chunk: exit %d after %d requests, want 6 after 1\n%s", r.code, srv.Requests(), r)
+	}
+}
+
+// labelled serves events under another content type than an event
+// stream's.
+func labelled(contentType string, events []string) wiretest.Step {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		for _, ev := range events {
+			io.WriteString(w, ev)
+			w.(http.Flusher).Flush()
+		}
+	}
+}
+
+// Microsoft's Foundry Local labels its event streams application/json:
+// the body says what it is, and the answer comes through.
+func TestAnEventStreamLabelledJSONIsReadAsOne(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, labelled("application/json", wiretest.Transcript(t, "openai/text.sse")))
+	e := openaiEnv(t)
+	r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "phi-4-mini", "hi")
+	if r.code != 0 || r.stdout != "Hello there, how may I assist you today?\n" || r.stderr != "" {
+		t.Errorf("exit %d\n%s", r.code, r)
+	}
+}
+
+// A server that ignores "stream": true answers one JSON body: it is the
+// answer, tool calls and all, with one note on stderr a step (none with
+// -q), and the log holds the body as the response and validates.
+func TestAServerThatDoesNotStreamIsAnsweredAllTheSame(t *testing.T) {
+	t.Parallel()
+	const note = "trail: openai: the server does not stream: its answer came whole, at the end\n"
+	srv := wiretest.NewServer(t, wiretest.Status(200, wiretest.Body(t, "openai/RECONSTRUCTED_nonstream_tool_call.json")),
+		wiretest.Status(200, wiretest.Body(t, "openai/nonstream.json")))
+	e := openaiEnv(t)
+	r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "gpt-4o-mini", "--allow-tool", "Bash(echo *)", "hi")
+	if r.code != 0 || r.stdout != "\n\nHello there, how may I assist you today?\n" || strings.Count(r.stderr, note) != 1 {
+		t.Fatalf("exit %d, want 0 with the second answer and one note\n%s", r.code, r)
+	}
+	if e.read("w.txt") != "whole\n" || e.read("v.txt") != "second\n" {
+		t.Errorf("the calls of the whole answer did not run")
+	}
+	id := e.onlySession()
+	if v := e.run("", "validate-log", "--strict", e.logPath(id)); v.code != 0 {
+		t.Errorf("validate-log --strict: %s", v)
+	}
+	responses := 0
+	for _, l := range e.events(id, "provider_native_raw_payload") {
+		if l["payloadKind"] == "response" {
+			responses++
+		}
+	}
+	if responses != 2 {
+		t.Errorf("%d response payloads in the log, want the 2 bodies", responses)
+	}
+
+	srv = wiretest.NewServer(t, wiretest.Status(200, wiretest.Body(t, "anthropic/nonstream.json")))
+	a := anthropicEnv(t)
+	r = a.run("", "run", "--base-url", srv.URL, "-m", "claude-sonnet-4-5", "hi")
+	if r.code != 0 || r.stdout != "Hi! My name is Claude.\n" || r.stderr != strings.Replace(note, "openai", "anthropic", 1) {
+		t.Errorf("anthropic: exit %d\n%s", r.code, r)
+	}
+	r = a.run("", "run", "-q", "--base-url", srv.URL, "-m", "claude-sonnet-4-5", "hi")
+	if r.code != 0 || r.stderr != "" {
+		t.Errorf("-q: exit %d\n%s", r.code, r)
+	}
+
+	// An error body in place of the stream is still the error it was.
+	srv = wiretest.NewServer(t, wiretest.Status(200, wiretest.Body(t, "lmstudio/200_unexpected_endpoint.json")))
+	r = e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "m", "hi")
+	if r.code != 6 || !strings.HasPrefix(r.stderr, "trail: openai: 200 Unexpected endpoint or method. (POST /chat/completions)\n") {
+		t.Errorf("an error body: exit %d\n%s", r.code, r)
 	}
 }
