@@ -105,6 +105,12 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 	if resp.StreamOptionsRejected {
 		s.rememberNoStreamOptions()
 	}
+	if resp.NotStreamed && !s.notStreamedSaid {
+		// Once a step: the user should know why the answer came all at
+		// once, not be told again each round of a tool loop.
+		s.notStreamedSaid = true
+		s.obs.Event(StepEvent{Kind: EvNotice, Text: s.pcfg.Name + ": the server does not stream: its answer came whole, at the end"})
+	}
 	return resp, "", nil
 }
 

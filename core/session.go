@@ -66,6 +66,7 @@ type session struct {
 	thinking         *provider.Thinking
 	noStreamOptions  bool // the server refuses stream_options (providerOptions in the record)
 	streamOptsLoaded bool
+	notStreamedSaid  bool // the note that the server does not stream was given this step
 
 	// this step's accounting, for the result
 	turns      int

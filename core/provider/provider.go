@@ -93,6 +93,9 @@ type Response struct {
 	// ProviderData is what this provider needs back on later requests
 	// (chat.Message.ProviderData), nil when nothing.
 	ProviderData []byte
+	// NotStreamed: the server ignored "stream": true and sent the whole
+	// answer as one JSON body, read as the answer all the same.
+	NotStreamed bool
 	// StreamOptionsRejected: the server refused stream_options and the
 	// call was sent again without it; later calls should leave it out.
 	StreamOptionsRejected bool

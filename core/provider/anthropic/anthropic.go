@@ -40,6 +40,7 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 	c.Hint = hint
 	c.Final = final
 	c.Early = early
+	c.Whole = isWhole
 	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
 }
 
@@ -89,6 +90,9 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		return nil, err
 	}
 	defer st.Close()
+	if body := st.Whole(); body != nil {
+		return readWhole(st, body, sink, req.Model, req.Thinking != nil)
+	}
 	return readStream(st, sink, req.Model, req.Thinking != nil)
 }
 

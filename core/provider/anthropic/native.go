@@ -21,7 +21,7 @@ import (
 func nativeContent(blocks []*contentBlock, unasked bool) json.RawMessage {
 	needed := false
 	for _, b := range blocks {
-		if (b.kind != "text" && b.kind != "tool_use") || len(b.citations) > 0 {
+		if (b.kind != "text" && b.kind != "tool_use") || len(b.citations) > 0 || gjson.Get(b.start, "citations.#").Int() > 0 {
 			needed = true
 			break
 		}

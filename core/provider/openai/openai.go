@@ -41,6 +41,8 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 	}
 	c.Hint = hint
 	c.Final = final
+	c.Early = early
+	c.Whole = isWhole
 	official := cfg.BaseURL == "" || strings.HasPrefix(url, DefaultBaseURL+"/")
 	return &Provider{url: url, key: cfg.APIKey, official: official, client: c}, nil
 }
@@ -69,7 +71,12 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		return nil, err
 	}
 	defer st.Close()
-	resp, err := readStream(st, sink, req.Model, req.CallIndex)
+	var resp *provider.Response
+	if body := st.Whole(); body != nil {
+		resp, err = readWhole(st, body, sink, req.Model, req.CallIndex)
+	} else {
+		resp, err = readStream(st, sink, req.Model, req.CallIndex)
+	}
 	if resp != nil {
 		resp.StreamOptionsRejected = rejected
 	}

@@ -29,7 +29,8 @@ import (
 // finish_reason was cut. A failure mid-stream is a chunk with an "error"
 // object (OpenAI, OpenRouter, newer llama.cpp), an {"object":"error"}
 // chunk (vLLM), or an "error:" line (older llama.cpp, read by wire as an
-// event named "error").
+// event named "error"); one before any content that stands for a retried
+// status is retried as that status (early.go).
 //
 // Tool calls arrive as delta.tool_calls fragments: the first names the
 // id and the function, later ones append to the arguments, each keyed by
@@ -119,7 +120,11 @@ func readStream(st *wire.Stream, sink provider.Sink, model string, callIndex int
 	}
 }
 
-func (a *assembler) chunk(c gjson.Result) error {
+func (a *assembler) chunk(c gjson.Result) error { return a.read(c, "delta") }
+
+// read reads a chunk, whose choices carry a "delta", or the whole answer
+// of a server that did not stream, whose choices carry the "message".
+func (a *assembler) read(c gjson.Result, part string) error {
 	// "error": null rides on every chunk of some servers (Foundry Local):
 	// only an error that says something is one.
 	if e := c.Get("error"); e.Exists() && e.Type != gjson.Null || c.Get("object").String() == "error" {
@@ -138,7 +143,7 @@ func (a *assembler) chunk(c gjson.Result) error {
 		if idx := ch.Get("index"); idx.Exists() && idx.Int() != 0 {
 			continue // only the first choice is the answer
 		}
-		d := ch.Get("delta")
+		d := ch.Get(part)
 		if r := d.Get("reasoning_content"); r.Type == gjson.String {
 			if a.reasoning == nil {
 				a.reasoning = &strings.Builder{}
@@ -158,8 +163,12 @@ func (a *assembler) chunk(c gjson.Result) error {
 		if ec := d.Get("extra_content"); ec.IsObject() {
 			a.extra = ec.Raw
 		}
-		for _, tc := range d.Get("tool_calls").Array() {
-			a.toolCall(tc)
+		for i, tc := range d.Get("tool_calls").Array() {
+			f := a.toolCall(tc)
+			if !f.indexed && part == "message" {
+				f.index, f.indexed = int64(i), true // a whole message's calls are its list
+			}
+			a.fragment(f)
 		}
 		if fc := d.Get("function_call"); fc.IsObject() {
 			a.fragment(fragment{name: fc.Get("name").String(), args: fc.Get("arguments").String()})
@@ -208,7 +217,7 @@ type fragment struct {
 }
 
 // toolCall reads one delta.tool_calls entry.
-func (a *assembler) toolCall(tc gjson.Result) {
+func (a *assembler) toolCall(tc gjson.Result) fragment {
 	f := fragment{id: tc.Get("id").String(), name: tc.Get("function.name").String(), args: tc.Get("function.arguments").String()}
 	if v := tc.Get("index"); v.Type == gjson.Number {
 		f.index, f.indexed = v.Int(), true
@@ -216,7 +225,7 @@ func (a *assembler) toolCall(tc gjson.Result) {
 	if ec := tc.Get("extra_content"); ec.IsObject() {
 		f.extra = ec.Raw
 	}
-	a.fragment(f)
+	return f
 }
 
 // fragment merges f into its call, or starts a new one (the file comment

@@ -1,11 +1,11 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -76,6 +76,10 @@ type Client struct {
 	// "" for none; also for a 2xx JSON body that reports an error in
 	// place of a stream.
 	Hint func(status int, body []byte) string
+	// Whole reports whether a JSON body, in place of the stream, is the
+	// provider's complete answer (a server that ignored "stream": true):
+	// Open then returns a Stream whose Whole is the body. nil: never.
+	Whole func(body []byte) bool
 	// Final reads an error response the status alone would retry and says
 	// whether waiting cannot help (a used-up quota, a spending cap), with
 	// the hint that names the cause. nil: the status decides.
@@ -188,26 +192,33 @@ func (c *Client) attempt(ctx context.Context, newReq func(context.Context) (*htt
 		}
 		return nil, 0, pe
 	}
-	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "application/json" {
-		// A server that ignored "stream": true answers with one JSON body.
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		resp.Body.Close()
-		body = c.scrubBytes(body)
-		msg := ErrorMessage(body)
-		fix := "point --base-url at a server that streams (server-sent events)"
-		if msg == "" {
-			msg = "the server answered with JSON instead of an event stream: " + Snippet(body)
-		} else if c.Hint != nil {
-			// An error where the stream should be: LM Studio's answer to
-			// a path it does not serve is a 200, and the URL is at fault.
-			if h := c.Hint(resp.StatusCode, body); h != "" {
-				fix = h
+	var body io.ReadCloser = resp.Body
+	if labelledJSON(resp.Header) {
+		timer.Reset(idle) // the headers came: the body's wait starts now
+		head, isJSON, err := sniff(resp.Body)
+		if isJSON {
+			all, err := io.ReadAll(io.LimitReader(io.MultiReader(bytes.NewReader(head), resp.Body), maxWholeBody+1))
+			resp.Body.Close()
+			if err != nil {
+				return fail(c.transportError(ctx, actx, err, req.URL))
 			}
+			whole, err := c.jsonBody(resp.StatusCode, all)
+			if err != nil {
+				return fail(err)
+			}
+			timer.Stop()
+			return &Stream{body: resp.Body, timer: timer, ctx: ctx, actx: actx, cancel: cancel, c: c, whole: whole}, 0, nil
 		}
-		return fail(&errs.ProviderError{Provider: c.Provider, Status: resp.StatusCode, Message: msg, Fix: fix})
+		// An event stream labelled JSON (Foundry Local): read as one,
+		// from its first byte; a read error there comes back in its turn.
+		var rest io.Reader = resp.Body
+		if err != nil {
+			rest = errReader{err}
+		}
+		body = replayed{io.MultiReader(bytes.NewReader(head), rest), resp.Body}
 	}
 	s := &Stream{
-		sse: NewReader(resp.Body), body: resp.Body, timer: timer, idle: idle,
+		sse: NewReader(body), body: body, timer: timer, idle: idle,
 		ctx: ctx, actx: actx, cancel: cancel, c: c,
 	}
 	// Every line restarts the wait, keep-alive comments included
@@ -392,6 +403,7 @@ type Stream struct {
 	// handed out by Next before anything else.
 	held     []Event
 	earlyErr error
+	whole    []byte // the answer of a server that did not stream (Whole)
 }
 
 // Next returns the next event. The idle timer runs only while Next waits
@@ -402,6 +414,9 @@ type Stream struct {
 // the caller's context error, or a *errs.ProviderError (timeout,
 // connection lost).
 func (s *Stream) Next() (Event, error) {
+	if s.whole != nil {
+		return Event{}, io.EOF
+	}
 	if len(s.held) > 0 {
 		ev := s.held[0]
 		s.held = s.held[1:]

@@ -8,7 +8,7 @@
 //     bytes (FuzzReader); a stream cut inside an event is
 //     io.ErrUnexpectedEOF, never a half event.
 //   - A request is retried only before the first byte of a successful
-//     response (HTTP 408, 409, 429, 500, 502, 503, 504, 529, or the
+//     response (HTTP 408, 409, 429, any 5xx but 501, 505 and 511, or the
 //     connection failing); once a byte has streamed it never is, because
 //     the user has already seen output. An idle timeout is not retried: the
 //     user already waited --timeout. The server's x-should-retry ("true" or
@@ -26,13 +26,18 @@
 //     the call ends with the server's wait in the message, as does the
 //     last failure once no retry is left.
 //   - The idle timer runs from the moment the request is sent and is
-//     refreshed by every SSE event, pings included (SPEC 4.1): a server that
-//     pings is at work, and one that pings forever is waited for until the
-//     user interrupts. Comments are not events and do not refresh it.
+//     refreshed by every line of the stream, pings and keep-alive comments
+//     included (SPEC 4.1 names events; OpenRouter keeps a slow answer open
+//     with comments): a server that sends them is at work, and one that
+//     sends them forever is waited for until the user interrupts.
 //   - Every error is a *errs.ProviderError naming the provider and the HTTP
 //     status with the provider's own message, and never contains a secret:
 //     the API key is scrubbed from every body before any of it is quoted,
 //     and URLs are shown without user info or query. A base URL that is not
 //     http(s) is a usage error before any request (Endpoint).
+//   - A 2xx body labelled application/json is judged by its first bytes
+//     (whole.go): an event stream is read as one, a JSON body is the
+//     provider's whole answer (Client.Whole) or an error, and a body is
+//     called JSON only when it parses.
 //   - A cancelled context ends the call at once with the context's error.
 package wire

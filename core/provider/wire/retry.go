@@ -19,14 +19,20 @@ const (
 )
 
 // RetryableStatus reports whether an HTTP status is worth another attempt:
-// timeouts, conflicts, rate limits, server errors and Anthropic's 529
-// "overloaded".
+// timeouts, conflicts, rate limits and every server error, as the OpenAI
+// and Anthropic SDKs retry them (Anthropic's 529 "overloaded" and
+// Cloudflare's 520 to 524 in front of most hosted APIs among them), but
+// for the three no wait cures: 501 (the server does not do this at all),
+// 505 (it refuses the HTTP version) and 511 (a captive portal wants a
+// login first).
 func RetryableStatus(code int) bool {
 	switch code {
-	case 408, 409, 429, 500, 502, 503, 504, 529:
+	case 408, 409, 429:
 		return true
+	case 501, 505, 511:
+		return false
 	}
-	return false
+	return code >= 500 && code <= 599
 }
 
 // backoff is the wait before retry number n (1-based): the server's
