@@ -39,9 +39,9 @@ func TestFinishReasonsThatSayTheAnswerFailed(t *testing.T) {
 		wantState        string
 	}{
 		{"OpenRouter's error finish", "openrouter/RECONSTRUCTED_finish_reason_error.sse", 6,
-			"trail: openai: the generation failed on the server (finish_reason \"error\")\n", "error_during_execution", "interrupted"},
+			"trail: openai: the generation failed on the server (finish_reason \"error\")\nhint: the prompt is kept: trail resume ID (no prompt) asks again\n", "error_during_execution", "interrupted"},
 		{"vLLM's abort finish", "vllm/RECONSTRUCTED_finish_reason_abort.sse", 6,
-			"trail: openai: the server aborted the generation (finish_reason \"abort\")\n", "error_during_execution", "interrupted"},
+			"trail: openai: the server aborted the generation (finish_reason \"abort\")\nhint: the prompt is kept: trail resume ID (no prompt) asks again\n", "error_during_execution", "interrupted"},
 		{"LiteLLM's end_turn finish", "gateways/RECONSTRUCTED_finish_reason_end_turn.sse", 0, "", "success", "complete"},
 		{"TGI's eos finish", "gateways/RECONSTRUCTED_finish_reason_eos.sse", 0, "", "success", "complete"},
 	}
@@ -51,8 +51,12 @@ func TestFinishReasonsThatSayTheAnswerFailed(t *testing.T) {
 			srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, tt.transcript)))
 			e := openaiEnv(t)
 			r := e.run("", "run", "--provider", "openai", "--base-url", srv.URL, "-m", "m", "-o", "json", "hi")
-			if r.code != tt.wantCode || r.stderr != tt.wantStderr {
-				t.Fatalf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, tt.wantCode, tt.wantStderr)
+			want := tt.wantStderr
+			if ids := e.sessionIDs(); len(ids) == 1 {
+				want = strings.ReplaceAll(want, "ID", ids[0])
+			}
+			if r.code != tt.wantCode || r.stderr != want {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, tt.wantCode, want)
 			}
 			res := jsonResult(t, r)
 			if res["subtype"] != tt.wantSubtype || res["result"] != "Partial answer" {

@@ -35,10 +35,20 @@ func TestDenyRulesHoldWhateverTheShellSyntax(t *testing.T) {
 		decide:   map[string]string{"call_0_0": "deny"}, // asked, and no terminal to ask
 		check: func(t *testing.T, e *env, id string, r result) {
 			keep(t, e, id, r)
-			if !strings.Contains(r.stderr, "Bash(rm -rf *)") {
+			if !strings.Contains(r.stderr, "deny rule Bash(rm -rf *), which cannot see what the command runs, always asks") {
 				t.Errorf("stderr does not name the rule the call answered to:\n%s", r.stderr)
 			}
 		}})
+	rows = append(rows, compatRow{name: "a string eval runs is as unseen as a command named by a variable", mode: "bypassPermissions",
+		settings: rules([]string{"Bash(*)"}, []string{"Bash(rm -rf *)"}),
+		calls:    []map[string]any{bashCall(`X="rm -rf d"; eval "$X"`), bashCall(`echo rm -rf d | sh`)},
+		decide:   map[string]string{"call_0_0": "deny", "call_0_1": "deny"},
+		check:    keep})
+	rows = append(rows, compatRow{name: "assignments and loops run as before", mode: "bypassPermissions",
+		settings: rules([]string{"Bash(*)"}, []string{"Bash(rm -rf *)"}),
+		calls: []map[string]any{bashCall(`X=$(date); TMP=$(mktemp); echo "$X" > out.txt`),
+			bashCall(`for f in d/*.txt; do cat $f; done`), bashCall(`git commit -m "fix (rm) bug" || true`)},
+		decide: map[string]string{"call_0_0": "allow", "call_0_1": "allow", "call_0_2": "allow"}})
 	rows = append(rows, compatRow{name: "a subshell reading .env", mode: "bypassPermissions",
 		settings: rules(nil, []string{"Read(.env)"}),
 		files:    map[string]string{".env": "KEY=secret\n"},

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,5 +41,54 @@ func TestAResumeWithoutAPromptAsksAgainAfterAFailure(t *testing.T) {
 	}
 	if r := e.must("", "validate-log", "--strict", e.logPath(id)); r.code != 0 {
 		t.Errorf("validate-log: %s", r)
+	}
+}
+
+// A failure after text had streamed keeps that text as an answer cut
+// short: a resume without a prompt asks the model to go on with it.
+func TestAResumeWithoutAPromptGoesOnAfterAMidStreamFailure(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t,
+		wiretest.Replay(wiretest.Transcript(t, "anthropic/error_midstream.sse")),
+		wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := anthropicEnv(t)
+	r := e.run("", "run", "-m", "claude-sonnet-4-5", "--base-url", srv.URL, "--max-retries", "0", "tell me a story")
+	if r.code != 6 {
+		t.Fatalf("exit %d, want 6\n%s", r.code, r)
+	}
+	id := e.onlySession()
+	if !strings.Contains(r.stderr, "trail resume "+id+" (no prompt) asks again") {
+		t.Errorf("no hint to ask again:\n%s", r.stderr)
+	}
+	e.must("", "resume", id)
+	if users := gjson.GetBytes(srv.Body(1), `messages.#(role=="user")#`).Array(); len(users) != 1 {
+		t.Errorf("the prompt went %d times", len(users))
+	}
+}
+
+// A compaction after a failure keeps the unanswered prompt after the
+// summary (as the context-overflow hint has it: compact, then resume), so
+// a resume without a prompt still asks again.
+func TestACompactionKeepsTheUnansweredPrompt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tooLong := map[string]any{"error": map[string]any{"status": 400, "message": "prompt is too long: 208310 tokens > 200000 maximum"}}
+	// the session's provider calls in order: a failure, an answer, a
+	// failure, the summary, the answer after the compaction
+	s := e.script(tooLong, answer("first answer"), tooLong, answer("what was said"), answer("the answer"))
+	if r := e.run("", "run", "--provider", "script", "--script", s, "the question"); r.code != 6 {
+		t.Fatalf("exit %d, want 6\n%s", r.code, r)
+	}
+	id := e.onlySession()
+	e.must("", "resume", id, "an earlier question")
+	if r := e.run("", "resume", id, "the last question"); r.code != 6 {
+		t.Fatalf("exit %d, want 6\n%s", r.code, r)
+	}
+	e.must("", "compact", id)
+	e.must("", "resume", id)
+	msgs := e.messages(id)
+	last := msgs[len(msgs)-2]
+	if last["role"] != "user" || !strings.Contains(fmt.Sprint(last["content"]), "the last question") || msgs[len(msgs)-1]["content"] != "the answer" {
+		t.Errorf("the conversation ends %v, %v", last, msgs[len(msgs)-1])
 	}
 }

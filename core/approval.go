@@ -86,6 +86,9 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		// An ask rule asks every time: neither the session's allowed
 		// tools nor a hook's allow answer for the person.
 		r.askedBy = "ask rule " + v.Rule
+		if v.Unseen != "" {
+			r.askedBy = v.Unseen + ", which cannot see what the command runs,"
+		}
 		s.ask(ctx, round, r, true, "")
 	case hook.Permission == permission.DecisionAllow:
 		s.settle(round, r, permission.DecisionAllow, permission.SourceHook, "", hook.PermissionReason)

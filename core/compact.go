@@ -130,7 +130,7 @@ func (s *session) compactionBudget() int64 {
 // compact replaces the conversation with a summary and the kept tail. On any
 // failure the session's messages are untouched.
 func (s *session) compact(ctx context.Context, trigger, instructions string, keepLast int) (string, error) {
-	system, dropped, tail := splitForCompaction(s.messages, keepLast)
+	system, dropped, tail := splitForCompaction(s.messages, max(keepLast, s.unansweredTurn()))
 	if len(dropped) == 0 {
 		return "", ErrNothingToCompact
 	}

@@ -14,18 +14,38 @@ import (
 )
 
 // owesAnswer reports whether the conversation ends where the model owes
-// an answer: on the user's prompt or on a tool's result.
+// an answer: on the user's prompt, on a tool's result, or on an answer cut
+// short (a failure mid-stream, Ctrl-C), which the next request sends with
+// its interrupted note.
 func (s *session) owesAnswer() bool {
 	for i := len(s.messages) - 1; i >= 0; i-- {
-		switch s.messages[i].Role {
+		m := &s.messages[i]
+		switch m.Role {
 		case chat.RoleSystem:
 			continue
 		case chat.RoleUser, chat.RoleTool:
 			return true
+		case chat.RoleAssistant:
+			return m.State == chat.StateInterrupted && len(m.ToolCalls) == 0
 		}
 		return false
 	}
 	return false
+}
+
+// unansweredTurn is how many messages the turn the model owes an answer
+// to holds, from its prompt on (0 when it owes none). A compaction keeps
+// them after the summary, so a resume without a prompt still asks again.
+func (s *session) unansweredTurn() int {
+	if !s.owesAnswer() {
+		return 0
+	}
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		if s.messages[i].Role == chat.RoleUser {
+			return len(s.messages) - i
+		}
+	}
+	return 0
 }
 
 // retryHint adds to a provider failure that left the prompt unanswered

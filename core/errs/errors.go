@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"trail/store"
@@ -114,8 +115,11 @@ func (e *ProviderError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Provider)
 	b.WriteString(": ")
-	if e.Status != 0 {
-		fmt.Fprintf(&b, "%d ", e.Status)
+	// A plain-text error page often starts with its status already
+	// ("404 page not found"): said once.
+	if status := strconv.Itoa(e.Status); e.Status != 0 && !strings.HasPrefix(e.Message, status+" ") {
+		b.WriteString(status)
+		b.WriteByte(' ')
 	}
 	b.WriteString(e.Message)
 	return b.String()

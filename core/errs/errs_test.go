@@ -21,6 +21,8 @@ func TestErrorsReadAsOneSentence(t *testing.T) {
 		{"a usage error that is only its message", Usagef("hint", "no prompt"), "no prompt"},
 		{"a provider error with a status", &ProviderError{Provider: "anthropic", Status: 429, Message: "rate_limit_error: slow down"}, "anthropic: 429 rate_limit_error: slow down"},
 		{"a provider error without one", &ProviderError{Provider: "openai", Message: "connection refused"}, "openai: connection refused"},
+		{"a plain-text page that starts with its status", &ProviderError{Provider: "openai", Status: 404, Message: "404 page not found"}, "openai: 404 page not found"},
+		{"a message that only starts with digits", &ProviderError{Provider: "openai", Status: 404, Message: "4040 missing"}, "openai: 404 4040 missing"},
 		{"invalid data names the file", &InvalidDataError{Path: "/h/s.json", Err: cause}, "/h/s.json: bad value"},
 		{"an ambiguous reference is quoted and cut", &AmbiguousError{Ref: strings.Repeat("a", 300), Candidates: []Candidate{{ID: "a1"}, {ID: "a2"}}},
 			`session "` + strings.Repeat("a", 200) + `"… (300 bytes) is ambiguous: it matches 2 sessions`},

@@ -89,7 +89,7 @@ func analyzeBash(part string) bashPart {
 			bp.dollar = bp.dollar || target.dollar
 			switch {
 			case strings.HasSuffix(t.redir, "&") || strings.HasPrefix(t.redir, "<<"):
-				// a descriptor copy (2>&1) or a here-document
+				// a descriptor copy (2>&1), a here-document or here-string
 			case strings.Contains(t.redir, "<"):
 				bp.reads = append(bp.reads, target.text)
 			case target.text != "/dev/null":
@@ -141,6 +141,17 @@ func analyzeBash(part string) bashPart {
 			bp.reads = append(bp.reads, f.text)
 		}
 		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
+	case name == "ln" && len(bp.args) > 1:
+		// the link replaces what was at its name (ln -sf evil ~/.bashrc)
+		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
+	case name == "dd":
+		for _, a := range bp.args {
+			if f, ok := strings.CutPrefix(a.text, "if="); ok {
+				bp.reads = append(bp.reads, f)
+			} else if f, ok := strings.CutPrefix(a.text, "of="); ok {
+				bp.writes = append(bp.writes, f)
+			}
+		}
 	}
 	return bp
 }
@@ -190,6 +201,17 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		bp := analyzeBash(part)
 		reads = append(reads, bp.reads...)
 		writes = append(writes, bp.writes...)
+	}
+	// After a cd, relative words name files in the folder it went to:
+	// cd ~/.ssh && cat id_rsa reads ~/.ssh/id_rsa.
+	for _, dir := range cdTargets(cmd) {
+		for _, list := range []*[]string{&reads, &writes} {
+			for _, w := range *list {
+				if w != "" && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
+					*list = append(*list, filepath.Join(dir, w))
+				}
+			}
+		}
 	}
 	if len(reads) == 0 && len(writes) == 0 {
 		return Rule{}, false
@@ -256,6 +278,24 @@ func (p *Policy) lookup(name string) string {
 		return ""
 	}
 	return p.Env(name)
+}
+
+// cdTargets are the folders a command's cd (or pushd) parts go to, as
+// written: ~ and variables are expandWords's, a relative one is taken
+// from the working directory.
+func cdTargets(cmd string) []string {
+	var dirs []string
+	parts, _ := splitCommand(cmd)
+	for _, part := range parts {
+		for _, piece := range ungroup(part) {
+			toks, broken := tokens(stripPrefix(piece, true))
+			if broken || len(toks) != 2 || (toks[0].text != "cd" && toks[0].text != "pushd") {
+				continue
+			}
+			dirs = append(dirs, toks[1].text)
+		}
+	}
+	return dirs
 }
 
 // maxGlobMatches bounds what one glob argument is expanded to.

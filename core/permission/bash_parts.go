@@ -41,9 +41,11 @@ func bashParts(cmd string) []string {
 				add(bare)
 				plain := plainWords(bare)
 				add(plain)
+				add(braceWords(bare))
 				if base := pathlessCommand(plain); base != "" {
 					add(base)
 				}
+				add(gitSubcommand(plain))
 				if inner, ok := nestedCommand(bare); ok && depth < maxNesting {
 					walk(inner, depth+1)
 				}
@@ -60,7 +62,7 @@ var shellKeywords = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"{": true, "}": true, "!": true, "if": true, "then": true, "elif": true, "else": true,
 		"fi": true, "do": true, "done": true, "while": true, "until": true, "esac": true,
-		"function": true,
+		"function": true, "coproc": true,
 	}
 }}
 
@@ -85,6 +87,15 @@ func ungroup(part string) []string {
 			inSingle = true
 		case c == '"':
 			inDouble = true
+		case (c == '$' || c == '<' || c == '>') && i+1 < len(part) && part[i+1] == '(':
+			// a substitution: its commands are substitutions()'s
+			if j := closing(part, i+1); j > 0 {
+				i = j
+			}
+		case c == '`':
+			if j := strings.IndexByte(part[i+1:], '`'); j >= 0 {
+				i += j + 1
+			}
 		case c == '(' || c == ')':
 			pieces = append(pieces, part[start:i])
 			start = i + 1
@@ -155,6 +166,8 @@ var runners = lazy.Value[map[string][]string]{New: func() map[string][]string {
 		"doas": {"-u", "-C"},
 		"exec": {"-a"},
 		"env":  {"-u", "--unset", "-C", "--chdir"},
+		// xargs with options (a bare xargs is stripPrefix's wrapper)
+		"xargs": {"-I", "-i", "-n", "-L", "-l", "-P", "-s", "-d", "-E", "-e", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace"},
 	}
 }}
 
@@ -169,26 +182,44 @@ func nestedCommand(part string) (string, bool) {
 	name := filepath.Base(toks[0].text)
 	switch name {
 	case "eval":
-		return plainWords(part[toks[1].start:]), true
+		from := 1
+		if toks[1].text == "--" && len(toks) > 2 {
+			from = 2
+		}
+		return plainWords(part[toks[from].start:]), true
+	case "trap": // trap 'commands' SIGNAL...
+		return toks[1].text, toks[1].text != "-" && !strings.HasPrefix(toks[1].text, "-")
 	case "sh", "bash", "zsh", "dash", "ksh":
 		for i := 1; i+1 < len(toks); i++ {
-			f := toks[i].text
-			if strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.Contains(f, "c") {
+			f := toks[i]
+			switch {
+			case f.redir == "<<<": // the script as a here-string
 				return toks[i+1].text, true
+			case f.redir != "":
+			case strings.HasPrefix(f.text, "-") && !strings.HasPrefix(f.text, "--") && strings.Contains(f.text, "c"):
+				j := i + 1
+				if toks[j].text == "--" && j+1 < len(toks) {
+					j++
+				}
+				return toks[j].text, true
 			}
 		}
 	case "find":
 		for i := 1; i < len(toks); i++ {
 			switch toks[i].text {
 			case "-exec", "-execdir", "-ok", "-okdir":
-				var words []string
+				// the command as written, quotes kept: -exec sh -c '...' {} +
+				if i+1 >= len(toks) {
+					return "", false
+				}
+				end := len(part)
 				for _, t := range toks[i+1:] {
 					if t.text == ";" || t.text == "+" {
+						end = t.start
 						break
 					}
-					words = append(words, t.text)
 				}
-				return strings.Join(words, " "), len(words) > 0
+				return strings.TrimSpace(part[toks[i+1].start:end]), true
 			}
 		}
 	}
@@ -214,18 +245,63 @@ func nestedCommand(part string) (string, bool) {
 	return "", false
 }
 
-// opaqueCommand reports whether some command of cmd is named by an
-// expansion ($R a, "$TOOL" x, $(echo rm) a): no rule can tell what runs.
-func opaqueCommand(cmd string) bool {
+// opaqueCommand reports whether some command of cmd cannot be seen: it
+// is named by an expansion ($R a, "$TOOL" x, $(echo rm) a), it is a string
+// eval or sh -c runs that is itself an expansion (eval "$X", sh -c "$X"),
+// or a shell reads its script from standard input (... | sh, bash <<< s).
+// A part that only assigns variables (X=$(date)) runs no command.
+func opaqueCommand(cmd string) bool { return opaqueAt(cmd, 0) }
+
+func opaqueAt(cmd string, depth int) bool {
 	parts, _ := splitCommand(cmd)
 	parts = append(parts, substitutions(cmd)...)
 	for _, part := range parts {
 		for _, piece := range ungroup(part) {
-			toks, broken := tokens(stripPrefix(piece, true))
-			if broken || (len(toks) > 0 && toks[0].dollar) {
+			bare := stripPrefix(piece, true)
+			toks, broken := tokens(bare)
+			switch {
+			case broken:
+				return true
+			case len(toks) == 0 || isAssignment(toks[0], bare):
+				continue // assignments only
+			case toks[0].dollar, readsStdinScript(toks):
+				return true
+			}
+			if inner, ok := nestedCommand(bare); ok && (depth >= maxNesting || opaqueAt(inner, depth+1)) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// readsStdinScript reports whether a command is a shell that runs what
+// comes on its standard input (sh, bash -s, source /dev/stdin, . <(...)).
+func readsStdinScript(toks []token) bool {
+	name := filepath.Base(toks[0].text)
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh":
+		for i := 1; i < len(toks); i++ {
+			t := toks[i]
+			switch {
+			case t.redir != "":
+				if t.redir == "<<<" {
+					return false // a here-string: nestedCommand reads it
+				}
+				i++ // and its target
+			case t.text == "-s" || t.text == "-":
+				return true
+			case strings.HasPrefix(t.text, "-"):
+				if !strings.HasPrefix(t.text, "--") && strings.Contains(t.text, "c") {
+					return false // sh -c: nestedCommand's
+				}
+			default:
+				return false // a script file
+			}
+		}
+		return true
+	case "source", ".":
+		return len(toks) > 1 && (toks[1].text == "/dev/stdin" || toks[1].text == "-" || strings.HasPrefix(toks[1].text, "<(") || toks[1].redir != "")
 	}
 	return false
 }
@@ -239,4 +315,66 @@ func commandRule(rules []Rule) (Rule, bool) {
 		}
 	}
 	return Rule{}, false
+}
+
+// braceWords is part with each unquoted word holding one brace list
+// ({rm,-rf,d}, a{b,c}) expanded as the shell expands it, "" when there is
+// none: {rm,-rf,d} runs rm -rf d.
+func braceWords(part string) string {
+	toks, broken := tokens(part)
+	if broken {
+		return ""
+	}
+	var words []string
+	found := false
+	for _, t := range toks {
+		open, close := strings.IndexByte(t.text, '{'), strings.LastIndexByte(t.text, '}')
+		if t.quoted || open < 0 || close < open || !strings.Contains(t.text[open:close], ",") || strings.ContainsAny(t.text[open+1:close], "{}") {
+			words = append(words, t.text)
+			continue
+		}
+		found = true
+		for _, alt := range strings.Split(t.text[open+1:close], ",") {
+			words = append(words, t.text[:open]+alt+t.text[close+1:])
+		}
+	}
+	if !found {
+		return ""
+	}
+	return strings.Join(words, " ")
+}
+
+// gitGlobal are git's options before the subcommand, with whether each
+// takes the next word as its value.
+var gitGlobal = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": false,
+		"--no-pager": false, "--paginate": false, "-p": false, "-P": false, "--bare": false,
+		"--no-replace-objects": false, "--literal-pathspecs": false, "--no-optional-locks": false,
+	}
+}}
+
+// gitSubcommand is a git command with its global options dropped (git -C
+// . push is git push), "" for any other command or when there are none.
+func gitSubcommand(plain string) string {
+	words := strings.Fields(plain)
+	if len(words) < 2 || filepath.Base(words[0]) != "git" {
+		return ""
+	}
+	i := 1
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		name, _, attached := strings.Cut(words[i], "=")
+		value, known := gitGlobal.Get()[name]
+		if !known {
+			return ""
+		}
+		i++
+		if value && !attached {
+			i++
+		}
+	}
+	if i == 1 || i >= len(words) {
+		return ""
+	}
+	return strings.Join(append([]string{"git"}, words[i:]...), " ")
 }

@@ -20,6 +20,9 @@ func TestDenyRulesSeeThroughShellSyntax(t *testing.T) {
 		`eval "rm -rf d"`, "sh -c 'rm -rf d'", `bash -lc "cd /tmp && rm -rf d"`,
 		"sudo rm -rf d", "sudo -u root rm -rf d", "env FOO=1 rm -rf d", "exec rm -rf d",
 		"find . -exec rm -rf {} +", "x=1 && (cd . && rm -rf d)",
+		`bash <<< "rm -rf d"`, "{rm,-rf,d}", "sh -c -- 'rm -rf d'", "eval -- 'rm -rf d'", "trap 'rm -rf d' EXIT",
+		"coproc rm -rf d", "ls | xargs -n1 rm -rf", "ls | xargs -I{} rm -rf {}", `find . -exec sh -c 'rm -rf d' {} +`,
+		"setsid rm -rf d", "ionice -c3 rm -rf d",
 	}
 	for _, mode := range []string{ModeDefault, ModeBypass} {
 		allow := []string{"Bash(*)"}
@@ -32,7 +35,10 @@ func TestDenyRulesSeeThroughShellSyntax(t *testing.T) {
 				t.Errorf("%s: %q = %+v, want deny", mode, cmd, got)
 			}
 		}
-		for _, cmd := range []string{"rm d", "echo 'rm -rf d'", "ls -la", "find . -name x -print"} {
+		for _, cmd := range []string{"rm d", "echo 'rm -rf d'", "ls -la", "find . -name x -print",
+			// an assignment runs no command, whatever its value expands
+			"X=$(date)", "TMP=$(mktemp)", "VERSION=$(git describe) make", "x=$((1+2))", "X=$Y",
+			"for f in *.go; do gofmt -l $f; done", `git commit -m "fix (rm) bug"`, `echo "$(date)"`, `grep -r "rm -rf" .`} {
 			if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
 				t.Errorf("%s: %q = %+v, want allow", mode, cmd, got)
 			}
@@ -46,8 +52,10 @@ func TestACommandNamedByAnExpansionIsAskedUnderADenyRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range []string{"R=rm; $R a", "$(echo rm) a", `"$TOOL" a`, "`which rm` a"} {
-		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAsk || got.Rule != "Bash(rm *)" {
+	for _, cmd := range []string{"R=rm; $R a", "$(echo rm) a", `"$TOOL" a`, "`which rm` a",
+		// a string run as a command, itself an expansion; a script on stdin
+		`X="rm a"; eval "$X"`, `sh -c "$X"`, `sh -c "$(echo rm a)"`, "echo rm a | sh", "source <(echo rm a)"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAsk || got.Rule != "Bash(rm *)" || got.Unseen != "deny rule Bash(rm *)" {
 			t.Errorf("%q = %+v, want ask naming the rule", cmd, got)
 		}
 	}
@@ -94,10 +102,32 @@ func TestFileDenyRulesSeeTildeAndVariables(t *testing.T) {
 			t.Errorf("%q = %+v, want allow", cmd, got)
 		}
 	}
+	for _, cmd := range []string{"cd ~/.ssh && cat id_rsa", "cat {~/.ssh/id_rsa,/dev/null}", "dd if=$HOME/.ssh/id_rsa of=/tmp/k"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
 	e := build("Edit(~/.bashrc)")
-	for _, cmd := range []string{"echo evil >> ~/.bashrc", "echo x > $HOME/.bashrc", "{ echo x; } > ~/.bashrc"} {
+	for _, cmd := range []string{"echo evil >> ~/.bashrc", "echo x > $HOME/.bashrc", "{ echo x; } > ~/.bashrc",
+		"echo x >| ~/.bashrc", "ln -sf /tmp/evil ~/.bashrc"} {
 		if got := e.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
 		}
+	}
+}
+
+// git's options before its subcommand do not hide the subcommand.
+func TestADenyRuleSeesGitsSubcommandPastItsOptions(t *testing.T) {
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Bash(git push *)"}, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"git -C . push", "git --no-pager push origin", "git -c user.name=x push", "git --git-dir=.git push -f"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+	if got := p.Check("Bash", args("command", "git -C . status")); got.Decision != DecisionAllow {
+		t.Errorf("git -C . status = %+v", got)
 	}
 }

@@ -96,6 +96,21 @@ func tokens(part string) (out []token, broken bool) {
 				t.glob = true
 			case '$', '`':
 				t.dollar = true
+				// A substitution is one piece of the word, spaces and
+				// all: $(git describe) does not end it.
+				end := -1
+				if c == '`' {
+					if j := strings.IndexByte(part[i+1:], '`'); j >= 0 {
+						end = i + 1 + j
+					}
+				} else if i+1 < len(part) && part[i+1] == '(' {
+					end = closing(part, i+1)
+				}
+				if end > 0 {
+					b.WriteString(part[i : end+1])
+					i = end + 1
+					continue
+				}
 			}
 			b.WriteByte(c)
 			i++
@@ -106,7 +121,7 @@ func tokens(part string) (out []token, broken bool) {
 }
 
 // redirection reports the redirection operator s starts with and its
-// length: [n]> [n]>> [n]< &> &>> >& <& (n a digit).
+// length: [n]> [n]>> [n]>| [n]< [n]<> << <<< &> &>> >& <& (n a digit).
 func redirection(s string) (string, int) {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -124,8 +139,15 @@ func redirection(s string) (string, int) {
 		return "", 0
 	}
 	j++
-	if j < len(s) && (s[j] == '>' || s[j] == '&' || (s[j] == '<' && s[j-1] == '<')) {
+	switch {
+	case j >= len(s):
+	case s[j] == '|' && s[j-1] == '>': // >| writes past noclobber
 		j++
+	case s[j] == '>' || s[j] == '&' || (s[j] == '<' && s[j-1] == '<'):
+		j++
+		if j < len(s) && s[j] == '<' && s[j-1] == '<' { // <<< a here-string
+			j++
+		}
 	}
 	return s[:j], j
 }
@@ -180,6 +202,8 @@ var wrappers = lazy.Value[map[string]wrapperArgs]{New: func() map[string]wrapper
 		"builtin": {nil, 0},
 		"noglob":  {nil, 0},
 		"xargs":   {nil, 0},
+		"setsid":  {nil, 0},
+		"ionice":  {[]string{"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}, 0},
 	}
 }}
 

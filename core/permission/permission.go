@@ -112,6 +112,9 @@ type Verdict struct {
 	Decision string
 	Source   string // SourceRule or SourceMode
 	Rule     string // the rule that decided (ReadOnlyRule for a read-only command)
+	// Unseen names the rule ("deny rule R", "ask rule R") that made a
+	// question of a command it cannot see into (an expansion runs it).
+	Unseen string
 }
 
 // Check decides a call from the rules and the mode.
@@ -131,12 +134,14 @@ func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	// forbids: asked, never run unseen (nor denied outright: it may well
 	// be harmless).
 	if tool == "Bash" && known && opaqueCommand(value) {
+		kind := "deny rule "
 		r, ok := commandRule(p.Deny)
 		if !ok {
+			kind = "ask rule "
 			r, ok = commandRule(p.Ask)
 		}
 		if ok {
-			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text}
+			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text, Unseen: kind + r.Text}
 		}
 	}
 	// A deny rule scoped to an argument this tool does not have cannot be
@@ -336,6 +341,8 @@ func splitCommand(cmd string) (parts []string, opaque bool) {
 			opaque = true
 		case (c == '<' || c == '>') && i+1 < len(cmd) && cmd[i+1] == '(':
 			opaque = true
+		case c == '|' && i > 0 && cmd[i-1] == '>':
+			// >| is a redirection (past noclobber), not a pipe
 		case c == ';' || c == '\n' || c == '|':
 			flush()
 			continue
