@@ -5,9 +5,12 @@ package permission
 // command of a compound, of its substitutions, of a subshell ( ), a brace
 // group { }, a negation !, the bodies of if, while, until, for and case,
 // and of a function; a command word quoted ("rm") or given by its path
-// (/bin/rm); words quoted or spaced apart (rm '-rf'  d); and the command
-// that eval, sh -c, sudo, env or find -exec runs. Seeing a command that is
-// not there only makes a deny rule stricter; missing one lets it through.
+// (/bin/rm); words quoted or spaced apart (rm '-rf'  d) or in a brace
+// list ({rm,-rf,d}); git's subcommand past its own options; and the
+// command that eval, sh -c, sudo, env, xargs, trap or find -exec runs.
+// Seeing a command that is not there only makes a deny rule stricter;
+// missing one lets it through. What no rule can see (a command named by
+// an expansion) is opaqueCommand's, and asked.
 
 import (
 	"path/filepath"
