@@ -39,9 +39,9 @@ func TestFinishReasonsThatSayTheAnswerFailed(t *testing.T) {
 		wantState        string
 	}{
 		{"OpenRouter's error finish", "openrouter/RECONSTRUCTED_finish_reason_error.sse", 6,
-			"trail: openai: the generation failed on the server (finish_reason \"error\")\nhint: the prompt is kept: trail resume ID (no prompt) asks again\n", "error_during_execution", "interrupted"},
+			"trail: openai: the generation failed on the server (finish_reason \"error\")\nhint: the answer so far is kept: trail resume ID \"continue\" goes on from it\n", "error_during_execution", "interrupted"},
 		{"vLLM's abort finish", "vllm/RECONSTRUCTED_finish_reason_abort.sse", 6,
-			"trail: openai: the server aborted the generation (finish_reason \"abort\")\nhint: the prompt is kept: trail resume ID (no prompt) asks again\n", "error_during_execution", "interrupted"},
+			"trail: openai: the server aborted the generation (finish_reason \"abort\")\nhint: the answer so far is kept: trail resume ID \"continue\" goes on from it\n", "error_during_execution", "interrupted"},
 		{"LiteLLM's end_turn finish", "gateways/RECONSTRUCTED_finish_reason_end_turn.sse", 0, "", "success", "complete"},
 		{"TGI's eos finish", "gateways/RECONSTRUCTED_finish_reason_eos.sse", 0, "", "success", "complete"},
 	}

@@ -45,8 +45,9 @@ func TestAResumeWithoutAPromptAsksAgainAfterAFailure(t *testing.T) {
 }
 
 // A failure after text had streamed keeps that text as an answer cut
-// short: a resume without a prompt asks the model to go on with it.
-func TestAResumeWithoutAPromptGoesOnAfterAMidStreamFailure(t *testing.T) {
+// short: the hint says how to go on from it, and a resume without a
+// prompt does not send a request that ends on the model's own turn.
+func TestAMidStreamFailureSaysHowToGoOn(t *testing.T) {
 	t.Parallel()
 	srv := wiretest.NewServer(t,
 		wiretest.Replay(wiretest.Transcript(t, "anthropic/error_midstream.sse")),
@@ -57,12 +58,15 @@ func TestAResumeWithoutAPromptGoesOnAfterAMidStreamFailure(t *testing.T) {
 		t.Fatalf("exit %d, want 6\n%s", r.code, r)
 	}
 	id := e.onlySession()
-	if !strings.Contains(r.stderr, "trail resume "+id+" (no prompt) asks again") {
-		t.Errorf("no hint to ask again:\n%s", r.stderr)
+	if !strings.Contains(r.stderr, "the answer so far is kept: trail resume "+id+` "continue" goes on from it`) {
+		t.Errorf("no hint to go on:\n%s", r.stderr)
 	}
-	e.must("", "resume", id)
-	if users := gjson.GetBytes(srv.Body(1), `messages.#(role=="user")#`).Array(); len(users) != 1 {
-		t.Errorf("the prompt went %d times", len(users))
+	if r := e.run("", "resume", id); r.code != 2 || srv.Requests() != 1 {
+		t.Errorf("a resume without a prompt: exit %d, %d requests\n%s", r.code, srv.Requests(), r)
+	}
+	e.must("", "resume", id, "continue")
+	if users := gjson.GetBytes(srv.Body(1), `messages.#(role=="user")#`).Array(); len(users) != 2 {
+		t.Errorf("the second request's user turns: %v", users)
 	}
 }
 

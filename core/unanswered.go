@@ -14,23 +14,27 @@ import (
 )
 
 // owesAnswer reports whether the conversation ends where the model owes
-// an answer: on the user's prompt, on a tool's result, or on an answer cut
-// short (a failure mid-stream, Ctrl-C), which the next request sends with
-// its interrupted note.
+// an answer: on the user's prompt or on a tool's result. An answer cut
+// short (a failure mid-stream, Ctrl-C) is not asked again without a
+// prompt: a request may not end on an assistant turn with thinking on,
+// and the model should be told to go on (cutShort).
 func (s *session) owesAnswer() bool {
 	for i := len(s.messages) - 1; i >= 0; i-- {
-		m := &s.messages[i]
-		switch m.Role {
+		switch s.messages[i].Role {
 		case chat.RoleSystem:
 			continue
 		case chat.RoleUser, chat.RoleTool:
 			return true
-		case chat.RoleAssistant:
-			return m.State == chat.StateInterrupted && len(m.ToolCalls) == 0
 		}
 		return false
 	}
 	return false
+}
+
+// cutShort reports whether the conversation ends on an answer cut short.
+func (s *session) cutShort() bool {
+	n := len(s.messages)
+	return n > 0 && s.messages[n-1].Role == chat.RoleAssistant && s.messages[n-1].State == chat.StateInterrupted
 }
 
 // unansweredTurn is how many messages the turn the model owes an answer
@@ -52,10 +56,18 @@ func (s *session) unansweredTurn() int {
 // how to ask again without sending it twice.
 func (s *session) retryHint(stop string, err error) {
 	var pe *errs.ProviderError
-	if stop != StopError || !errors.As(err, &pe) || !s.owesAnswer() {
+	if stop != StopError || !errors.As(err, &pe) {
 		return
 	}
-	again := "the prompt is kept: trail resume " + s.rec.ID + " (no prompt) asks again"
+	var again string
+	switch {
+	case s.owesAnswer():
+		again = "the prompt is kept: trail resume " + s.rec.ID + " (no prompt) asks again"
+	case s.cutShort():
+		again = "the answer so far is kept: trail resume " + s.rec.ID + " \"continue\" goes on from it"
+	default:
+		return
+	}
 	if pe.Fix != "" {
 		again = pe.Fix + "; " + again
 	}

@@ -12,6 +12,7 @@ package permission
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"trail/lazy"
@@ -22,6 +23,7 @@ type bashPart struct {
 	name   string
 	args   []token  // positional arguments: options, their values and redirections removed
 	flags  []string // the options as written
+	values []string // each option's value, attached or the next word ("" when none)
 	reads  []string
 	writes []string
 	glob   bool // an argument holds an unquoted glob
@@ -48,17 +50,20 @@ var fileCommands = lazy.Value[map[string]int]{New: func() map[string]int {
 // A value of -f (or --file) is a file the command reads.
 var valueFlags = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
-		"grep": {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
-		"rg":   {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
-		"sed":  {"-e", "-f", "-l", "--expression", "--file"},
-		"awk":  {"-f", "-v", "-F"},
-		"jq":   {"-f", "--arg", "--argjson", "--from-file"},
-		"head": {"-n", "-c"},
-		"tail": {"-n", "-c"},
-		"sort": {"-o", "-k", "-t", "-S", "-T", "--output"},
-		"cut":  {"-d", "-f", "-b", "-c"},
-		"tree": {"-o", "-L", "-P", "-I"},
-		"find": {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
+		"grep":    {"-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file"},
+		"rg":      {"-e", "-f", "-g", "-t", "-T", "-A", "-B", "-C", "-m", "-j", "--type", "--glob", "--regexp", "--file"},
+		"sed":     {"-e", "-f", "-l", "--expression", "--file"},
+		"awk":     {"-f", "-v", "-F"},
+		"jq":      {"-f", "--arg", "--argjson", "--from-file"},
+		"head":    {"-n", "-c"},
+		"tail":    {"-n", "-c"},
+		"sort":    {"-o", "-k", "-t", "-S", "-T", "--output"},
+		"cut":     {"-d", "-f", "-b", "-c"},
+		"tree":    {"-o", "-L", "-P", "-I"},
+		"cp":      {"-t", "--target-directory", "-S", "--suffix"},
+		"mv":      {"-t", "--target-directory", "-S", "--suffix"},
+		"install": {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"},
+		"find":    {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
 	}
 }}
 
@@ -103,14 +108,16 @@ func analyzeBash(part string) bashPart {
 			continue
 		}
 		if strings.HasPrefix(t.text, "-") && t.text != "-" && !t.quoted {
-			flag, _, attached := strings.Cut(t.text, "=")
+			flag, value, attached := strings.Cut(t.text, "=")
 			bp.flags = append(bp.flags, flag)
 			if !attached && contains(vflags, flag) && i+1 < len(toks) {
 				i++
+				value = toks[i].text
 				if flag == "-f" || flag == "--file" || flag == "--from-file" {
 					bp.reads = append(bp.reads, toks[i].text)
 				}
 			}
+			bp.values = append(bp.values, value)
 			continue
 		}
 		bp.glob = bp.glob || t.glob
@@ -125,22 +132,38 @@ func analyzeBash(part string) bashPart {
 		for _, f := range files {
 			bp.reads = append(bp.reads, f.text)
 		}
-		if name == "sed" && bp.hasFlagPrefix("-i", "--in-place") {
+		if name == "sed" && sedInPlace(bp.flags) {
 			for _, f := range files {
 				bp.writes = append(bp.writes, f.text)
 			}
 		}
 	}
-	switch {
-	case writeCommands.Get()[name]:
+	if writeCommands.Get()[name] {
 		for _, f := range bp.args {
 			bp.writes = append(bp.writes, f.text)
 		}
-	case name == "cp" && len(bp.args) > 1:
-		for _, f := range bp.args[:len(bp.args)-1] {
-			bp.reads = append(bp.reads, f.text)
+	}
+	switch {
+	case (name == "cp" || name == "mv" || name == "install") && len(bp.args) > 0:
+		// into a folder (cp .bashrc ~, mv -t ~ .bashrc): each source's
+		// name there is written too
+		srcs, dir := bp.args, ""
+		if t, ok := bp.flagValue("-t", "--target-directory"); ok {
+			dir = t
+		} else if len(srcs) > 1 {
+			srcs, dir = srcs[:len(srcs)-1], srcs[len(srcs)-1].text
+			if name != "mv" {
+				for _, f := range srcs {
+					bp.reads = append(bp.reads, f.text)
+				}
+			}
+			bp.writes = append(bp.writes, dir)
 		}
-		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
+		if dir != "" {
+			for _, f := range srcs {
+				bp.writes = append(bp.writes, strings.TrimSuffix(dir, "/")+"/"+filepath.Base(f.text))
+			}
+		}
 	case name == "ln" && len(bp.args) > 1:
 		// the link replaces what was at its name (ln -sf evil ~/.bashrc)
 		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
@@ -163,6 +186,30 @@ func (bp bashPart) hasFlag(names ...string) bool {
 		}
 	}
 	return false
+}
+
+// sedInPlace reports whether sed's options edit its files in place: -i,
+// -i.bak, --in-place, or i in a cluster (-Ei, -ni).
+func sedInPlace(flags []string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "--in-place") || (!strings.HasPrefix(f, "--") && strings.ContainsRune(strings.SplitN(f, ".", 2)[0][1:], 'i')) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagValue is the value of the first of names given, attached
+// (--target-directory=d) or as the next argument ("" when neither).
+func (bp bashPart) flagValue(names ...string) (string, bool) {
+	for i, f := range bp.flags {
+		if contains(names, f) {
+			if i < len(bp.values) {
+				return bp.values[i], bp.values[i] != ""
+			}
+		}
+	}
+	return "", false
 }
 
 func (bp bashPart) hasFlagPrefix(prefixes ...string) bool {
@@ -280,19 +327,39 @@ func (p *Policy) lookup(name string) string {
 	return p.Env(name)
 }
 
-// cdTargets are the folders a command's cd (or pushd) parts go to, as
-// written: ~ and variables are expandWords's, a relative one is taken
-// from the working directory.
+// cdTargets are the folders a command's cd (or pushd) parts go to, in
+// order, each from the one before (cd ~ && cd .ssh is ~/.ssh); a bare cd
+// goes home. ~ and variables are expandWords's; a first relative one is
+// taken from the working directory.
 func cdTargets(cmd string) []string {
 	var dirs []string
+	dir := ""
 	parts, _ := splitCommand(cmd)
 	for _, part := range parts {
 		for _, piece := range ungroup(part) {
 			toks, broken := tokens(stripPrefix(piece, true))
-			if broken || len(toks) != 2 || (toks[0].text != "cd" && toks[0].text != "pushd") {
+			if broken || len(toks) == 0 || (toks[0].text != "cd" && toks[0].text != "pushd") {
 				continue
 			}
-			dirs = append(dirs, toks[1].text)
+			target := ""
+			for i := 1; i < len(toks); i++ {
+				switch t := toks[i]; {
+				case t.redir != "":
+					i++ // and its target
+				case target == "" && strings.HasPrefix(t.text, "-") && t.text != "-":
+					// -P, -L, --
+				case target == "":
+					target = t.text
+				}
+			}
+			switch {
+			case target == "" || target == "-":
+				target = "~"
+			case dir != "" && !filepath.IsAbs(target) && !strings.HasPrefix(target, "~") && !strings.HasPrefix(target, "$"):
+				target = filepath.Join(dir, target)
+			}
+			dir = target
+			dirs = append(dirs, dir)
 		}
 	}
 	return dirs
@@ -331,9 +398,27 @@ func (p *Policy) expandGlobs(words []string) []string {
 		if err != nil {
 			continue
 		}
+		matches = slices.DeleteFunc(matches, func(m string) bool { return hiddenByGlob(pattern, m) })
 		out = append(out, matches[:min(len(matches), maxGlobMatches)]...)
 	}
 	return out
+}
+
+// hiddenByGlob reports whether match is one the shell's glob would not
+// give: a wildcard segment that does not itself start with "." never
+// matches a name that does (cat * does not read .env), though Go's Glob
+// matches it.
+func hiddenByGlob(pattern, match string) bool {
+	ps, ms := strings.Split(pattern, string(filepath.Separator)), strings.Split(match, string(filepath.Separator))
+	if len(ps) != len(ms) {
+		return false
+	}
+	for i := range ps {
+		if strings.ContainsAny(ps[i], "*?[") && !strings.HasPrefix(ps[i], ".") && strings.HasPrefix(ms[i], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // inside reports whether a path argument, made absolute against cwd, stays

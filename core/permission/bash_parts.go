@@ -127,6 +127,11 @@ func dropKeywords(p string) string {
 		if word == "function" { // and the function's name
 			_, p, _ = strings.Cut(strings.TrimSpace(p), " ")
 		}
+		if word == "coproc" { // coproc NAME { ...; }: and the name
+			if _, after, ok := strings.Cut(strings.TrimSpace(p), " "); ok && strings.HasPrefix(strings.TrimSpace(after), "{") {
+				p = after
+			}
+		}
 	}
 	if strings.HasSuffix(p, " }") {
 		p = strings.TrimSuffix(p, " }")
@@ -170,7 +175,17 @@ var runners = lazy.Value[map[string][]string]{New: func() map[string][]string {
 		"exec": {"-a"},
 		"env":  {"-u", "--unset", "-C", "--chdir"},
 		// xargs with options (a bare xargs is stripPrefix's wrapper)
-		"xargs": {"-I", "-i", "-n", "-L", "-l", "-P", "-s", "-d", "-E", "-e", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace"},
+		// (-i, -l and -e take their value attached, if any)
+		"xargs": {"-I", "-n", "-L", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs"},
+		// runners of a command with their own options, the command after them
+		"runuser": {"-u", "-g", "-G", "--user", "--group"},
+		"unshare": {"--propagation", "--setgroups", "-S", "-G", "--map-user", "--map-group", "-R", "-w", "--root", "--wd"},
+		"nsenter": {"-t", "--target", "-S", "-G", "--setuid", "--setgid", "-R", "-w", "--root", "--wd"},
+		"prlimit": {"-p", "--pid"},
+		"busybox": nil,
+		"nohup":   nil,
+		"stdbuf":  {"-i", "-o", "-e"},
+		"time":    {"-f", "-o", "--format", "--output"},
 	}
 }}
 
@@ -226,6 +241,39 @@ func nestedCommand(part string) (string, bool) {
 			}
 		}
 	}
+	switch name {
+	case "su", "script":
+		// su -c 'cmd', script -c 'cmd' file
+		for i := 1; i+1 < len(toks); i++ {
+			f := toks[i].text
+			if f == "--command" || (strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.HasSuffix(f, "c")) {
+				return toks[i+1].text, true
+			}
+		}
+		return "", false
+	case "watch": // watch [options] 'cmd': the command is its last word
+		return toks[len(toks)-1].text, true
+	case "taskset", "chrt", "flock":
+		// options, one operand (a CPU mask, a priority, a lock file),
+		// then the command; flock -c 'cmd' runs a string
+		i := 1
+		for i < len(toks) && strings.HasPrefix(toks[i].text, "-") {
+			if name == "flock" && (toks[i].text == "-c" || toks[i].text == "--command") && i+1 < len(toks) {
+				return toks[i+1].text, true
+			}
+			if name == "flock" && (toks[i].text == "-w" || toks[i].text == "-E" || toks[i].text == "--timeout" || toks[i].text == "--conflict-exit-code") {
+				i++
+			}
+			i++
+		}
+		if i+1 < len(toks) {
+			if name == "flock" && (toks[i+1].text == "-c" || toks[i+1].text == "--command") && i+2 < len(toks) {
+				return toks[i+2].text, true
+			}
+			return part[toks[i+1].start:], true
+		}
+		return "", false
+	}
 	withValue, ok := runners.Get()[name]
 	if !ok {
 		return "", false
@@ -234,6 +282,11 @@ func nestedCommand(part string) (string, bool) {
 	for i < len(toks) {
 		t := toks[i].text
 		switch {
+		case t == "--":
+			if i+1 < len(toks) {
+				return part[toks[i+1].start:], true
+			}
+			return "", false
 		case strings.HasPrefix(t, "-") && t != "-":
 			i++
 			if contains(withValue, t) {

@@ -23,6 +23,11 @@ func TestDenyRulesSeeThroughShellSyntax(t *testing.T) {
 		`bash <<< "rm -rf d"`, "{rm,-rf,d}", "sh -c -- 'rm -rf d'", "eval -- 'rm -rf d'", "trap 'rm -rf d' EXIT",
 		"coproc rm -rf d", "ls | xargs -n1 rm -rf", "ls | xargs -I{} rm -rf {}", `find . -exec sh -c 'rm -rf d' {} +`,
 		"setsid rm -rf d", "ionice -c3 rm -rf d",
+		"rm \\\n  -rf d", "rm $'-rf' d", "echo d | xargs -i rm -rf {}", "coproc C { rm -rf d; }; wait",
+		`\command rm -rf d`, `"command" rm -rf d`, "flock /tmp/lk rm -rf d", "flock /tmp/lk -c 'rm -rf d'",
+		"taskset -c 0 rm -rf d", "chrt -o 0 rm -rf d", "prlimit --nofile=100 rm -rf d", "script -qc 'rm -rf d' /dev/null",
+		"su -c 'rm -rf d'", "runuser -u root -- rm -rf d", "unshare -r rm -rf d", "nsenter -t 1 -m rm -rf d",
+		"busybox rm -rf d", "watch -n 1 -e 'rm -rf d'",
 	}
 	for _, mode := range []string{ModeDefault, ModeBypass} {
 		allow := []string{"Bash(*)"}
@@ -102,14 +107,17 @@ func TestFileDenyRulesSeeTildeAndVariables(t *testing.T) {
 			t.Errorf("%q = %+v, want allow", cmd, got)
 		}
 	}
-	for _, cmd := range []string{"cd ~/.ssh && cat id_rsa", "cat {~/.ssh/id_rsa,/dev/null}", "dd if=$HOME/.ssh/id_rsa of=/tmp/k"} {
+	for _, cmd := range []string{"cd ~/.ssh && cat id_rsa", "cat {~/.ssh/id_rsa,/dev/null}", "dd if=$HOME/.ssh/id_rsa of=/tmp/k",
+		"cd && cat .ssh/id_rsa", "cd; cat .ssh/id_rsa", "pushd ~/.ssh >/dev/null && cat id_rsa", "cd -P ~/.ssh && cat id_rsa",
+		"cd -- ~/.ssh && cat id_rsa", "cd ~ && cd .ssh && cat id_rsa"} {
 		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
 		}
 	}
 	e := build("Edit(~/.bashrc)")
 	for _, cmd := range []string{"echo evil >> ~/.bashrc", "echo x > $HOME/.bashrc", "{ echo x; } > ~/.bashrc",
-		"echo x >| ~/.bashrc", "ln -sf /tmp/evil ~/.bashrc"} {
+		"echo x >| ~/.bashrc", "ln -sf /tmp/evil ~/.bashrc", "sed -Ei 's/a/b/' ~/.bashrc", "sed -ni.bak p ~/.bashrc",
+		"cp .bashrc ~", "cp -f .bashrc ~/", "mv .bashrc ~/", "mv -t ~ .bashrc", "install f ~/.bashrc"} {
 		if got := e.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
 		}
@@ -129,5 +137,53 @@ func TestADenyRuleSeesGitsSubcommandPastItsOptions(t *testing.T) {
 	}
 	if got := p.Check("Bash", args("command", "git -C . status")); got.Decision != DecisionAllow {
 		t.Errorf("git -C . status = %+v", got)
+	}
+}
+
+// A here-document's body is text a command reads, not commands, unless a
+// shell reads it as its script; arithmetic is not a command either.
+func TestHereDocumentsAndArithmetic(t *testing.T) {
+	p, err := Build(ModeBypass, &settings.Settings{}, []string{"Bash(*)"}, []string{"Bash(rm -rf *)", "Bash(git push *)"}, "/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{
+		"cat > Makefile <<'EOF'\nclean:\n\trm -rf build\nEOF",
+		"cat > README.md <<EOF\nthen git push origin main\nEOF\necho done",
+		"git commit -F - <<'EOF'\nremove the rm -rf step\nEOF",
+		"python3 - <<'PY'\nprint(\"rm -rf x\")\nPY",
+		"cat <<-EOF > a.txt\n\trm -rf d\n\tEOF",
+		"echo $(( $(date +%s) - 10 ))", "N=$(( $(nproc) * 2 ))", `echo "$(( $(wc -l < file) + 1 ))"`,
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
+			t.Errorf("%q = %+v, want allow", cmd, got)
+		}
+	}
+	for _, cmd := range []string{
+		"bash <<'EOF'\nrm -rf d\nEOF",
+		"sh <<EOF\necho hi\ngit push origin main\nEOF",
+		"cat <<EOF\n$(rm -rf d)\nEOF",
+		"cat <<'EOF' > x\nplain\nEOF\nrm -rf d",
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+}
+
+// A glob is judged by the files the shell would give it: * never names a
+// dotfile, .* does.
+func TestAGlobDoesNotNameDotfiles(t *testing.T) {
+	cwd, _ := project(t)
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Read(.env)"}, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"cat *": DecisionAllow, "wc -l config/*": DecisionAllow, "cat .*": DecisionDeny, "cat config/.e*": DecisionDeny,
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != want {
+			t.Errorf("%q = %+v, want %s", cmd, got, want)
+		}
 	}
 }

@@ -36,7 +36,7 @@ type token struct {
 func tokens(part string) (out []token, broken bool) {
 	i := 0
 	for {
-		for i < len(part) && (part[i] == ' ' || part[i] == '\t' || part[i] == '\n') {
+		for i < len(part) && (part[i] == ' ' || part[i] == '\t' || part[i] == '\n' || strings.HasPrefix(part[i:], "\\\n")) {
 			i++
 		}
 		if i >= len(part) {
@@ -59,6 +59,10 @@ func tokens(part string) (out []token, broken bool) {
 			}
 			switch c {
 			case '\\':
+				if i+1 < len(part) && part[i+1] == '\n' {
+					i += 2 // a line continuation: nothing at all
+					continue
+				}
 				if i+1 < len(part) {
 					b.WriteByte(part[i+1])
 					i += 2
@@ -95,6 +99,17 @@ func tokens(part string) (out []token, broken bool) {
 			case '*', '?', '[':
 				t.glob = true
 			case '$', '`':
+				if c == '$' && i+1 < len(part) && part[i+1] == '\'' {
+					// $'...': ANSI-C quoting, a quoted word, no expansion
+					text, n, ok := ansiC(part[i+2:])
+					if !ok {
+						return out, true
+					}
+					b.WriteString(text)
+					i += 2 + n
+					t.quoted = true
+					continue
+				}
 				t.dollar = true
 				// A substitution is one piece of the word, spaces and
 				// all: $(git describe) does not end it.
@@ -116,8 +131,42 @@ func tokens(part string) (out []token, broken bool) {
 			i++
 		}
 		t.text = b.String()
+		if t.text == "" && !t.quoted && !t.dollar {
+			continue // only line continuations
+		}
 		out = append(out, t)
 	}
+}
+
+// ansiC reads the body of a $'...' word up to its closing quote: the text
+// with its escapes resolved (the common ones; others kept as written), the
+// bytes read including the quote, and false when it never closes.
+func ansiC(s string) (string, int, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			return b.String(), i + 1, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			switch e := s[i]; e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case '\\', '\'', '"', '?':
+				b.WriteByte(e)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", 0, false
 }
 
 // redirection reports the redirection operator s starts with and its
@@ -229,7 +278,9 @@ func stripPrefix(part string, anyEnv bool) string {
 			continue
 		}
 		w, ok := wrappers.Get()[t.text]
-		if !ok || t.quoted {
+		if !ok || (t.quoted && !anyEnv) {
+			// a quoted wrapper ("command", \command) runs all the same: a
+			// deny rule sees through it, an allow rule does not trust it
 			break
 		}
 		j := i + 1
@@ -297,6 +348,16 @@ func substitutions(cmd string) []string {
 			}
 			inner = cmd[i+1 : i+1+j]
 			i += j + 1
+		case c == '$' && strings.HasPrefix(cmd[i+1:], "(("):
+			// $((...)) is arithmetic, not a command: only the
+			// substitutions inside it run ($(( $(nproc) * 2 ))).
+			j := closing(cmd, i+1)
+			if j < 0 {
+				return out
+			}
+			out = append(out, substitutions(cmd[i+3:j])...)
+			i = j
+			continue
 		case (c == '$' || c == '<' || c == '>') && i+1 < len(cmd) && cmd[i+1] == '(':
 			j := closing(cmd, i+1)
 			if j < 0 {

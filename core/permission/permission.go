@@ -304,10 +304,17 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// splitCommand cuts a shell command at its unquoted control operators.
+// splitCommand cuts a shell command at its unquoted control operators;
+// here-document bodies are left out, or split too when a shell runs them
+// (heredoc.go).
 // opaque is true when the command holds a substitution whose inside a rule
 // cannot see ($(...), backquotes, <(...), >(...)).
 func splitCommand(cmd string) (parts []string, opaque bool) {
+	cmd, scripts := stripHeredocs(cmd)
+	for _, script := range scripts {
+		inner, innerOpaque := splitCommand(script)
+		parts, opaque = append(parts, inner...), opaque || innerOpaque
+	}
 	var cur strings.Builder
 	flush := func() {
 		if s := strings.TrimSpace(cur.String()); s != "" {
