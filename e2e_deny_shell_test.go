@@ -47,8 +47,14 @@ func TestDenyRulesHoldWhateverTheShellSyntax(t *testing.T) {
 	rows = append(rows, compatRow{name: "assignments and loops run as before", mode: "bypassPermissions",
 		settings: rules([]string{"Bash(*)"}, []string{"Bash(rm -rf *)"}),
 		calls: []map[string]any{bashCall(`X=$(date); TMP=$(mktemp); echo "$X" > out.txt`),
-			bashCall(`for f in d/*.txt; do cat $f; done`), bashCall(`git commit -m "fix (rm) bug" || true`)},
-		decide: map[string]string{"call_0_0": "allow", "call_0_1": "allow", "call_0_2": "allow"}})
+			bashCall(`for f in d/*.txt; do cat $f; done`), bashCall(`git commit -m "fix (rm) bug" || true`),
+			bashCall("cat > Makefile <<'EOF'\nclean:\n\trm -rf build\nEOF"), bashCall(`echo $(( $(nproc) * 2 ))`)},
+		decide: map[string]string{"call_0_0": "allow", "call_0_1": "allow", "call_0_2": "allow", "call_0_3": "allow", "call_0_4": "allow"},
+		check: func(t *testing.T, e *env, id string, r result) {
+			if !strings.Contains(e.read("Makefile"), "rm -rf build") {
+				t.Errorf("the here-document was not written")
+			}
+		}})
 	rows = append(rows, compatRow{name: "a subshell reading .env", mode: "bypassPermissions",
 		settings: rules(nil, []string{"Read(.env)"}),
 		files:    map[string]string{".env": "KEY=secret\n"},
