@@ -263,7 +263,8 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 	if len(reads) == 0 && len(writes) == 0 {
 		return Rule{}, false
 	}
-	reads, writes = p.expandWords(reads), p.expandWords(writes)
+	set := setVariables(cmd)
+	reads, writes = p.expandWords(reads, set), p.expandWords(writes, set)
 	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
 	for _, r := range rules {
 		if r.kind != kindPath {
@@ -291,29 +292,102 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 // variable the environment does not hold is left as written. A quoted ~
 // (which the shell keeps) is expanded too: a deny rule that sees a file
 // the command does not read only errs on the strict side.
-func (p *Policy) expandWords(words []string) []string {
+func (p *Policy) expandWords(words []string, set map[string][]string) []string {
 	out := words
 	for _, w := range words {
-		x := w
-		if p.Home != "" && (x == "~" || strings.HasPrefix(x, "~/")) {
-			x = p.Home + x[1:]
-		}
-		if strings.Contains(x, "$") {
-			unknown := false
-			x = os.Expand(x, func(name string) string {
-				v := p.lookup(name)
-				unknown = unknown || v == ""
-				return v
-			})
-			if unknown {
-				continue
+		for _, x := range p.expandWord(w, set) {
+			if p.Home != "" && (x == "~" || strings.HasPrefix(x, "~/")) {
+				x = p.Home + x[1:]
+			}
+			if x != w {
+				out = append(out, x)
 			}
 		}
-		if x != w {
+	}
+	return out
+}
+
+// maxExpansions bounds the forms one word is expanded to.
+const maxExpansions = 64
+
+// expandWord is w with its variables given their values: each value the
+// command itself gives a variable (set, the loop's words included), else
+// the environment's. Nothing when a variable has no value anywhere.
+func (p *Policy) expandWord(w string, set map[string][]string) []string {
+	if !strings.Contains(w, "$") {
+		return []string{w}
+	}
+	forms := []string{w}
+	for name, values := range set {
+		if !strings.Contains(w, "$"+name) && !strings.Contains(w, "${"+name+"}") {
+			continue
+		}
+		var next []string
+		for _, f := range forms {
+			for _, v := range values {
+				if len(next) < maxExpansions {
+					next = append(next, os.Expand(f, func(n string) string {
+						if n == name {
+							return v
+						}
+						return "${" + n + "}"
+					}))
+				}
+			}
+		}
+		forms = next
+	}
+	var out []string
+	for _, f := range forms {
+		unknown := false
+		x := os.Expand(f, func(name string) string {
+			v := p.lookup(name)
+			unknown = unknown || v == ""
+			return v
+		})
+		if !unknown {
 			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// setVariables are the values a command gives its variables itself, for
+// its later words: NAME=value (also after export, local, declare,
+// readonly) and the words of for NAME in ...; a value's ~ is the home,
+// as the shell expands it on assignment.
+func setVariables(cmd string) map[string][]string {
+	set := map[string][]string{}
+	parts, _ := splitCommand(cmd)
+	for _, part := range parts {
+		for _, piece := range ungroup(part) {
+			toks, broken := tokens(piece)
+			if broken || len(toks) == 0 {
+				continue
+			}
+			if toks[0].text == "for" && len(toks) > 3 && toks[2].text == "in" {
+				for _, t := range toks[3:] {
+					if t.text == "do" {
+						break
+					}
+					set[toks[1].text] = append(set[toks[1].text], t.text)
+				}
+				continue
+			}
+			for _, t := range toks {
+				switch t.text {
+				case "export", "local", "declare", "readonly", "typeset":
+					continue
+				}
+				name, value, ok := strings.Cut(t.text, "=")
+				if !ok || !isAssignment(t, piece) {
+					break
+				}
+				set[name] = append(set[name], value)
+			}
+		}
+	}
+	return set
 }
 
 // lookup is a variable's value for expandWords: HOME is the policy's.

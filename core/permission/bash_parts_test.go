@@ -109,7 +109,9 @@ func TestFileDenyRulesSeeTildeAndVariables(t *testing.T) {
 	}
 	for _, cmd := range []string{"cd ~/.ssh && cat id_rsa", "cat {~/.ssh/id_rsa,/dev/null}", "dd if=$HOME/.ssh/id_rsa of=/tmp/k",
 		"cd && cat .ssh/id_rsa", "cd; cat .ssh/id_rsa", "pushd ~/.ssh >/dev/null && cat id_rsa", "cd -P ~/.ssh && cat id_rsa",
-		"cd -- ~/.ssh && cat id_rsa", "cd ~ && cd .ssh && cat id_rsa"} {
+		"cd -- ~/.ssh && cat id_rsa", "cd ~ && cd .ssh && cat id_rsa",
+		// a variable the command sets or loops over
+		`KEY=~/.ssh/id_rsa; cat "$KEY"`, `for f in ~/.ssh/*; do cat "$f"; done`, "export K=$HOME/.ssh/id_rsa && cat $K"} {
 		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
 		}
@@ -117,7 +119,8 @@ func TestFileDenyRulesSeeTildeAndVariables(t *testing.T) {
 	e := build("Edit(~/.bashrc)")
 	for _, cmd := range []string{"echo evil >> ~/.bashrc", "echo x > $HOME/.bashrc", "{ echo x; } > ~/.bashrc",
 		"echo x >| ~/.bashrc", "ln -sf /tmp/evil ~/.bashrc", "sed -Ei 's/a/b/' ~/.bashrc", "sed -ni.bak p ~/.bashrc",
-		"cp .bashrc ~", "cp -f .bashrc ~/", "mv .bashrc ~/", "mv -t ~ .bashrc", "install f ~/.bashrc"} {
+		"cp .bashrc ~", "cp -f .bashrc ~/", "mv .bashrc ~/", "mv -t ~ .bashrc", "install f ~/.bashrc",
+		`RC=~/.bashrc; echo x >> "$RC"`, `for rc in ~/.bashrc ~/.zshrc; do echo X >> "$rc"; done`} {
 		if got := e.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
 		}
