@@ -76,6 +76,10 @@ func TestHomeFilesStayGuardedThroughBash(t *testing.T) {
 		{"a glob under ~/", "Read(~/.ssh/**)", "cat ~/.ssh/*", []string{"--permission-mode", "bypassPermissions"}},
 		{"< ~/", "Read(~/.ssh/**)", "cat < ~/.ssh/id_rsa", []string{"--permission-mode", "bypassPermissions"}},
 		{">> ~/", "Edit(~/.bashrc)", "echo evil >> ~/.bashrc", []string{"--permission-mode", "bypassPermissions"}},
+		// a folder read whole: no word names the key
+		{"grep -r", "Read(~/.ssh/**)", "grep -r '' ~/.ssh", []string{"--permission-mode", "bypassPermissions"}},
+		{"find -exec", "Read(~/.ssh/**)", "find ~/.ssh -type f -exec cat {} +", []string{"--permission-mode", "bypassPermissions"}},
+		{"tar -C", "Read(~/.ssh/**)", "tar cf - -C ~ .ssh", []string{"--permission-mode", "bypassPermissions"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -93,7 +97,7 @@ func TestHomeFilesStayGuardedThroughBash(t *testing.T) {
 				t.Errorf("decision %q, want deny by %s\n%s", d, tt.rule, r)
 			}
 			if out, _ := json.Marshal(e.toolResults(id)); strings.Contains(string(out), "PRIVATE KEY") {
-				t.Errorf("the key reached the model: %s", out)
+				t.Errorf("the key reached the model: %.300q", out)
 			}
 			if got, _ := os.ReadFile(filepath.Join(e.user, ".bashrc")); string(got) != "orig\n" {
 				t.Errorf(".bashrc is %q", got)

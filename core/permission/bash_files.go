@@ -26,9 +26,13 @@ type bashPart struct {
 	values []string // each option's value, attached or the next word ("" when none)
 	reads  []string
 	writes []string
-	glob   bool // an argument holds an unquoted glob
-	dollar bool // something expands ($VAR, $(...))
-	broken bool // a quote is never closed
+	// folders read or changed whole, everything under them: grep -r
+	// pattern ~/.ssh, cp -r ~/.ssh x, tar c, rm -r
+	treeReads  []string
+	treeWrites []string
+	glob       bool // an argument holds an unquoted glob
+	dollar     bool // something expands ($VAR, $(...))
+	broken     bool // a quote is never closed
 }
 
 // fileCommands lists the commands whose positional arguments are files
@@ -41,8 +45,8 @@ var fileCommands = lazy.Value[map[string]int]{New: func() map[string]int {
 		"hexdump": 0, "strings": 0, "base64": 0, "diff": 0, "cmp": 0, "source": 0,
 		".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
 		"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
-		"nano": 0, "view": 0, "iconv": 0,
-		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "sed": 1, "awk": 1, "jq": 1,
+		"nano": 0, "view": 0, "iconv": 0, "comm": 0, "join": 0, "perl": 0, "sdiff": 0, "diff3": 0,
+		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "ag": 1, "ack": 1, "sed": 1, "awk": 1, "jq": 1,
 	}
 }}
 
@@ -63,6 +67,11 @@ var valueFlags = lazy.Value[map[string][]string]{New: func() map[string][]string
 		"cp":      {"-t", "--target-directory", "-S", "--suffix"},
 		"mv":      {"-t", "--target-directory", "-S", "--suffix"},
 		"install": {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"},
+		"perl":    {"-e", "-E", "-I", "-M", "-m", "-x"},
+		"tar":     {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "-H", "--format"},
+		"rsync":   {"-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "-f", "--filter"},
+		"scp":     {"-i", "-P", "-o", "-F", "-c", "-l", "-J", "-S"},
+		"zip":     {"-x", "-i", "-b", "-n", "-t", "-tt"},
 		"find":    {"-name", "-iname", "-path", "-ipath", "-type", "-newer", "-maxdepth", "-mindepth", "-size", "-mtime", "-perm", "-user", "-group", "-regex"},
 	}
 }}
@@ -132,7 +141,7 @@ func analyzeBash(part string) bashPart {
 		for _, f := range files {
 			bp.reads = append(bp.reads, f.text)
 		}
-		if name == "sed" && sedInPlace(bp.flags) {
+		if (name == "sed" || name == "perl") && sedInPlace(bp.flags) {
 			for _, f := range files {
 				bp.writes = append(bp.writes, f.text)
 			}
@@ -167,6 +176,18 @@ func analyzeBash(part string) bashPart {
 	case name == "ln" && len(bp.args) > 1:
 		// the link replaces what was at its name (ln -sf evil ~/.bashrc)
 		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
+	case name == "find":
+		bp.findTrees(toks)
+	case name == "tar" || name == "bsdtar":
+		bp.tarTrees(toks)
+	}
+	bp.recursiveTrees(name)
+	switch {
+	case name == "git" && len(bp.args) > 2 && bp.args[0].text == "diff" && bp.hasFlag("--no-index"):
+		// two files anywhere on disk, compared: both are read
+		for _, a := range bp.args[1:] {
+			bp.reads = append(bp.reads, a.text)
+		}
 	case name == "dd":
 		for _, a := range bp.args {
 			if f, ok := strings.CutPrefix(a.text, "if="); ok {
@@ -243,16 +264,19 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 	if !hasPathRule {
 		return Rule{}, false
 	}
-	var reads, writes []string
+	var reads, writes, treeReads, treeWrites []string
 	for _, part := range bashParts(cmd) {
 		bp := analyzeBash(part)
 		reads = append(reads, bp.reads...)
 		writes = append(writes, bp.writes...)
+		treeReads = append(treeReads, bp.treeReads...)
+		treeWrites = append(treeWrites, bp.treeWrites...)
 	}
+	lists := []*[]string{&reads, &writes, &treeReads, &treeWrites}
 	// After a cd, relative words name files in the folder it went to:
 	// cd ~/.ssh && cat id_rsa reads ~/.ssh/id_rsa.
 	for _, dir := range cdTargets(cmd) {
-		for _, list := range []*[]string{&reads, &writes} {
+		for _, list := range lists {
 			for _, w := range *list {
 				if w != "" && !filepath.IsAbs(w) && !strings.HasPrefix(w, "~") && !strings.HasPrefix(w, "$") {
 					*list = append(*list, filepath.Join(dir, w))
@@ -260,12 +284,13 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 			}
 		}
 	}
-	if len(reads) == 0 && len(writes) == 0 {
+	if len(reads)+len(writes)+len(treeReads)+len(treeWrites) == 0 {
 		return Rule{}, false
 	}
 	set := setVariables(cmd)
-	reads, writes = p.expandWords(reads, set), p.expandWords(writes, set)
-	reads, writes = p.expandGlobs(reads), p.expandGlobs(writes)
+	for _, list := range lists {
+		*list = p.expandGlobs(p.expandWords(*list, set))
+	}
 	for _, r := range rules {
 		if r.kind != kindPath {
 			continue
@@ -276,9 +301,19 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 					return r, true
 				}
 			}
+			for _, d := range treeReads {
+				if p.coversTree(r.path, d) {
+					return r, true
+				}
+			}
 		}
 		for _, f := range writes {
 			if p.matchPath(r.path, f, true) {
+				return r, true
+			}
+		}
+		for _, d := range treeWrites {
+			if p.coversTree(r.path, d) {
 				return r, true
 			}
 		}

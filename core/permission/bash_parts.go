@@ -198,7 +198,12 @@ func nestedCommand(part string) (string, bool) {
 		return "", false
 	}
 	name := filepath.Base(toks[0].text)
+	if inner, ok := awkCommands(toks); ok {
+		return inner, true
+	}
 	switch name {
+	case "git":
+		return gitRunsCommand(part, toks)
 	case "eval":
 		from := 1
 		if toks[1].text == "--" && len(toks) > 2 {

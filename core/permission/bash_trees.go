@@ -1,0 +1,144 @@
+package permission
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Folders a Bash command reads or changes whole. grep -r '' ~/.ssh and
+// cp -r ~/.ssh /tmp/k read every key though no word names one, so a
+// folder such a command is given is judged by what is under it: a rule
+// that covers everything there (Read(~/.ssh/**)) covers the command. A
+// folder that merely holds a guarded file (grep -r TODO . beside a
+// Read(.env) rule) is not judged that way: refusing every recursive
+// search of a project for its .env would refuse the most common command
+// an agent runs.
+
+// anyChild stands for whatever file a folder holds when a rule is asked
+// whether it covers all of them: no rule names it, and * matches it.
+const anyChild = "\x01"
+
+// recursiveTrees adds the folders that recursive readers (grep -r, rg,
+// cp -r, rsync -a, scp -r, zip -r) read and rm -r removes.
+func (bp *bashPart) recursiveTrees(name string) {
+	files := func(skip int) []string {
+		var out []string
+		for _, a := range bp.args[min(skip, len(bp.args)):] {
+			out = append(out, a.text)
+		}
+		return out
+	}
+	sources := func() []string {
+		if _, ok := bp.flagValue("-t", "--target-directory"); ok {
+			return files(0)
+		}
+		all := files(0)
+		return all[:max(len(all)-1, 0)]
+	}
+	switch name {
+	case "grep", "egrep", "fgrep":
+		if !bp.shortFlag("rR") && !bp.hasFlag("--recursive", "--dereference-recursive") && !bp.flagIs("recurse", "-d", "--directories") {
+			return
+		}
+		fallthrough
+	case "rg", "ag", "ack":
+		skip := 1
+		if bp.hasFlag("-e", "-f", "--regexp", "--file") {
+			skip = 0
+		}
+		dirs := files(skip)
+		if len(dirs) == 0 {
+			dirs = []string{"."} // the working directory, searched whole
+		}
+		bp.treeReads = append(bp.treeReads, dirs...)
+	case "cp", "rsync", "scp":
+		if bp.shortFlag("rRa") || bp.hasFlag("--recursive", "--archive") {
+			bp.treeReads = append(bp.treeReads, sources()...)
+		} else if name != "cp" {
+			bp.reads = append(bp.reads, sources()...)
+		}
+	case "zip":
+		if bp.shortFlag("r") || bp.hasFlag("--recurse-paths") {
+			bp.treeReads = append(bp.treeReads, files(1)...)
+		} else {
+			bp.reads = append(bp.reads, files(1)...)
+		}
+	case "rm":
+		if bp.shortFlag("rR") || bp.hasFlag("--recursive") {
+			bp.treeWrites = append(bp.treeWrites, files(0)...)
+		}
+	}
+}
+
+// tarTrees: tar c (also r and u, which add to an archive) reads each
+// path it is given whole, each from -C's folder when one is given. The
+// archive's own name is read as a path too; judging it only errs strict.
+func (bp *bashPart) tarTrees(toks []token) {
+	adds := bp.shortFlag("cru") || bp.hasFlag("--create", "--append", "--update")
+	if len(toks) > 1 && !adds {
+		// the old form's first word is the options: tar czf out.tgz dir
+		w := toks[1].text
+		adds = w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" && strings.ContainsAny(w, "cru")
+	}
+	if !adds {
+		return
+	}
+	dir, _ := bp.flagValue("-C", "--directory")
+	for _, a := range bp.args {
+		bp.treeReads = append(bp.treeReads, a.text)
+		if dir != "" && !filepath.IsAbs(a.text) {
+			bp.treeReads = append(bp.treeReads, strings.TrimSuffix(dir, "/")+"/"+a.text)
+		}
+	}
+}
+
+// findTrees: the folders find starts from are read whole when it runs a
+// command on what it finds (-exec cat {} +) and changed whole when it
+// deletes it.
+func (bp *bashPart) findTrees(toks []token) {
+	var starts []string
+	for _, t := range toks[1:] {
+		if t.redir != "" {
+			break
+		}
+		if t.text == "-H" || t.text == "-L" || t.text == "-P" {
+			continue
+		}
+		if strings.HasPrefix(t.text, "-") || t.text == "(" || t.text == "!" || t.text == `\(` {
+			break
+		}
+		starts = append(starts, t.text)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	if bp.hasFlag("-exec", "-execdir", "-ok", "-okdir") {
+		bp.treeReads = append(bp.treeReads, starts...)
+	}
+	if bp.hasFlag("-delete") {
+		bp.treeWrites = append(bp.treeWrites, starts...)
+	}
+}
+
+// shortFlag reports whether any of letters is among the short options,
+// alone or in a cluster (-rn, -av, -czf).
+func (bp bashPart) shortFlag(letters string) bool {
+	for _, f := range bp.flags {
+		if len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.ContainsAny(f[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagIs reports whether one of names was given with value v.
+func (bp bashPart) flagIs(v string, names ...string) bool {
+	got, ok := bp.flagValue(names...)
+	return ok && got == v
+}
+
+// coversTree reports whether a path rule covers a folder whole: the
+// folder itself, or anything at all inside it.
+func (p *Policy) coversTree(pp *pathPattern, dir string) bool {
+	return p.matchPath(pp, dir, true) || p.matchPath(pp, filepath.Join(dir, anyChild), true)
+}
