@@ -54,10 +54,16 @@ func FuzzSplitCommand(f *testing.F) {
 // never panics on any text, and the stripped command is the end of the
 // part as written: stripping only ever drops words in front.
 func FuzzBashAnalysis(f *testing.F) {
+	readHome, err := parseRule("Read(~/.ssh/**)", true, "")
+	if err != nil {
+		f.Fatal(err)
+	}
 	for _, s := range []string{
 		"FOO=bar timeout 30 rm -rf x", "cat config/.env | wc -l", "echo $(rm -rf /) `id`",
 		"grep -e x -f pats .env 2>&1 > out", "xargs -n1 grep", "nice -n", "'unterminated", "a\\",
 		"git -C x log", "sed -i s/a/b/ f", "cp a b c", "<(x) >(y)", "&>out ls", "2>&",
+		"tar cf - -C ~ .ssh", "tar", "find", "find -L", "grep -r", "rm -r", "zip -r",
+		`awk 'BEGIN{system("rm " x)}'`, `awk '{print | "sh"}'`, "git submodule foreach", "git rebase -x",
 	} {
 		f.Add(s)
 	}
@@ -65,6 +71,8 @@ func FuzzBashAnalysis(f *testing.F) {
 		p := &Policy{Cwd: "/proj", Home: "/home/u"}
 		_ = p.readOnly(cmd)
 		_, _ = p.fileRule(nil, cmd)
+		_, _ = p.fileRule([]Rule{readHome}, cmd)
+		_ = opaqueCommand(cmd)
 		_ = hasExpansion(cmd)
 		for _, part := range bashParts(cmd) {
 			_ = analyzeBash(part)
