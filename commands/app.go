@@ -82,6 +82,9 @@ func NewApp(d *Deps) *cli.App { return newApp(d, "") }
 // tenth of a one-shot's allocations.
 func newApp(d *Deps, only string) *cli.App {
 	markHelpOutput()
+	if o, ok := d.IO.Out.(*outWriter); ok && d.IO.IsStdoutTTY() {
+		o.helpWidth = d.IO.TerminalWidth(d.Env)
+	}
 	app := &cli.App{
 		Name:                  "trail",
 		Usage:                 "run AI-agent sessions from the shell",

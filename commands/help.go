@@ -19,10 +19,10 @@ Claude Code habits work too: trail -c "next" (--continue) resumes the latest
 session of this folder, trail -r ID "next" (--resume ID) resumes that one.
 
 EXAMPLES:
-   trail run --provider echo "hi"                  # offline, prints: echo: hi
-   git diff | trail "review this change"           # the diff follows the prompt
+   trail run --provider echo "hi"           # offline, prints: echo: hi
+   git diff | trail "review this change"    # the diff follows the prompt
    trail resume --last -o json "and now?" | jq -r .result
-   trail list                                      # short ids, newest first`
+   trail list                               # short ids, newest first`
 
 // examples are shown at the end of each command's help.
 func examples(cmd string) []string {
@@ -32,13 +32,13 @@ func examples(cmd string) []string {
 	case "run":
 		return []string{
 			`trail run "summarise the release notes" < notes.txt > summary.md`,
-			`trail run --name triage --provider echo "what does grep -v do"   # -v is part of the prompt`,
+			`trail run --name triage --provider echo "what does grep -v do"  # -v too`,
 			`trail run -o json -- "-v or --verbose?" | jq -r .result`,
 		}
 	case "resume":
 		return []string{
 			`trail resume triage "and how do I fix it?"`,
-			`trail resume 3f9a2c --approve all              # run the calls a paused session waits on`,
+			`trail resume 3f9a2c --approve all     # run the calls it paused on`,
 			`trail resume --last --fork "try another way"`,
 		}
 	case "compact":
@@ -54,7 +54,7 @@ func examples(cmd string) []string {
 		}
 	case "replay":
 		return []string{
-			`trail replay triage                             # the conversation, as text on a terminal`,
+			`trail replay triage                   # the conversation, as text`,
 			`trail replay 3f9a2c --format json | jq '.messages | length'`,
 			`trail replay 3f9a2c --write-record && trail resume 3f9a2c "go on"`,
 		}
@@ -72,13 +72,13 @@ func examples(cmd string) []string {
 	case "list":
 		return []string{
 			`trail list --here --limit 5`,
-			`trail list --json | jq -r '.[] | select(.status == "requires_action") | .shortId'`,
+			`trail list --json --status requires_action | jq -r '.[].shortId'`,
 			`trail list --since 2h --status idle`,
 		}
 	case "import":
 		return []string{
-			`trail import ~/.claude/projects/-home-me-app/59f7c1e2.jsonl   # a Claude Code session`,
-			`trail import --dry-run rollout-2026-11-01.jsonl       # what it would create`,
+			`trail import ~/.claude/projects/-home-me-app/59f7c1e2.jsonl`,
+			`trail import --dry-run rollout-2026-11-01.jsonl  # what it would create`,
 			`trail resume "$(trail import session.json)" --provider echo "go on"`,
 		}
 	case "export":
@@ -88,8 +88,8 @@ func examples(cmd string) []string {
 		}
 	case "config":
 		return []string{
-			`trail config                                    # effective settings, and the file of each`,
-			`trail config --check                            # exit 7 on an unknown key or a bad value`,
+			`trail config               # the settings in effect, and the file of each`,
+			`trail config --check       # exit 7 on an unknown key or a bad value`,
 			`trail config --json | jq .provider`,
 		}
 	case "completion":

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
@@ -20,12 +21,22 @@ func markHelpOutput() {
 	markHelpOnce.Do(func() {
 		show := cli.HelpPrinterCustom
 		cli.HelpPrinterCustom = func(w io.Writer, templ string, data interface{}, funcs map[string]interface{}) {
-			if o, ok := w.(*outWriter); ok {
-				o.mu.Lock()
-				o.help = true
-				o.mu.Unlock()
+			o, ok := w.(*outWriter)
+			if !ok {
+				show(w, templ, data, funcs)
+				return
 			}
-			show(w, templ, data, funcs)
+			o.mu.Lock()
+			o.help = true
+			width := o.helpWidth
+			o.mu.Unlock()
+			if width <= 0 {
+				show(w, templ, data, funcs)
+				return
+			}
+			var buf strings.Builder
+			show(&buf, templ, data, funcs)
+			_, _ = io.WriteString(w, wrapHelp(buf.String(), width))
 		}
 	})
 }

@@ -47,7 +47,7 @@ func newImportCmd(d *Deps, runF func(context.Context, *ImportOptions) error) *cl
 			"each message's metadata. Entries with no equivalent are kept in the log as\n" +
 			"import_skipped lines and counted on stderr. Prints the new session's id.\n" +
 			"A file cut short, or not a session of these agents, is exit 7 naming the line.\n" +
-			"   trail resume \"$(trail import ~/.claude/projects/-home-me-proj/59f7….jsonl)\" \"go on\"",
+			"   trail resume \"$(trail import session.jsonl)\" \"go on\"",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "the file's agent: claude, codex, gemini or pi (default: told from the content)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created, write nothing"},

@@ -89,7 +89,7 @@ func newRunCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.Comm
 		Description: "The prompt is -p, else the arguments joined by spaces, else standard input.\n" +
 			"With both a prompt and piped input, the input follows the prompt after a blank line:\n" +
 			"   git diff | trail run \"review this\"\n" +
-			promptRule + "\n" +
+			promptRule + "\n\n" +
 			"trail \"PROMPT\" and trail -p \"PROMPT\" are trail run.",
 		Flags: flags,
 		Action: func(c *cli.Context) error {

@@ -29,6 +29,8 @@ type outWriter struct {
 	err    error
 	broken func() // called once, on the first EPIPE
 	help   bool   // what was written is help (help_reader_gone.go)
+	// helpWidth is the terminal's width help is wrapped to, 0 for none
+	helpWidth int
 
 	// detached writing
 	async   bool
