@@ -76,7 +76,18 @@ type payloadReader struct {
 	realDone  bool
 	checked   map[PayloadRef]*PayloadError // results of whole-file checks
 	folders   map[string]string            // payload folders checked: "" when fine, else why not
+
+	// kept holds the content of the payloads of the line being checked
+	// (forget drops them at the next): validate-log checks a line's
+	// payloads, then reads its message's role and adds the message to the
+	// request digest from them, and reading and hashing each file again
+	// for those was a fifth of its time.
+	kept      map[PayloadRef][]byte
+	keptBytes int
 }
+
+// keptBudget bounds the bytes kept for load; past it they all go.
+const keptBudget = 8 << 20
 
 func newPayloadReader(dir string) *payloadReader {
 	return &payloadReader{dir: dir, checked: make(map[PayloadRef]*PayloadError), folders: make(map[string]string)}
@@ -227,11 +238,41 @@ func (p *payloadReader) open(ref PayloadRef, path string, info os.FileInfo) (*os
 
 // load reads a payload whole and checks it; the content is compact JSON.
 func (p *payloadReader) load(ref PayloadRef) ([]byte, *PayloadError) {
-	data, perr := p.read(ref)
-	if perr != nil {
-		return nil, perr
+	data, ok := p.kept[ref]
+	if !ok {
+		var perr *PayloadError
+		if data, perr = p.read(ref); perr != nil {
+			return nil, perr
+		}
 	}
 	return appendCompact(data[:0:0], data), nil
+}
+
+// forget drops the payloads kept.
+func (p *payloadReader) forget() {
+	if p.keptBytes > 0 {
+		clear(p.kept)
+		p.keptBytes = 0
+	}
+}
+
+// keep holds a checked payload's content for the next load of it.
+func (p *payloadReader) keep(ref PayloadRef, data []byte) {
+	if len(data) > keptBudget/4 {
+		return
+	}
+	if p.keptBytes+len(data) > keptBudget {
+		clear(p.kept)
+		p.keptBytes = 0
+	}
+	if p.kept == nil {
+		p.kept = make(map[PayloadRef][]byte)
+	}
+	if old, ok := p.kept[ref]; ok {
+		p.keptBytes -= len(old)
+	}
+	p.kept[ref] = data
+	p.keptBytes += len(data)
 }
 
 // read reads a payload whole and checks it, returning its bytes as they are.
@@ -311,6 +352,7 @@ func (p *payloadReader) verifyFile(ref PayloadRef, depth int, inner func(hit ref
 	if perr != nil {
 		return perr
 	}
+	p.keep(ref, data)
 	if mayHoldRef(data) {
 		p.checkRefs(data, "", depth+1, inner)
 	}

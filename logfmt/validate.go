@@ -377,6 +377,7 @@ func (v *validator) envelope(l Line, e *entry) (foreign bool) {
 // whether the ones under "response" (if any) are all usable.
 func (v *validator) refs(l Line) (responseOK bool) {
 	responseOK = true
+	v.payloads.forget() // a line's digest reads only its own payloads
 	v.payloads.checkRefs(l.Bytes, "", 1, func(h refHit, perr *PayloadError) {
 		if h.path == "response" || strings.HasPrefix(h.path, "response.") || strings.HasPrefix(h.path, "response[") {
 			responseOK = false
