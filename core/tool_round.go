@@ -142,10 +142,14 @@ func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.F
 	return roundFields(s.execID, round, append([]logfmt.Field{logfmt.F("batchId", batchID), logfmt.F("index", i)}, extra...)...)
 }
 
-// execute runs the allowed calls, at most maxParallelTools at once (fewer
-// under a low open-files limit: procgroup.Parallel); results
-// stay in call order because each run owns its slot. Calls that were not
-// allowed already hold their result.
+// execute runs the allowed calls in call order, reads side by side (at
+// most maxParallelTools at once, fewer under a low open-files limit:
+// procgroup.Parallel) and every other call alone, once the calls before it
+// are done, as Claude Code runs them. Models send several Edits of one
+// file in one turn; run together, each read the file before the others
+// wrote it and the last rename won, so edits reported done were lost.
+// Results stay in call order because each run owns its slot. Calls that
+// were not allowed already hold their result.
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, procgroup.Parallel(maxParallelTools))
 	var wg sync.WaitGroup
@@ -157,6 +161,10 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 		if ctx.Err() != nil {
 			r.result = tools.Result{Error: "Aborted before start"}
 			continue
+		}
+		alone := !s.onlyReads(r)
+		if alone {
+			wg.Wait() // the calls before it are done
 		}
 		wg.Add(1)
 		sem <- struct{}{}
@@ -176,8 +184,26 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			r.result = r.tool.Run(ctx, r.args, env)
 			r.duration = time.Since(start)
 		}(r)
+		if alone {
+			wg.Wait() // and the calls after it wait for it
+		}
 	}
 	wg.Wait()
+}
+
+// onlyReads reports whether a call changes nothing, so it may run beside
+// others: Read, Glob, Grep, and a Bash command that only reads.
+func (s *session) onlyReads(r *toolRun) bool {
+	switch r.call.Name {
+	case "Read", "Glob", "Grep":
+		return true
+	case "Bash":
+		var a struct {
+			Command string `json:"command"`
+		}
+		return json.Unmarshal(r.args, &a) == nil && s.perms.ReadOnlyCommand(a.Command)
+	}
+	return false
 }
 
 // postToolUse runs, for each call that ran, in call order, PostToolUse

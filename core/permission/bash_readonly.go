@@ -66,6 +66,10 @@ var gitReadOnly = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	}
 }}
 
+// ReadOnlyCommand reports whether a Bash command only reads, in the sense
+// above: the engine runs such commands beside other reads.
+func (p *Policy) ReadOnlyCommand(cmd string) bool { return p.readOnly(cmd) }
+
 // readOnly reports whether a Bash command only reads, in the sense above.
 func (p *Policy) readOnly(cmd string) bool {
 	if len(cmd) > maxReadOnlyLen {
