@@ -15,6 +15,16 @@ import (
 // 0755 script stays executable); a new one gets 0644 minus the umask, as
 // any editor's new file does.
 //
+// A file this process may not write is refused, as a shell's > refuses
+// it: a new inode renamed over it would make chmod a-w protect nothing.
+// The replacement keeps the file's owner and group (root in a container
+// editing a bind-mounted project must not leave root's files behind).
+// Where a new inode cannot be the same file, the file is written in place
+// instead, as editors do (vim's backupcopy=auto): when it has other hard
+// links, when its owner cannot be given to the temp file, or when its
+// folder takes no new file. In place, a crash mid-write can leave it cut
+// short; those files could not be written otherwise.
+//
 // The temp file is created only after note (when set) has journaled its
 // path: a SIGKILL before the rename leaves a file the next step removes.
 func writeFileAtomic(path string, data []byte, note func(string) error) (err error) {
@@ -29,6 +39,7 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 	}
 	path = filepath.Join(dir, filepath.Base(path))
 	perm, existing := fs.FileMode(0o644), false
+	uid, gid, owned := 0, 0, false
 	if fi, err := os.Lstat(path); err == nil {
 		switch {
 		case fi.IsDir():
@@ -37,9 +48,19 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 			return fmt.Errorf("not a regular file: %s", path)
 		}
 		perm, existing = fi.Mode().Perm(), true
+		if err := writable(path); err != nil {
+			return err
+		}
+		var links uint64
+		if uid, gid, links, owned = ownership(fi); owned && links > 1 {
+			return writeInPlace(path, data)
+		}
 	}
 	f, tmp, err := createTemp(dir, filepath.Base(path), perm, existing, note)
 	if err != nil {
+		if existing && errors.Is(err, fs.ErrPermission) {
+			return writeInPlace(path, data) // a folder that takes no new file
+		}
 		return err
 	}
 	defer func() {
@@ -58,6 +79,11 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 			f.Close()
 			return err
 		}
+		if owned && keepOwner(f, uid, gid) != nil {
+			f.Close()
+			_ = os.Remove(tmp)
+			return writeInPlace(path, data)
+		}
 	}
 	if err = f.Sync(); err != nil {
 		f.Close()
@@ -71,6 +97,24 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 	}
 	syncDir(dir)
 	return nil
+}
+
+// writeInPlace overwrites an existing file's content, keeping its inode:
+// its links, owner and mode stay as they are.
+func writeInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // createTemp creates a fresh TempName file in dir, journaled first. A
