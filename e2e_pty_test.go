@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -310,16 +311,27 @@ func TestTheQuestionEscapesWhatWouldDisguiseTheCall(t *testing.T) {
 	}
 }
 
-// Calls of one round run at once: the spinner counts them rather than
-// naming the last one started (which may have ended long before).
+// Reads of one round run at once: the spinner counts them rather than
+// naming the last one started (which may have ended long before). Each
+// read here waits on a FIFO until the test writes to it.
 func TestRunningToolsOfOneRoundAreCounted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.setenv("TERM=xterm", "NO_COLOR=1")
-	s := e.script(calls(call("Bash", map[string]any{"command": "sleep 1"}), call("Read", map[string]any{"filePath": "missing.txt"})), answer("done"))
-	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	for _, f := range []string{"f1", "f2"} {
+		if err := syscall.Mkfifo(filepath.Join(e.cwd, f), 0o600); err != nil {
+			t.Skipf("no FIFOs here: %v", err)
+		}
+	}
+	s := e.script(calls(call("Bash", map[string]any{"command": "cat f1"}), call("Bash", map[string]any{"command": "cat f2"})), answer("done"))
+	tr := e.startOnTerminal("run", "--provider", "script", "--script", s, "go")
 	tr.expect("running 2 calls")
-	if code, shown := tr.wait(); code != 0 || strings.Contains(shown, "running Read(") {
+	for _, f := range []string{"f1", "f2"} {
+		if err := os.WriteFile(filepath.Join(e.cwd, f), []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, shown := tr.wait(); code != 0 || strings.Contains(shown, "running Bash(cat f2)") {
 		t.Fatalf("exit %d:\n%s", code, shown)
 	}
 }

@@ -32,7 +32,8 @@ func TestWriteThroughASymlinkKeepsTheLinkAndTheMode(t *testing.T) {
 	if err := os.Symlink("real.txt", filepath.Join(e.cwd, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	s := e.script(calls(call("Write", map[string]any{"filePath": "link.txt", "content": "#!/bin/sh\necho new\n"})), answer("done"))
+	s := e.script(calls(call("Read", map[string]any{"filePath": "link.txt"})),
+		calls(call("Write", map[string]any{"filePath": "link.txt", "content": "#!/bin/sh\necho new\n"})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits", "go")
 	fi, err := os.Lstat(filepath.Join(e.cwd, "link.txt"))
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -45,7 +46,7 @@ func TestWriteThroughASymlinkKeepsTheLinkAndTheMode(t *testing.T) {
 		t.Errorf("real.txt mode %v, want 0755 kept", fi.Mode().Perm())
 	}
 	id := e.onlySession()
-	if res := e.toolResults(id)["call_0_0"]; res["success"] != true {
+	if res := e.toolResults(id)["call_1_0"]; res["success"] != true {
 		t.Errorf("Write result = %v", res)
 	}
 	if left := tempFilesIn(t, e.cwd); left != nil {

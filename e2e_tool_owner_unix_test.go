@@ -122,7 +122,7 @@ func TestEditAndWriteHonourFilePermissions(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Dir(locked), 0o755) })
-	o.run(t, `[{"toolCalls":[{"name":"Edit","arguments":{"filePath":"ro.txt","oldString":"ro content","newString":"changed"}},
+	o.run(t, `[{"toolCalls":[{"name":"Read","arguments":{"filePath":"ro2.txt"}}]},{"toolCalls":[{"name":"Edit","arguments":{"filePath":"ro.txt","oldString":"ro content","newString":"changed"}},
 		{"name":"Write","arguments":{"filePath":"ro2.txt","content":"overwritten\n"}},
 		{"name":"Edit","arguments":{"filePath":"locked/f.txt","oldString":"old","newString":"new"}}]},{"text":"done"}]`)
 	for p, want := range map[string]string{ro: "ro content\n", ro2: "keep\n", locked: "new\n"} {
@@ -160,7 +160,7 @@ func TestEditKeepsHardLinksAndOwners(t *testing.T) {
 			}
 		}
 	}
-	s := e.script(calls(
+	s := e.script(calls(call("Read", map[string]any{"filePath": "w.txt"})), calls(
 		call("Edit", map[string]any{"filePath": "a.txt", "oldString": "shared", "newString": "edited"}),
 		call("Edit", map[string]any{"filePath": "owned.txt", "oldString": "owned", "newString": "edited"}),
 		call("Write", map[string]any{"filePath": "w.txt", "content": "written\n"})), answer("done"))

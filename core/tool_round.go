@@ -115,6 +115,9 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 			return err
 		}
 		tm.ToolCallID, tm.Name = r.call.ID, r.call.Name
+		if r.result.Seen != nil {
+			tm.Metadata = fileSeenMetadata(r.result.Seen)
+		}
 		s.logEvent("tool_message_committed", s.callFields(round, batchID, i, logfmt.F("message", tm))...)
 		s.appendMessage(tm, round, batchID)
 		summary[i] = logfmt.Object{
@@ -153,7 +156,9 @@ func (s *session) callFields(round int, batchID string, i int, extra ...logfmt.F
 func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 	sem := make(chan struct{}, procgroup.Parallel(maxParallelTools))
 	var wg sync.WaitGroup
-	env := tools.Env{Cwd: s.rec.Cwd, Dirs: s.dirs, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile()}
+	seen := &roundSeen{}
+	env := tools.Env{Cwd: s.rec.Cwd, Dirs: s.dirs, Env: s.toolEnv(), ReadDenied: s.perms.ReadDenied(), NoteTemp: s.noteToolTemp, EnvFile: s.activeEnvFile(),
+		LastSeen: func(path string) (tools.FileSeen, bool) { return s.lastSeen(seen, path) }}
 	for _, r := range runs {
 		if r.tool == nil || r.decision != permission.DecisionAllow {
 			continue
@@ -183,6 +188,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			start := time.Now()
 			r.result = r.tool.Run(ctx, r.args, env)
 			r.duration = time.Since(start)
+			seen.note(r.result.Seen)
 		}(r)
 		if alone {
 			wg.Wait() // and the calls after it wait for it

@@ -83,6 +83,7 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
+	res.Seen = seen(target)
 	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
 	res.Response = logfmt.Object{
 		logfmt.F("filePath", path),

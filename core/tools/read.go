@@ -69,6 +69,10 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		return fail("%s", err.Error())
 	}
 	res := ok(formatRead(a.FilePath, sel, total, start))
+	res.Seen = &FileSeen{Path: path, ModTime: fi.ModTime(), Size: fi.Size()}
+	if real := seen(path); real != nil {
+		res.Seen.Path = real.Path
+	}
 	res.Response = logfmt.Object{
 		logfmt.F("type", "text"),
 		logfmt.F("file", logfmt.Object{

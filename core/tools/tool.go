@@ -32,6 +32,10 @@ type Env struct {
 	// lock, and the next step removes the file if this process was killed
 	// before renaming or removing it. An error means: do not create it.
 	NoteTemp func(path string) error
+	// LastSeen, when set, returns how a tool last saw the file at a
+	// canonical path in this session (FileSeen): Write refuses to replace
+	// a file the model has not seen as it is now.
+	LastSeen func(path string) (FileSeen, bool)
 	// EnvFile, when set, names a shell script Bash runs before each
 	// command in the same shell (Claude Code's CLAUDE_ENV_FILE, written by
 	// SessionStart hooks), so the variables it exports reach the command.
@@ -53,6 +57,9 @@ type Result struct {
 	Response any
 	// Interrupted: the call was stopped (a timeout or an abort), not finished.
 	Interrupted bool
+	// Seen is the file a Read read or an Edit or Write wrote, as it is
+	// after the call; nil for other calls.
+	Seen *FileSeen
 }
 
 // ResultField is an extra key of a tool result (errorCode, availableTools...).

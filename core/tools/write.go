@@ -46,11 +46,15 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if r != nil {
 		return *r
 	}
+	if r := checkSeen(env, target); r != nil {
+		return *r
+	}
 	original, existed, whole := previousContent(target)
 	if err := writeFileAtomic(target, []byte(*a.Content), env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
+	res.Seen = seen(target)
 	kind := "create"
 	var orig any // null for a new file, as Claude Code writes it
 	if existed {
