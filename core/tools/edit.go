@@ -13,17 +13,17 @@ import (
 	"trail/logfmt"
 )
 
-const editDescription = "Performs exact string replacements in files.\n\noldString must exactly match the file's current content, including whitespace and indentation — reading the file first (e.g. with a file-read tool) is the reliable way to copy exact text.\n\nThe edit will FAIL if old_string is not unique in the file. Either provide more surrounding context to make it unique, or use replace_all to change every instance."
+const editDescription = "Performs exact string replacements in files.\n\noldString must exactly match the file's current content, including whitespace and indentation — reading the file first (e.g. with a file-read tool) is the reliable way to copy exact text.\n\nThe edit will FAIL if oldString is not unique in the file. Either provide more surrounding context to make it unique, or use replaceAll to change every instance."
 
 // Edit replaces text in a file: exactly one occurrence unless replaceAll.
 type Edit struct{}
 
 func (Edit) Schema() chat.ToolSchema {
 	return schema("Edit", editDescription,
-		param{name: "filePath", typ: "string", desc: "The absolute path to the file to modify", required: true},
+		param{name: "filePath", typ: "string", desc: "The path of the file to modify, relative to the working directory or absolute", required: true},
 		param{name: "oldString", typ: "string", desc: "The text to replace (must be an exact match of existing content)", required: true},
-		param{name: "newString", typ: "string", desc: "The text to replace it with (must be different from old_string)", required: true},
-		param{name: "replaceAll", typ: "boolean", desc: "Replace all occurrences of old_string (default: false). Useful for renaming variables"},
+		param{name: "newString", typ: "string", desc: "The text to replace it with (must be different from oldString)", required: true},
+		param{name: "replaceAll", typ: "boolean", desc: "Replace all occurrences of oldString (default: false). Useful for renaming variables"},
 	)
 }
 

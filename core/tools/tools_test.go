@@ -3,11 +3,15 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // world is a temp working directory with files.
@@ -108,17 +112,20 @@ func TestReadKeepsSplitLinesSemantics(t *testing.T) {
 	long := strings.Repeat("x", 100<<10) // longer than the read buffer
 	tests := []struct{ name, content, args, want string }{
 		{"an empty file has no lines", "", `{"filePath":"f"}`, "[File: f (0 lines)]\n"},
-		{"a lone newline is one empty line", "\n", `{"filePath":"f"}`, "[File: f (1 lines)]\n1\t"},
+		{"a lone newline is one empty line", "\n", `{"filePath":"f"}`, "[File: f (1 line)]\n1\t"},
 		{"a last line without newline counts", "a\nb", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\n2\tb"},
 		{"carriage returns are kept", "a\r\nb\r\n", `{"filePath":"f"}`, "[File: f (2 lines)]\n1\ta\r\n2\tb\r"},
-		{"a line longer than the buffer is whole", "a\n" + long + "\nc\n", `{"filePath":"f","offset":2,"limit":1}`, "[File: f (lines 2-2 of 3)]\n2\t" + long},
-		{"an offset past the end selects nothing", "a\n", `{"filePath":"f","offset":5}`, "[File: f (lines 5-4 of 1)]\n"},
+		{"a line longer than the buffer is cut, its size said", "a\n" + long + "\nc\n", `{"filePath":"f","offset":2,"limit":1}`,
+			"[File: f (lines 2-2 of 3)]\n2\t" + long[:2000] + " [... line cut at 2000 characters of 102,400 bytes ...]"},
+		{"a long line held whole is cut too", strings.Repeat("é", 3000) + "\n", `{"filePath":"f"}`,
+			"[File: f (1 line)]\n1\t" + strings.Repeat("é", 2000) + " [... line cut at 2000 characters of 3,000 characters ...]"},
+		{"an offset past the end says so", "a\n", `{"filePath":"f","offset":5}`, "[File: f has 1 line; offset 5 is past its end]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := call(t, Read{}, world(t, map[string]string{"f": tt.content}), tt.args)
-			if !r.Success || TruncateOutput(tt.want) != r.Output {
-				t.Errorf("got %+v", r)
+			if !r.Success || tt.want != r.Output {
+				t.Errorf("got %.300q, want %.300q", r.Output, tt.want)
 			}
 		})
 	}
@@ -135,7 +142,7 @@ func TestNumbersOutOfRangeAreClamped(t *testing.T) {
 	}{
 		{Read{}, `{"filePath":"a.txt","limit":1e300}`, "(2 lines)"},
 		{Read{}, `{"filePath":"a.txt","offset":0.5}`, "(2 lines)"},
-		{Read{}, `{"filePath":"a.txt","offset":1e300}`, "of 2)"},
+		{Read{}, `{"filePath":"a.txt","offset":1e300}`, "past its end"},
 		{Glob{}, `{"pattern":"*","limit":1e300}`, "a.txt"},
 		{Grep{}, `{"pattern":"o","outputMode":"content","headLimit":1e300,"contextLines":1e300}`, "a.txt:2:two"},
 		{Bash{}, `{"command":"echo ok","timeout":1e300}`, "ok"},
@@ -501,5 +508,46 @@ func TestGlobDoesNotFollowALinkOut(t *testing.T) {
 	env.Dirs = []string{outside}
 	if r := call(t, Glob{}, env, `{"pattern":"link_out/**"}`); !r.Success || !strings.Contains(r.Output, "secret.txt") {
 		t.Fatalf("with the folder added: %+v", r)
+	}
+}
+
+// A Read whose lines pass the output limit stops at the last whole line
+// that fits and says where to read on: cut in the middle, the model got
+// a header claiming lines it never saw and a fragment with no number.
+func TestReadStopsAtTheLastWholeLineThatFits(t *testing.T) {
+	line := strings.Repeat("0123456789", 9)
+	var b strings.Builder
+	for range 2000 {
+		b.WriteString(line + "\n")
+	}
+	r := call(t, Read{}, world(t, map[string]string{"big.txt": b.String()}), `{"filePath":"big.txt"}`)
+	if !r.Success || strings.Contains(r.Output, "output truncated") || utf8.RuneCountInString(r.Output) > maxOutputChars {
+		t.Fatalf("%d characters, %.200q", utf8.RuneCountInString(r.Output), r.Output)
+	}
+	lines := strings.Split(r.Output, "\n")
+	last := lines[len(lines)-1]
+	n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(last, "\t", 2)[0]))
+	if err != nil || !strings.HasSuffix(last, line) {
+		t.Fatalf("the last line is not whole and numbered: %q", last)
+	}
+	if want := fmt.Sprintf("[File: big.txt (lines 1-%d of 2000; the output limit stops here: read on with offset %d)]", n, n+1); lines[0] != want {
+		t.Errorf("header %q, want %q", lines[0], want)
+	}
+}
+
+// A file that is one line of tens of megabytes is read in bounded memory:
+// only the part of the line that is shown is kept.
+func TestReadOfOneHugeLineKeepsOnlyWhatItShows(t *testing.T) {
+	env := world(t, map[string]string{"one.txt": strings.Repeat("q", 32<<20)})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := call(t, Read{}, env, `{"filePath":"one.txt"}`)
+	runtime.ReadMemStats(&after)
+	if !r.Success || !strings.Contains(r.Output, "line cut at 2000 characters of 33,554,432 bytes") {
+		t.Fatalf("%.300q", r.Output)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("reading a 32 MB line allocated %d MB", grew>>20)
 	}
 }

@@ -10,14 +10,14 @@ import (
 	"trail/logfmt"
 )
 
-const writeDescription = "Writes a file to the local filesystem. This will overwrite an existing file if one exists.\n\nPrefer the Edit tool for modifying existing files — it only sends the changed text. Use this tool to create new files or for complete rewrites.\n\nParent directories are created automatically when missing."
+const writeDescription = "Writes a file to the local filesystem. This will overwrite an existing file if one exists; an existing file must have been read with the Read tool first, and not changed since.\n\nPrefer the Edit tool for modifying existing files — it only sends the changed text. Use this tool to create new files or for complete rewrites.\n\nParent directories are created automatically when missing."
 
 // Write creates or replaces a file.
 type Write struct{}
 
 func (Write) Schema() chat.ToolSchema {
 	return schema("Write", writeDescription,
-		param{name: "filePath", typ: "string", desc: "The absolute path to the file to write", required: true},
+		param{name: "filePath", typ: "string", desc: "The path of the file to write, relative to the working directory or absolute", required: true},
 		param{name: "content", typ: "string", desc: "The content to write to the file", required: true},
 	)
 }
