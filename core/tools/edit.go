@@ -65,6 +65,14 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	}
 	content, old, repl := string(data), *a.OldString, *a.NewString
 	count := strings.Count(content, old)
+	if count == 0 && strings.Contains(old, "\n") && strings.Contains(content, "\r\n") {
+		// A file with CRLF line ends, text quoted with LF ones (as models
+		// write it): match and write in the file's own line ends.
+		old, repl = toCRLF(old), toCRLF(repl)
+		count = strings.Count(content, old)
+	} else if count > 0 && crlfOnly(content) && strings.Contains(repl, "\n") {
+		repl = toCRLF(repl) // new lines keep the file's line ends
+	}
 	if count == 0 {
 		return fail("oldString not found in file: %s", a.FilePath)
 	}
@@ -87,8 +95,8 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
 	res.Response = logfmt.Object{
 		logfmt.F("filePath", path),
-		logfmt.F("oldString", old),
-		logfmt.F("newString", repl),
+		logfmt.F("oldString", *a.OldString),
+		logfmt.F("newString", *a.NewString),
 		logfmt.F("originalFile", content),
 		logfmt.F("structuredPatch", structuredPatch(content, updated)),
 		logfmt.F("userModified", false),
@@ -117,4 +125,15 @@ func readForEdit(path, shown string) ([]byte, *Result) {
 		return nil, &r
 	}
 	return data, nil
+}
+
+// crlfOnly reports whether every line end of s is CRLF.
+func crlfOnly(s string) bool {
+	n := strings.Count(s, "\n")
+	return n > 0 && strings.Count(s, "\r\n") == n
+}
+
+// toCRLF turns s's LF line ends into CRLF, leaving CRLF ones as they are.
+func toCRLF(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }

@@ -551,3 +551,27 @@ func TestReadOfOneHugeLineKeepsOnlyWhatItShows(t *testing.T) {
 		t.Errorf("reading a 32 MB line allocated %d MB", grew>>20)
 	}
 }
+
+// A file with CRLF line ends is edited with text quoted with LF ones, as
+// models write it, and keeps CRLF line ends throughout.
+func TestEditKeepsAFilesCRLFLineEnds(t *testing.T) {
+	tests := []struct{ name, content, old, repl, want string }{
+		{"LF text matches CRLF lines", "one\r\ntwo\r\nthree\r\n", "one\ntwo", "ONE\nTWO", "ONE\r\nTWO\r\nthree\r\n"},
+		{"new lines get CRLF", "one\r\ntwo\r\nthree\r\n", "two", "two\nextra", "one\r\ntwo\r\nextra\r\nthree\r\n"},
+		{"CRLF text as it is", "one\r\ntwo\r\n", "one\r\ntwo", "1\r\n2", "1\r\n2\r\n"},
+		{"an LF file stays LF", "a\nb\n", "a", "x\ny", "x\ny\nb\n"},
+		{"a mixed file: only the quoted lines' ends", "a\r\nb\nc\r\n", "a\nb", "A\nB", "A\r\nB\nc\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := world(t, map[string]string{"f.txt": tt.content})
+			args, _ := json.Marshal(map[string]string{"filePath": "f.txt", "oldString": tt.old, "newString": tt.repl})
+			if r := call(t, Edit{}, env, string(args)); !r.Success {
+				t.Fatalf("%+v", r)
+			}
+			if got, _ := os.ReadFile(filepath.Join(env.Cwd, "f.txt")); string(got) != tt.want {
+				t.Errorf("file = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
