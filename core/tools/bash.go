@@ -76,6 +76,9 @@ type bashArgs struct {
 	Command          string   `json:"command"`
 	Timeout          *float64 `json:"timeout"`
 	WorkingDirectory string   `json:"workingDirectory"`
+	// Claude Code's run_in_background, as Claude spells it: the command
+	// is left running, its output in a file (bash_background.go).
+	Background bool `json:"run_in_background"`
 }
 
 func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
@@ -112,6 +115,13 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		script = ". \"$CLAUDE_ENV_FILE\"\n" + script
 		cmdEnv = append(cmdEnv, "CLAUDE_ENV_FILE="+env.EnvFile)
 	}
+	var logPath string
+	if a.Background {
+		var r *Result
+		if script, logPath, r = inBackground(script); r != nil {
+			return *r
+		}
+	}
 	cmd := exec.Command(shell, "-c", script)
 	cmd.Dir = dir
 	cmd.Env = cmdEnv
@@ -147,6 +157,9 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	r := Result{Success: true, Output: truncateTotal(out, total), ExitCode: &code}
 	if waitErr != nil && cmd.ProcessState == nil {
 		r.Success, r.Error = false, waitErr.Error()
+	}
+	if r.Success && a.Background {
+		return startedInBackground(r, logPath)
 	}
 	if r.Success {
 		// Claude Code's Bash output: stdout holds the command's output

@@ -3,10 +3,12 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,10 +43,13 @@ type grepArgs struct {
 	NoIgnore     bool     `json:"noIgnore"`
 	// Claude Code's Grep options, read as Claude spells them (the model
 	// schema keeps Robota's parameters; models trained on Claude send these).
-	IgnoreCase bool     `json:"-i"`
-	After      *float64 `json:"-A"`
-	Before     *float64 `json:"-B"`
-	Multiline  bool     `json:"multiline"`
+	IgnoreCase  bool     `json:"-i"`
+	After       *float64 `json:"-A"`
+	Before      *float64 `json:"-B"`
+	Multiline   bool     `json:"multiline"`
+	Type        string   `json:"type"`   // ripgrep's --type (grep_types.go)
+	Offset      *float64 `json:"offset"` // result lines skipped before headLimit
+	LineNumbers *bool    `json:"-n"`     // content lines numbered (default true)
 }
 
 // grepMaxFileSize skips files too large to be source: a search must not
@@ -84,12 +89,19 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			return fail("Invalid glob pattern: %s", a.Glob)
 		}
 	}
+	var types []*globPattern
+	if a.Type != "" {
+		var why string
+		if types, why = typeFilter(a.Type); why != "" {
+			return fail("%s", why)
+		}
+	}
 	root, r := searchRoot(env, a.Path)
 	if r != nil {
 		return *r
 	}
 	ctxLines := count(a.ContextLines, 0)
-	around := grepContext{before: ctxLines, after: ctxLines, multiline: a.Multiline}
+	around := grepContext{before: ctxLines, after: ctxLines, multiline: a.Multiline, unnumbered: a.LineNumbers != nil && !*a.LineNumbers}
 	if a.Before != nil {
 		around.before = count(a.Before, 0)
 	}
@@ -99,9 +111,16 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var out []string
 	files := 0
 	var names []string
+	var unreadable []string
 	search := func(abs, rel string) {
 		data, err := os.ReadFile(abs)
-		if err != nil || isBinary(data) {
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				unreadable = append(unreadable, display(env.Cwd, abs))
+			}
+			return
+		}
+		if isBinary(data) {
 			return
 		}
 		name := display(env.Cwd, abs)
@@ -135,6 +154,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			if filter != nil && !filter.matchName(rel) {
 				return nil
 			}
+			if types != nil && !slices.ContainsFunc(types, func(g *globPattern) bool { return g.matchName(rel) }) {
+				return nil
+			}
 			info, err := os.Stat(abs) // follows a symlinked file
 			if err != nil || !info.Mode().IsRegular() || info.Size() > grepMaxFileSize {
 				return nil
@@ -153,17 +175,26 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		}
 	}
 	lines := len(out)
+	if skip := count(a.Offset, 0); skip > 0 {
+		out = out[min(skip, len(out)):]
+	}
 	if n := count(a.HeadLimit, len(out)); len(out) > n {
 		out = append(out[:n:n], fmt.Sprintf("(+%d more results truncated by headLimit)", len(out)-n))
 	}
 	var res Result
 	switch {
+	case len(out) == 0 && lines > 0:
+		res = ok(fmt.Sprintf("(no results past offset %d: %d in all)", count(a.Offset, 0), lines))
 	case len(out) == 0 && w != nil && w.skipped > 0:
 		res = ok("(no matches)" + noIgnoreHint)
 	case len(out) == 0:
 		res = ok("(no matches)")
 	default:
 		res = ok(strings.Join(out, "\n"))
+	}
+	if len(unreadable) > 0 {
+		// ripgrep says so too: a miss in a file it could not open is no miss
+		res.Output += fmt.Sprintf("\n(%d %s could not be read, so not searched: %s)", len(unreadable), plural(len(unreadable), "file", "files"), strings.Join(unreadable[:min(3, len(unreadable))], ", "))
 	}
 	res.Response = grepResponse(mode, files, names, lines, res.Output)
 	return res
@@ -188,6 +219,7 @@ func grepResponse(mode string, files int, names []string, lines int, content str
 type grepContext struct {
 	before, after int
 	multiline     bool // a match may span lines: the pattern runs on the whole file
+	unnumbered    bool // content lines without their numbers (Claude's "-n": false)
 }
 
 // matchName applies a Grep file filter: a pattern without "/" matches the
@@ -253,7 +285,11 @@ func searchFile(content, name string, re *regexp.Regexp, around grepContext, mod
 		if isHit[i] {
 			marker = ":"
 		}
-		out = append(out, fmt.Sprintf("%s:%d%s%s", name, i+1, marker, lines[i]))
+		if around.unnumbered {
+			out = append(out, name+marker+lines[i])
+		} else {
+			out = append(out, fmt.Sprintf("%s:%d%s%s", name, i+1, marker, lines[i]))
+		}
 		prev = i
 	}
 	return out

@@ -575,3 +575,53 @@ func TestEditKeepsAFilesCRLFLineEnds(t *testing.T) {
 		})
 	}
 }
+
+// Grep takes Claude Code's type, offset and -n as Claude-trained models
+// send them, rather than dropping them and answering another question.
+func TestGrepTakesClaudesTypeOffsetAndLineNumbers(t *testing.T) {
+	env := world(t, map[string]string{"a.go": "foo\n", "doc.md": "foo one\nfoo two\nfoo three\n", "b.txt": "foo\n"})
+	tests := []struct{ args, want string }{
+		{`{"pattern":"foo","type":"md"}`, "doc.md"},
+		{`{"pattern":"foo","type":"go"}`, "a.go"},
+		{`{"pattern":"foo","outputMode":"content","type":"md","offset":1,"headLimit":1}`, "doc.md:2:foo two\n(+1 more results truncated by headLimit)"},
+		{`{"pattern":"foo","outputMode":"content","type":"md","offset":9}`, "(no results past offset 9: 3 in all)"},
+		{`{"pattern":"two","outputMode":"content","-n":false}`, "doc.md:foo two"},
+	}
+	for _, tt := range tests {
+		if r := call(t, Grep{}, env, tt.args); !r.Success || r.Output != tt.want {
+			t.Errorf("Grep %s = %+v, want %q", tt.args, r, tt.want)
+		}
+	}
+	if r := call(t, Grep{}, env, `{"pattern":"foo","type":"nosuch"}`); r.Success || !strings.Contains(r.Error, "Unknown file type: nosuch") {
+		t.Errorf("an unknown type: %+v", r)
+	}
+}
+
+// run_in_background returns at once, the command running on with its
+// output in a file, as a dev server must.
+func TestBashRunInBackgroundReturnsAtOnce(t *testing.T) {
+	env := world(t, nil)
+	start := time.Now()
+	r := call(t, Bash{}, env, `{"command":"echo started; sleep 2; echo finished","run_in_background":true}`)
+	if !r.Success || time.Since(start) > 1500*time.Millisecond {
+		t.Fatalf("after %v: %+v", time.Since(start), r)
+	}
+	var pid int
+	var log string
+	if _, err := fmt.Sscanf(r.Output, "Running in the background, pid %d. Its output goes to %s", &pid, &log); err != nil {
+		t.Fatalf("%q: %v", r.Output, err)
+	}
+	log = strings.TrimSuffix(log, ":")
+	t.Cleanup(func() { os.Remove(log) })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := os.ReadFile(log)
+		if string(got) == "started\nfinished\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background command's output: %q", got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
