@@ -81,6 +81,13 @@ type bashArgs struct {
 	Background bool `json:"run_in_background"`
 }
 
+// noEditor: a command has no terminal, so an editor it starts (git commit
+// without -m, git rebase -i, crontab -e) would wait for the time limit
+// unseen, vim writing its screen into the output. true ends it at once:
+// git then stops on its empty message and says so. The settings' env
+// still wins.
+var noEditor = []string{"GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "EDITOR=true", "VISUAL=true"}
+
 func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a bashArgs
 	if r := decodeArgs("Bash", raw, &a); r != nil {
@@ -108,7 +115,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		shell = "bash"
 	}
 	script := a.Command
-	cmdEnv := append(os.Environ(), env.Env...)
+	cmdEnv := append(append(os.Environ(), noEditor...), env.Env...)
 	if env.EnvFile != "" {
 		// Sourced in the command's own shell, as Claude Code does, so
 		// its exports (and PATH changes) hold for the command.

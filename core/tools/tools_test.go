@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -623,5 +624,26 @@ func TestBashRunInBackgroundReturnsAtOnce(t *testing.T) {
 			t.Fatalf("the background command's output: %q", got)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A command that opens an editor ends at once rather than waiting for the
+// time limit: there is no terminal for one.
+func TestAnEditorACommandStartsEndsAtOnce(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	env := world(t, nil)
+	// an editor that waits for its terminal as vim does, wherever vim is not
+	waiter := filepath.Join(t.TempDir(), "wait-editor")
+	if err := os.WriteFile(waiter, []byte("#!/bin/sh\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("EDITOR", waiter)
+	t.Setenv("GIT_EDITOR", waiter)
+	start := time.Now()
+	r := call(t, Bash{}, env, `{"command":"git init -q . && git -c user.name=a -c user.email=a@b commit --allow-empty; echo rc=$?","timeout":20000}`)
+	if !r.Success || !strings.Contains(r.Output, "rc=1") || time.Since(start) > 10*time.Second {
+		t.Fatalf("after %v: %+v", time.Since(start), r)
 	}
 }
