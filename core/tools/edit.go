@@ -74,6 +74,16 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		repl = toCRLF(repl) // new lines keep the file's line ends
 	}
 	if count == 0 {
+		// Lines copied from Read's output with their numbers ("  12\tfoo"):
+		// the numbers are not in the file.
+		if o, ok := stripLineNumbers(old); ok && strings.Count(content, o) > 0 {
+			old, count = o, strings.Count(content, o)
+			if r, ok := stripLineNumbers(repl); ok {
+				repl = r
+			}
+		}
+	}
+	if count == 0 {
 		return fail("oldString not found in file: %s", a.FilePath)
 	}
 	if count > 1 && !a.ReplaceAll {
@@ -136,4 +146,19 @@ func crlfOnly(s string) bool {
 // toCRLF turns s's LF line ends into CRLF, leaving CRLF ones as they are.
 func toCRLF(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}
+
+// stripLineNumbers removes Read's line numbers from text copied from its
+// output; ok is false unless every line carries one.
+func stripLineNumbers(text string) (string, bool) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		n := strings.TrimLeft(l, " ")
+		digits := len(n) - len(strings.TrimLeft(n, "0123456789"))
+		if digits == 0 || digits >= len(n) || n[digits] != '\t' {
+			return text, false
+		}
+		lines[i] = n[digits+1:]
+	}
+	return strings.Join(lines, "\n"), true
 }

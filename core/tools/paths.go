@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"trail/core/permission"
 	"trail/store"
@@ -26,6 +28,11 @@ func resolvePath(env Env, p string) (string, *Result) {
 		abs = filepath.Join(env.Cwd, abs)
 	}
 	abs = filepath.Clean(abs)
+	if _, err := os.Stat(abs); errors.Is(err, syscall.ELOOP) {
+		// not outside: nowhere (a link that leads back to itself)
+		r := fail("Too many levels of symbolic links: %s", store.QuoteInput(p))
+		return "", &r
+	}
 	if !env.reaches(abs) {
 		r := fail("Access denied: %s is outside the working directories (the session's folder; --add-dir or permissions.additionalDirectories add others)", store.QuoteInput(p))
 		return "", &r

@@ -647,3 +647,30 @@ func TestAnEditorACommandStartsEndsAtOnce(t *testing.T) {
 		t.Fatalf("after %v: %+v", time.Since(start), r)
 	}
 }
+
+// A symlink loop is called one, not a path outside the working directory.
+func TestASymlinkLoopIsCalledOne(t *testing.T) {
+	env := world(t, nil)
+	if err := os.Symlink("loopb", filepath.Join(env.Cwd, "loopa")); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Symlink("loopa", filepath.Join(env.Cwd, "loopb")); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, Read{}, env, `{"filePath":"loopa"}`); r.Success || !strings.Contains(r.Error, "Too many levels of symbolic links") {
+		t.Errorf("%+v", r)
+	}
+}
+
+// Text copied from Read's output with its line numbers still matches.
+func TestEditTakesTextCopiedWithReadsLineNumbers(t *testing.T) {
+	env := world(t, map[string]string{"f.txt": "alpha\nbeta\ngamma\n"})
+	r := call(t, Edit{}, env, `{"filePath":"f.txt","oldString":"2\tbeta\n3\tgamma","newString":"2\tBETA\n3\tGAMMA"}`)
+	if got, _ := os.ReadFile(filepath.Join(env.Cwd, "f.txt")); !r.Success || string(got) != "alpha\nBETA\nGAMMA\n" {
+		t.Errorf("%+v, file %q", r, got)
+	}
+	r = call(t, Edit{}, env, `{"filePath":"f.txt","oldString":"9\tnope","newString":"x"}`)
+	if r.Success {
+		t.Errorf("a numbered line the file does not hold matched: %+v", r)
+	}
+}
