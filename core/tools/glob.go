@@ -99,7 +99,16 @@ func (Glob) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			return nil
 		}
 		var mtime int64
-		if fi, err := d.Info(); err == nil {
+		if d.Type()&fs.ModeSymlink != 0 {
+			// listed as the file it leads to, as Read would take it: a link
+			// to a folder, to nothing, to itself or out of the working
+			// directories names no file Read could open
+			fi, err := os.Stat(abs)
+			if err != nil || !fi.Mode().IsRegular() || !env.reaches(abs) {
+				return nil
+			}
+			mtime = fi.ModTime().UnixNano()
+		} else if fi, err := d.Info(); err == nil {
 			mtime = fi.ModTime().UnixNano()
 		}
 		hits = append(hits, globHit{rel: display(env.Cwd, abs), mtime: mtime})

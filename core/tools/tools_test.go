@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -672,5 +673,28 @@ func TestEditTakesTextCopiedWithReadsLineNumbers(t *testing.T) {
 	r = call(t, Edit{}, env, `{"filePath":"f.txt","oldString":"9\tnope","newString":"x"}`)
 	if r.Success {
 		t.Errorf("a numbered line the file does not hold matched: %+v", r)
+	}
+}
+
+// Glob lists the files Read could open: a link to a file inside yes; a
+// link to a folder, to nothing, to itself or out of the working
+// directories no.
+func TestGlobListsOnlyLinksToFilesItCouldRead(t *testing.T) {
+	env := world(t, map[string]string{"real.txt": "x", "sub/f.txt": "y"})
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o600)
+	for link, target := range map[string]string{
+		"good.lnk": "real.txt", "dir.lnk": "sub", "dangling.lnk": "nowhere", "loopa": "loopb", "loopb": "loopa",
+		"out.lnk": filepath.Join(outside, "secret.txt"),
+	} {
+		if err := os.Symlink(target, filepath.Join(env.Cwd, link)); err != nil {
+			t.Skip(err)
+		}
+	}
+	r := call(t, Glob{}, env, `{"pattern":"*"}`)
+	got := strings.Split(r.Output, "\n")
+	slices.Sort(got)
+	if want := []string{"good.lnk", "real.txt"}; !slices.Equal(got, want) {
+		t.Errorf("Glob * = %q, want %q", got, want)
 	}
 }
