@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -120,8 +122,12 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 // is opened without blocking and refused.
 func readForEdit(path, shown string) ([]byte, *Result) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		r := fail("File not found: %s", shown)
+		return nil, &r
+	}
+	if err != nil {
+		r := fail("%s", err.Error())
 		return nil, &r
 	}
 	defer f.Close()
@@ -132,6 +138,11 @@ func readForEdit(path, shown string) ([]byte, *Result) {
 	data, err := io.ReadAll(f)
 	if err != nil {
 		r := fail("%s", err.Error())
+		return nil, &r
+	}
+	if isBinary(data) {
+		// as Read refuses it: the model cannot have seen what it would change
+		r := fail("Binary file not supported: %s", shown)
 		return nil, &r
 	}
 	return data, nil

@@ -698,3 +698,12 @@ func TestGlobListsOnlyLinksToFilesItCouldRead(t *testing.T) {
 		t.Errorf("Glob * = %q, want %q", got, want)
 	}
 }
+
+// Edit refuses a binary file as Read does: the model cannot have seen it.
+func TestEditRefusesABinaryFile(t *testing.T) {
+	env := world(t, map[string]string{"img.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
+	r := call(t, Edit{}, env, `{"filePath":"img.png","oldString":"IHDR","newString":"IHDX"}`)
+	if got, _ := os.ReadFile(filepath.Join(env.Cwd, "img.png")); r.Success || !strings.Contains(r.Error, "Binary file not supported") || !strings.Contains(string(got), "IHDR") {
+		t.Errorf("%+v", r)
+	}
+}
