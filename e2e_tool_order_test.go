@@ -44,4 +44,14 @@ func TestEditsOfOneFileInOneTurnAllLandInOrder(t *testing.T) {
 	if r := res["call_1_13"]; !strings.Contains(fmt.Sprint(r["output"]), "written") {
 		t.Errorf("the Read after a Write in the same turn did not see it: %v", r)
 	}
+	// the log says how each batch ran
+	var modes []any
+	for _, l := range e.logLines(e.onlySession()) {
+		if l["event"] == "tool_batch_started" {
+			modes = append(modes, l["mode"])
+		}
+	}
+	if fmt.Sprint(modes) != "[parallel sequential]" {
+		t.Errorf("tool_batch_started modes %v, want [parallel sequential]", modes)
+	}
 }

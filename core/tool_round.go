@@ -76,12 +76,16 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 		return err
 	}
 	names := make([]string, len(runs))
+	mode := "parallel" // reads only: side by side
 	for i, r := range runs {
 		names[i] = r.call.Name
+		if r.tool != nil && !s.onlyReads(r) {
+			mode = "sequential" // execute runs such a call alone
+		}
 	}
 	s.logEvent("tool_batch_started", roundFields(s.execID, round,
 		logfmt.F("batchId", batchID),
-		logfmt.F("mode", "parallel"),
+		logfmt.F("mode", mode),
 		logfmt.F("maxConcurrency", procgroup.Parallel(maxParallelTools)),
 		logfmt.F("requestCount", len(runs)),
 		logfmt.F("tools", names))...)
