@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -75,13 +76,18 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	} else if count > 0 && crlfOnly(content) && strings.Contains(repl, "\n") {
 		repl = toCRLF(repl) // new lines keep the file's line ends
 	}
-	if count == 0 {
+	at := -1 // where numbered lines say the text is
+	if count == 0 && !a.ReplaceAll {
 		// Lines copied from Read's output with their numbers ("  12\tfoo"):
-		// the numbers are not in the file.
-		if o, ok := stripLineNumbers(old); ok && strings.Count(content, o) > 0 {
-			old, count = o, strings.Count(content, o)
-			if r, ok := stripLineNumbers(repl); ok {
-				repl = r
+		// taken only where those very lines hold the rest, so tab-separated
+		// data that merely looks numbered (an id column) is never matched
+		// somewhere else.
+		if o, from, ok := stripLineNumbers(old); ok {
+			if off, ok := lineOffset(content, from); ok && strings.HasPrefix(content[off:], o) {
+				old, at, count = o, off, 1
+				if r, _, ok := stripLineNumbers(repl); ok {
+					repl = r
+				}
 			}
 		}
 	}
@@ -92,6 +98,9 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		return fail("oldString is not unique in file (found %d occurrences). Provide more context to make it unique, or use replaceAll:true.", count)
 	}
 	first := strings.Index(content, old)
+	if at >= 0 {
+		first = at
+	}
 	var updated string
 	if a.ReplaceAll {
 		updated = strings.ReplaceAll(content, old, repl)
@@ -165,16 +174,38 @@ func toCRLF(s string) string {
 }
 
 // stripLineNumbers removes Read's line numbers from text copied from its
-// output; ok is false unless every line carries one.
-func stripLineNumbers(text string) (string, bool) {
+// output, and gives the first one; ok is false unless every line carries
+// one and they count up one by one.
+func stripLineNumbers(text string) (string, int, bool) {
 	lines := strings.Split(text, "\n")
+	first := 0
 	for i, l := range lines {
 		n := strings.TrimLeft(l, " ")
 		digits := len(n) - len(strings.TrimLeft(n, "0123456789"))
 		if digits == 0 || digits >= len(n) || n[digits] != '\t' {
-			return text, false
+			return text, 0, false
+		}
+		num, err := strconv.Atoi(n[:digits])
+		if err != nil || (i > 0 && num != first+i) {
+			return text, 0, false
+		}
+		if i == 0 {
+			first = num
 		}
 		lines[i] = n[digits+1:]
 	}
-	return strings.Join(lines, "\n"), true
+	return strings.Join(lines, "\n"), first, true
+}
+
+// lineOffset is the byte offset where line n (1-based) of content starts.
+func lineOffset(content string, n int) (int, bool) {
+	off := 0
+	for line := 1; line < n; line++ {
+		i := strings.IndexByte(content[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	return off, n >= 1
 }

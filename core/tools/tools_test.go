@@ -674,6 +674,21 @@ func TestEditTakesTextCopiedWithReadsLineNumbers(t *testing.T) {
 	if r.Success {
 		t.Errorf("a numbered line the file does not hold matched: %+v", r)
 	}
+	// Tab-separated data that looks numbered is only ever its own text.
+	for _, tt := range []struct{ file, old, repl string }{
+		{"id\tyear\tqty\n1\t2020\t20\n2\t2021\t20\n", "4\t20", "4\t21"},          // no such line 4
+		{"id\tname\tage\n1\tAlice\t30\n2\tBob\t25\n", "3\tBob\t25", "3\tBob\t26"}, // Bob is on line 3, row 2
+		{"1\t2\t3\n4\t5\t6\n", "9\t5\t6", "0\t5\t6"},
+	} {
+		env := world(t, map[string]string{"t.tsv": tt.file})
+		for _, all := range []bool{false, true} {
+			args, _ := json.Marshal(map[string]any{"filePath": "t.tsv", "oldString": tt.old, "newString": tt.repl, "replaceAll": all})
+			r := call(t, Edit{}, env, string(args))
+			if got, _ := os.ReadFile(filepath.Join(env.Cwd, "t.tsv")); r.Success || string(got) != tt.file {
+				t.Errorf("%q -> %q (replaceAll %v) on %q: %+v, file %q", tt.old, tt.repl, all, tt.file, r, got)
+			}
+		}
+	}
 }
 
 // Glob lists the files Read could open: a link to a file inside yes; a
