@@ -676,7 +676,7 @@ func TestEditTakesTextCopiedWithReadsLineNumbers(t *testing.T) {
 	}
 	// Tab-separated data that looks numbered is only ever its own text.
 	for _, tt := range []struct{ file, old, repl string }{
-		{"id\tyear\tqty\n1\t2020\t20\n2\t2021\t20\n", "4\t20", "4\t21"},          // no such line 4
+		{"id\tyear\tqty\n1\t2020\t20\n2\t2021\t20\n", "4\t20", "4\t21"},           // no such line 4
 		{"id\tname\tage\n1\tAlice\t30\n2\tBob\t25\n", "3\tBob\t25", "3\tBob\t26"}, // Bob is on line 3, row 2
 		{"1\t2\t3\n4\t5\t6\n", "9\t5\t6", "0\t5\t6"},
 	} {
