@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,52 @@ func TestWriteRefusesAFileTheModelHasNotSeenAsItIs(t *testing.T) {
 	e.must("", "resume", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", id, "go on")
 	if got := e.read("later.txt"); got != "new\n" {
 		t.Errorf("later.txt = %q: a file read in an earlier step may be written in the next", got)
+	}
+}
+
+// What was seen is judged as Claude Code judges it: a file touched but
+// holding the same bytes is the one seen; a Read that showed none of it
+// (an offset past its end) saw nothing; a session imported from another
+// agent, whose results keep no record, read what its calls read.
+func TestWriteJudgesWhatWasSeenByContent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("touched.txt", "same\n")
+	e.writeFile("changed.txt", "aaaa\n")
+	e.writeFile("past.txt", "one\n")
+	s := e.script(
+		calls(call("Read", map[string]any{"filePath": "touched.txt"}), call("Read", map[string]any{"filePath": "changed.txt"}),
+			call("Read", map[string]any{"filePath": "past.txt", "offset": 9})),
+		calls(call("Bash", map[string]any{"command": "sleep 0.05; touch touched.txt; printf 'bbbb\\n' > changed.txt"})),
+		calls(call("Write", map[string]any{"filePath": "touched.txt", "content": "new\n"}),
+			call("Write", map[string]any{"filePath": "changed.txt", "content": "new\n"}),
+			call("Write", map[string]any{"filePath": "past.txt", "content": "new\n"})),
+		answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "bypassPermissions", "go")
+	res := e.toolResults(e.onlySession())
+	if r := res["call_2_0"]; r["success"] != true || e.read("touched.txt") != "new\n" {
+		t.Errorf("a touched file with the same bytes: %v, %q", r, e.read("touched.txt"))
+	}
+	if r := res["call_2_1"]; r["success"] != false || e.read("changed.txt") != "bbbb\n" {
+		t.Errorf("a file changed to other bytes of the same size: %v, %q", r, e.read("changed.txt"))
+	}
+	if r := res["call_2_2"]; r["success"] != false || r["error"] != "File has not been read yet. Read it first before writing to it." {
+		t.Errorf("a Read past the end saw nothing: %v", r)
+	}
+}
+
+func TestWriteAfterImportTakesTheImportedReadsAsSeen(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("a.txt", "line\n")
+	s := e.script(calls(call("Read", map[string]any{"filePath": "a.txt"})), answer("read it"))
+	e.must("", "run", "--provider", "script", "--script", s, "go")
+	out := filepath.Join(e.cwd, "claude.jsonl")
+	e.must("", "export", e.onlySession(), "--to", "claude", "--output", out)
+	id := strings.TrimSpace(e.must("", "import", out).stdout)
+	w := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "written\n"})), answer("done"))
+	e.must("", "resume", id, "--provider", "script", "--script", w, "--permission-mode", "bypassPermissions", "write it")
+	if got := e.read("a.txt"); got != "written\n" {
+		t.Errorf("a.txt = %q: a file the imported session read was refused", got)
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"trail/core/chat"
+	"trail/core/permission"
 	"trail/core/tools"
 	"trail/logfmt"
 )
@@ -21,11 +23,16 @@ import (
 
 // fileSeenMetadata is the metadata of a tool message whose call saw f.
 func fileSeenMetadata(f *tools.FileSeen) json.RawMessage {
-	b, err := logfmt.Marshal(logfmt.Object{logfmt.F("file", logfmt.Object{
-		logfmt.F("path", f.Path),
-		logfmt.F("mtimeNs", strconv.FormatInt(f.ModTime.UnixNano(), 10)),
-		logfmt.F("size", f.Size),
-	})})
+	file := logfmt.Object{logfmt.F("path", f.Path)}
+	if f.Nothing {
+		file = append(file, logfmt.F("sawNothing", true))
+	} else {
+		file = append(file, logfmt.F("mtimeNs", strconv.FormatInt(f.ModTime.UnixNano(), 10)), logfmt.F("size", f.Size))
+		if f.SHA256 != "" {
+			file = append(file, logfmt.F("sha256", f.SHA256))
+		}
+	}
+	b, err := logfmt.Marshal(logfmt.Object{logfmt.F("file", file)})
 	if err != nil {
 		return nil
 	}
@@ -41,8 +48,8 @@ type roundSeen struct {
 }
 
 func (r *roundSeen) note(f *tools.FileSeen) {
-	if f == nil {
-		return
+	if f == nil || f.Nothing {
+		return // a call that showed nothing changes nothing seen
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -60,25 +67,81 @@ func (r *roundSeen) get(path string) (tools.FileSeen, bool) {
 }
 
 // lastSeen is how the latest call that saw the file at path saw it: one of
-// the round running, else the conversation's latest.
+// the round running, else the conversation's latest. A call that showed
+// none of the file counts for nothing. A call whose result keeps no record
+// (a session imported from another agent, or written by an older trail)
+// that read or wrote the file gives an unknown state, taken as seen.
 func (s *session) lastSeen(round *roundSeen, path string) (tools.FileSeen, bool) {
 	if f, ok := round.get(path); ok {
 		return f, true
 	}
+	var calls map[string]chat.ToolCall // by id, built at the first record-less result
 	for i := len(s.messages) - 1; i >= 0; i-- {
 		m := &s.messages[i]
-		if m.Role != chat.RoleTool || len(m.Metadata) == 0 {
+		if m.Role != chat.RoleTool {
 			continue
 		}
 		f := gjson.GetBytes(m.Metadata, "file")
-		if f.Get("path").Str != path {
+		if !f.Exists() {
+			if calls == nil {
+				calls = s.toolCallsByID()
+			}
+			if c, ok := calls[m.ToolCallID]; ok && s.namesFile(c, path) && succeeded(m.Content) {
+				return tools.FileSeen{Path: path, Unknown: true}, true
+			}
+			continue
+		}
+		if f.Get("path").Str != path || f.Get("sawNothing").Bool() {
 			continue
 		}
 		ns, err := strconv.ParseInt(f.Get("mtimeNs").Str, 10, 64)
 		if err != nil {
 			return tools.FileSeen{}, false
 		}
-		return tools.FileSeen{Path: path, ModTime: time.Unix(0, ns), Size: f.Get("size").Int()}, true
+		return tools.FileSeen{Path: path, ModTime: time.Unix(0, ns), Size: f.Get("size").Int(), SHA256: f.Get("sha256").Str}, true
 	}
 	return tools.FileSeen{}, false
+}
+
+func (s *session) toolCallsByID() map[string]chat.ToolCall {
+	calls := make(map[string]chat.ToolCall)
+	for i := range s.messages {
+		for _, c := range s.messages[i].ToolCalls {
+			calls[c.ID] = c
+		}
+	}
+	return calls
+}
+
+// namesFile reports whether a Read, Edit or Write call named the file at
+// the canonical path, in Robota's name or Claude's.
+func (s *session) namesFile(c chat.ToolCall, path string) bool {
+	switch c.Name {
+	case "Read", "Edit", "Write":
+	default:
+		return false
+	}
+	args := gjson.Parse(c.Arguments)
+	p := args.Get("filePath").Str
+	if p == "" {
+		p = args.Get("file_path").Str
+	}
+	if p == "" {
+		return false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.rec.Cwd, p)
+	}
+	real, err := permission.CanonicalPath(p)
+	return err == nil && real == path
+}
+
+// succeeded reports whether a tool result says the call worked: Robota's
+// {"success": true, ...}, or a result in another agent's plain text.
+func succeeded(content string) bool {
+	if !gjson.Valid(content) {
+		return true
+	}
+	ok := gjson.Get(content, "success")
+	return !ok.Exists() || ok.Bool()
 }

@@ -108,11 +108,12 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		updated = content[:first] + repl + content[first+len(old):]
 		count = 1
 	}
-	if err := writeFileAtomic(target, []byte(updated), env.NoteTemp); err != nil {
+	out := []byte(updated)
+	if err := writeFileAtomic(target, out, env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Replaced %d occurrence(s) in %s", count, a.FilePath))
-	res.Seen = seen(target)
+	res.Seen = wrote(target, out)
 	res.Extra = []ResultField{{Key: "startLine", Value: strings.Count(content[:first], "\n") + 1}}
 	res.Response = logfmt.Object{
 		logfmt.F("filePath", path),

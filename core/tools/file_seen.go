@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"os"
 	"time"
 
@@ -22,6 +25,18 @@ type FileSeen struct {
 	Path    string // canonical: symlinks resolved
 	ModTime time.Time
 	Size    int64
+	// SHA256 is the hex digest of the whole content, when the call saw all
+	// of it (a Read of every line, uncut, or what Edit or Write wrote): a
+	// file touched since (touch, a sed -i that changed nothing, git stash
+	// and pop) but holding the same bytes is still the one seen.
+	SHA256 string
+	// Nothing: the call named the file but showed none of it (an offset
+	// past its end). It counts for nothing.
+	Nothing bool
+	// Unknown: a call of a session written before what was seen was kept
+	// (imported, or by an older trail) read or wrote the file; whether it
+	// changed since cannot be told, so it is taken as seen.
+	Unknown bool
 }
 
 // seen describes the file at path as it is now, for Result.Seen.
@@ -35,6 +50,30 @@ func seen(path string) *FileSeen {
 		return nil
 	}
 	return &FileSeen{Path: real, ModTime: fi.ModTime(), Size: fi.Size()}
+}
+
+// wrote is seen for a file just written with data.
+func wrote(path string, data []byte) *FileSeen {
+	f := seen(path)
+	if f != nil && int64(len(data)) == f.Size {
+		sum := sha256.Sum256(data)
+		f.SHA256 = hex.EncodeToString(sum[:])
+	}
+	return f
+}
+
+// fileSHA256 is the hex digest of the file at path, "" when unreadable.
+func fileSHA256(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Messages Claude-trained models know and act on (Claude Code's words).
@@ -58,9 +97,13 @@ func checkSeen(env Env, target string) *Result {
 	case !ok:
 		r := fail(notReadYet)
 		return &r
-	case !last.ModTime.Equal(now.ModTime) || last.Size != now.Size:
-		r := fail(modifiedSince)
-		return &r
+	case last.Unknown:
+		return nil
+	case last.ModTime.Equal(now.ModTime) && last.Size == now.Size:
+		return nil
+	case last.SHA256 != "" && last.Size == now.Size && fileSHA256(now.Path) == last.SHA256:
+		return nil // touched, the same bytes
 	}
-	return nil
+	r := fail(modifiedSince)
+	return &r
 }

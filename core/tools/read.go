@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -65,14 +67,19 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if head, err := br.Peek(8192); (err == nil || err == io.EOF) && isBinary(head) {
 		return fail("Binary file not supported: %s", a.FilePath)
 	}
-	sel, total, err := readLines(br, start, limit)
+	sum := sha256.New()
+	sel, total, err := readLines(bufio.NewReaderSize(io.TeeReader(br, sum), 64<<10), start, limit)
 	if err != nil {
 		return fail("%s", err.Error())
 	}
-	res := ok(formatRead(a.FilePath, sel, total, start))
-	res.Seen = &FileSeen{Path: path, ModTime: fi.ModTime(), Size: fi.Size()}
+	text, whole := formatRead(a.FilePath, sel, total, start)
+	res := ok(text)
+	res.Seen = &FileSeen{Path: path, ModTime: fi.ModTime(), Size: fi.Size(), Nothing: len(sel) == 0 && total > 0}
 	if real := seen(path); real != nil {
 		res.Seen.Path = real.Path
+	}
+	if whole {
+		res.Seen.SHA256 = hex.EncodeToString(sum.Sum(nil))
 	}
 	res.Response = logfmt.Object{
 		logfmt.F("type", "text"),
@@ -150,16 +157,18 @@ func readLines(br *bufio.Reader, start, limit int) (sel []readLine, total int, e
 // and stops at the last whole line that fits the output limit, saying so
 // and where to read on: cut in the middle, the model would get lines it
 // is told it has and a fragment without a number.
-func formatRead(name string, sel []readLine, total, start int) string {
+func formatRead(name string, sel []readLine, total, start int) (text string, whole bool) {
 	if len(sel) == 0 && start > 1 && total > 0 {
-		return fmt.Sprintf("[File: %s has %d %s; offset %d is past its end]", name, total, plural(total, "line", "lines"), start)
+		return fmt.Sprintf("[File: %s has %d %s; offset %d is past its end]", name, total, plural(total, "line", "lines"), start), false
 	}
+	whole = start == 1 && len(sel) == total
 	width := len(fmt.Sprint(start + len(sel) - 1))
 	var body strings.Builder
 	chars, shown := 0, 0
 	for i, l := range sel {
 		line := l.text
 		if n := utf8.RuneCountInString(line); n > maxLineChars || l.full > 0 {
+			whole = false
 			// the whole line's size: in bytes when the rest of it was never
 			// read into memory
 			size := thousands(n) + " characters"
@@ -189,7 +198,7 @@ func formatRead(name string, sel []readLine, total, start int) string {
 		fmt.Fprintf(&b, "[File: %s (%d %s)]\n", name, total, plural(total, "line", "lines"))
 	}
 	b.WriteString(body.String())
-	return b.String()
+	return b.String(), whole && shown == len(sel)
 }
 
 // readBudget is the characters of numbered lines one Read returns, under

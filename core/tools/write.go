@@ -54,7 +54,7 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
-	res.Seen = seen(target)
+	res.Seen = wrote(target, []byte(*a.Content))
 	kind := "create"
 	var orig any // null for a new file, as Claude Code writes it
 	if existed {
