@@ -30,9 +30,10 @@ type bashPart struct {
 	// pattern ~/.ssh, cp -r ~/.ssh x, tar c, rm -r
 	treeReads  []string
 	treeWrites []string
-	glob       bool // an argument holds an unquoted glob
-	dollar     bool // something expands ($VAR, $(...))
-	broken     bool // a quote is never closed
+	findStarts []string // the folders a find starts from
+	glob       bool     // an argument holds an unquoted glob
+	dollar     bool     // something expands ($VAR, $(...))
+	broken     bool     // a quote is never closed
 }
 
 // fileCommands lists the commands whose positional arguments are files
@@ -45,7 +46,7 @@ var fileCommands = lazy.Value[map[string]int]{New: func() map[string]int {
 		"hexdump": 0, "strings": 0, "base64": 0, "diff": 0, "cmp": 0, "source": 0,
 		".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
 		"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
-		"nano": 0, "view": 0, "iconv": 0, "comm": 0, "join": 0, "perl": 0, "sdiff": 0, "diff3": 0,
+		"nano": 0, "view": 0, "iconv": 0, "comm": 0, "join": 0, "perl": 0, "sdiff": 0, "diff3": 0, "split": 0, "look": 1,
 		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "ag": 1, "ack": 1, "sed": 1, "awk": 1, "jq": 1,
 	}
 }}
@@ -78,7 +79,7 @@ var valueFlags = lazy.Value[map[string][]string]{New: func() map[string][]string
 
 // writeCommands write (or remove) the files they name.
 var writeCommands = lazy.Value[map[string]bool]{New: func() map[string]bool {
-	return map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true}
+	return map[string]bool{"tee": true, "rm": true, "touch": true, "truncate": true, "mv": true, "unlink": true, "shred": true}
 }}
 
 // analyzeBash reads one command part (no control operators left; its
@@ -178,16 +179,16 @@ func analyzeBash(part string) bashPart {
 		bp.writes = append(bp.writes, bp.args[len(bp.args)-1].text)
 	case name == "find":
 		bp.findTrees(toks)
+	case awkProgram(toks) != "":
+		r, w := awkFileWords(toks)
+		bp.reads, bp.writes = append(bp.reads, r...), append(bp.writes, w...)
 	case name == "tar" || name == "bsdtar":
 		bp.tarTrees(toks)
 	}
 	bp.recursiveTrees(name)
 	switch {
-	case name == "git" && len(bp.args) > 2 && bp.args[0].text == "diff" && bp.hasFlag("--no-index"):
-		// two files anywhere on disk, compared: both are read
-		for _, a := range bp.args[1:] {
-			bp.reads = append(bp.reads, a.text)
-		}
+	case name == "git":
+		bp.gitFiles(toks)
 	case name == "dd":
 		for _, a := range bp.args {
 			if f, ok := strings.CutPrefix(a.text, "if="); ok {
@@ -265,13 +266,17 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		return Rule{}, false
 	}
 	var reads, writes, treeReads, treeWrites []string
+	var analyzed []bashPart
 	for _, part := range bashParts(cmd) {
 		bp := analyzeBash(part)
+		analyzed = append(analyzed, bp)
 		reads = append(reads, bp.reads...)
 		writes = append(writes, bp.writes...)
 		treeReads = append(treeReads, bp.treeReads...)
 		treeWrites = append(treeWrites, bp.treeWrites...)
 	}
+	pr, pw := pipedTrees(cmd, analyzed)
+	treeReads, treeWrites = append(treeReads, pr...), append(treeWrites, pw...)
 	lists := []*[]string{&reads, &writes, &treeReads, &treeWrites}
 	// After a cd, relative words name files in the folder it went to:
 	// cd ~/.ssh && cat id_rsa reads ~/.ssh/id_rsa.

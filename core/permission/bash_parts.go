@@ -325,7 +325,7 @@ func opaqueAt(cmd string, depth int) bool {
 				return true
 			case len(toks) == 0 || isAssignment(toks[0], bare):
 				continue // assignments only
-			case toks[0].dollar, readsStdinScript(toks):
+			case toks[0].dollar, readsStdinScript(toks), runsUnseen(toks):
 				return true
 			}
 			if inner, ok := nestedCommand(bare); ok && (depth >= maxNesting || opaqueAt(inner, depth+1)) {

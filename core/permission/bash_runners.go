@@ -1,12 +1,6 @@
 package permission
 
-import (
-	"path/filepath"
-	"regexp"
-	"strings"
-
-	"trail/lazy"
-)
+import "strings"
 
 // gitRunsCommand is the shell command git itself runs: git submodule
 // foreach CMD, git bisect run CMD..., git rebase --exec CMD (or -x CMD).
@@ -23,7 +17,7 @@ func gitRunsCommand(part string, toks []token) (string, bool) {
 	}
 	for i := 1; i < len(toks); i++ {
 		switch t := toks[i].text; {
-		case t == "foreach" && toks[i-1].text == "submodule":
+		case t == "foreach" && afterSubmodule(toks[:i]):
 			j := i + 1
 			for j < len(toks) && (toks[j].text == "--recursive" || toks[j].text == "-q" || toks[j].text == "--quiet") {
 				j++
@@ -40,6 +34,20 @@ func gitRunsCommand(part string, toks []token) (string, bool) {
 	return "", false
 }
 
+// afterSubmodule reports whether toks end with submodule and its options
+// (git submodule --quiet foreach).
+func afterSubmodule(toks []token) bool {
+	for i := len(toks) - 1; i > 0; i-- {
+		switch t := toks[i].text; {
+		case t == "submodule":
+			return true
+		case !strings.HasPrefix(t, "-"):
+			return false
+		}
+	}
+	return false
+}
+
 func slicesHas(toks []token, text string) bool {
 	for _, t := range toks {
 		if t.text == text {
@@ -47,51 +55,4 @@ func slicesHas(toks []token, text string) bool {
 		}
 	}
 	return false
-}
-
-// awkCalls finds, in an awk program, system("...") and the commands it
-// pipes to or reads from ("cmd" | getline, print | "cmd").
-var awkCalls = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`system\s*\(\s*("(?:[^"\\]|\\.)*")?\s*(\))?|\|\s*("(?:[^"\\]|\\.)*")|("(?:[^"\\]|\\.)*")\s*\|\s*getline`)
-}}
-
-// awkCommands is what an awk program runs through the shell, one command
-// a line. A system() whose argument is not a plain string is computed
-// when awk runs, so no rule can see it: it is given as a command named by
-// an expansion, which opaqueCommand takes as unseen.
-func awkCommands(toks []token) (string, bool) {
-	switch filepath.Base(toks[0].text) {
-	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
-	default:
-		return "", false
-	}
-	program := ""
-	for i := 1; i < len(toks); i++ {
-		t := toks[i].text
-		if t == "-f" || t == "--file" {
-			return "", false // a program file: beyond what the words say
-		}
-		if t == "-v" || t == "-F" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(t, "-") && !toks[i].quoted {
-			continue
-		}
-		program = t
-		break
-	}
-	var cmds []string
-	for _, m := range awkCalls.Get().FindAllStringSubmatch(program, -1) {
-		lit := m[1] + m[3] + m[4]
-		if lit == "" || (m[1] != "" && m[2] == "") {
-			// system("rm -rf " dir): made when awk runs
-			cmds = append(cmds, "$AWK_COMPUTED_COMMAND")
-		}
-		if lit == "" {
-			continue
-		}
-		cmds = append(cmds, strings.ReplaceAll(strings.ReplaceAll(lit[1:len(lit)-1], `\"`, `"`), `\\`, `\`))
-	}
-	return strings.Join(cmds, "\n"), len(cmds) > 0
 }

@@ -67,6 +67,13 @@ func (bp *bashPart) recursiveTrees(name string) {
 		if bp.shortFlag("rR") || bp.hasFlag("--recursive") {
 			bp.treeWrites = append(bp.treeWrites, files(0)...)
 		}
+	case "mv":
+		// a folder moved away is everything in it gone from its place
+		bp.treeWrites = append(bp.treeWrites, sources()...)
+	case "diff":
+		if bp.shortFlag("r") || bp.hasFlag("--recursive") {
+			bp.treeReads = append(bp.treeReads, files(0)...)
+		}
 	}
 }
 
@@ -112,12 +119,58 @@ func (bp *bashPart) findTrees(toks []token) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
+	bp.findStarts = starts
 	if bp.hasFlag("-exec", "-execdir", "-ok", "-okdir") {
 		bp.treeReads = append(bp.treeReads, starts...)
+		for i, t := range toks {
+			switch t.text {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				if i+1 < len(toks) && removes(toks[i+1].text) {
+					bp.treeWrites = append(bp.treeWrites, starts...) // -exec rm {} +
+				}
+			}
+		}
 	}
 	if bp.hasFlag("-delete") {
 		bp.treeWrites = append(bp.treeWrites, starts...)
 	}
+}
+
+// removes reports whether a command removes or moves away the files it is
+// given.
+func removes(name string) bool {
+	switch filepath.Base(name) {
+	case "rm", "unlink", "shred", "mv", "truncate":
+		return true
+	}
+	return false
+}
+
+// pipedTrees: find's folders are read whole when what it finds goes to
+// xargs (find ~/.ssh -type f | xargs cat), and changed whole when xargs
+// runs a command that removes (| xargs rm).
+func pipedTrees(cmd string, parts []bashPart) (reads, writes []string) {
+	var starts []string
+	remove := false
+	for _, bp := range parts {
+		starts = append(starts, bp.findStarts...)
+		remove = remove || removes(bp.name)
+	}
+	// xargs itself is stripped from the parts as a wrapper: look for it in
+	// the command's own words
+	xargs := false
+	for _, part := range splitParts(cmd) {
+		if f := strings.Fields(part); len(f) > 0 && filepath.Base(f[0]) == "xargs" {
+			xargs = true
+		}
+	}
+	if !xargs || len(starts) == 0 {
+		return nil, nil
+	}
+	if remove {
+		writes = starts
+	}
+	return starts, writes
 }
 
 // shortFlag reports whether any of letters is among the short options,
@@ -141,4 +194,57 @@ func (bp bashPart) flagIs(v string, names ...string) bool {
 // folder itself, or anything at all inside it.
 func (p *Policy) coversTree(pp *pathPattern, dir string) bool {
 	return p.matchPath(pp, dir, true) || p.matchPath(pp, filepath.Join(dir, anyChild), true)
+}
+
+// gitFiles: the files git diff --no-index compares (anywhere on disk) are
+// read, and the paths git clean is given are removed whole; relative ones
+// are taken in git -C's folder.
+func (bp *bashPart) gitFiles(toks []token) {
+	dir, sub := "", ""
+	var words []string
+	for i := 1; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.redir != "":
+			i++
+		case sub == "" && (t.text == "-C" || t.text == "-c" || t.text == "--git-dir" || t.text == "--work-tree" || t.text == "--namespace") && i+1 < len(toks):
+			if t.text == "-C" {
+				dir = filepath.Join(dir, toks[i+1].text)
+				if filepath.IsAbs(toks[i+1].text) || strings.HasPrefix(toks[i+1].text, "~") {
+					dir = toks[i+1].text
+				}
+			}
+			i++
+		case sub == "" && strings.HasPrefix(t.text, "-"):
+		case sub == "":
+			sub = t.text
+		case t.text == "--" || strings.HasPrefix(t.text, "-"):
+		default:
+			words = append(words, t.text)
+		}
+	}
+	in := func(w string) string {
+		if dir == "" || filepath.IsAbs(w) || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "$") {
+			return w
+		}
+		return strings.TrimSuffix(dir, "/") + "/" + w
+	}
+	switch {
+	case sub == "diff" && slicesHas(toks, "--no-index"):
+		for _, w := range words {
+			bp.reads = append(bp.reads, in(w))
+		}
+	case sub == "clean":
+		if len(words) == 0 {
+			words = []string{"."}
+		}
+		for _, w := range words {
+			bp.treeWrites = append(bp.treeWrites, in(w))
+		}
+	}
+}
+
+func splitParts(cmd string) []string {
+	parts, _ := splitCommand(cmd)
+	return parts
 }

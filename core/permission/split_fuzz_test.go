@@ -64,6 +64,8 @@ func FuzzBashAnalysis(f *testing.F) {
 		"git -C x log", "sed -i s/a/b/ f", "cp a b c", "<(x) >(y)", "&>out ls", "2>&",
 		"tar cf - -C ~ .ssh", "tar", "find", "find -L", "grep -r", "rm -r", "zip -r",
 		`awk 'BEGIN{system("rm " x)}'`, `awk '{print | "sh"}'`, "git submodule foreach", "git rebase -x",
+		"sed 's/a/b/e'", "sed -n '1,/x/e ls'", "sed s", "sed 's", "git -c alias.x=!y x", "tar -I", "find d | xargs rm",
+		"git -C d diff --no-index a b", "git clean -fdx p",
 	} {
 		f.Add(s)
 	}
