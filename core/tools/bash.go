@@ -84,9 +84,21 @@ type bashArgs struct {
 // noEditor: a command has no terminal, so an editor it starts (git commit
 // without -m, git rebase -i, crontab -e) would wait for the time limit
 // unseen, vim writing its screen into the output. true ends it at once:
-// git then stops on its empty message and says so. The settings' env
-// still wins.
+// git then stops on its empty message and says so. Settings whose env
+// names an editor keep theirs, and none of these is set.
 var noEditor = []string{"GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "EDITOR=true", "VISUAL=true"}
+
+// namesEditor reports whether the settings' env chooses an editor: then
+// that choice stands for every editor variable, as the user made it.
+func namesEditor(env []string) bool {
+	for _, kv := range env {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR":
+			return true
+		}
+	}
+	return false
+}
 
 func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	var a bashArgs
@@ -115,7 +127,11 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		shell = "bash"
 	}
 	script := a.Command
-	cmdEnv := append(append(os.Environ(), noEditor...), env.Env...)
+	cmdEnv := os.Environ()
+	if !namesEditor(env.Env) {
+		cmdEnv = append(cmdEnv, noEditor...)
+	}
+	cmdEnv = append(cmdEnv, env.Env...)
 	if env.EnvFile != "" {
 		// Sourced in the command's own shell, as Claude Code does, so
 		// its exports (and PATH changes) hold for the command.
@@ -166,7 +182,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		r.Success, r.Error = false, waitErr.Error()
 	}
 	if r.Success && a.Background {
-		return startedInBackground(r, logPath)
+		return startedInBackground(r, logPath, cmd.Process.Pid)
 	}
 	if r.Success {
 		// Claude Code's Bash output: stdout holds the command's output

@@ -30,10 +30,11 @@ func inBackground(script string) (string, string, *Result) {
 }
 
 // startedInBackground is the result of a call that started its command in
-// the background: the shell printed the command's pid.
-func startedInBackground(r Result, logPath string) Result {
+// the background: the shell printed the command's pid; shell is the pid of
+// the shell the call started, which leads the command's process group.
+func startedInBackground(r Result, logPath string, shell int) Result {
 	pid := strings.TrimSpace(r.Output)
-	r.Output = fmt.Sprintf("Running in the background, pid %s. Its output goes to %s: read it with `tail -n 50 %s`; stop it with `kill %s`.", pid, logPath, logPath, pid)
+	r.Output = fmt.Sprintf("Running in the background, pid %s. Its output goes to %s: read it with `tail -n 50 %s`; stop it with `%s`.", pid, logPath, logPath, stopCommand(pid, shell))
 	r.Response = logfmt.Object{
 		logfmt.F("stdout", r.Output),
 		logfmt.F("stderr", ""),

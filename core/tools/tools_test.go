@@ -613,6 +613,9 @@ func TestBashRunInBackgroundReturnsAtOnce(t *testing.T) {
 	if _, err := fmt.Sscanf(r.Output, "Running in the background, pid %d. Its output goes to %s", &pid, &log); err != nil {
 		t.Fatalf("%q: %v", r.Output, err)
 	}
+	if runtime.GOOS != "windows" && !strings.Contains(r.Output, "stop it with `kill -- -") {
+		t.Errorf("the advice does not stop the process group: %q", r.Output)
+	}
 	log = strings.TrimSuffix(log, ":")
 	t.Cleanup(func() { os.Remove(log) })
 	deadline := time.Now().Add(10 * time.Second)
@@ -719,6 +722,16 @@ func TestEditRefusesABinaryFile(t *testing.T) {
 	env := world(t, map[string]string{"img.png": "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
 	r := call(t, Edit{}, env, `{"filePath":"img.png","oldString":"IHDR","newString":"IHDX"}`)
 	if got, _ := os.ReadFile(filepath.Join(env.Cwd, "img.png")); r.Success || !strings.Contains(r.Error, "Binary file not supported") || !strings.Contains(string(got), "IHDR") {
+		t.Errorf("%+v", r)
+	}
+}
+
+// An editor the settings' env names is the one commands get.
+func TestTheSettingsEditorStands(t *testing.T) {
+	env := world(t, nil)
+	env.Env = []string{"EDITOR=myed"}
+	r := call(t, Bash{}, env, `{"command":"echo \"$EDITOR|${GIT_EDITOR-}|${VISUAL-}\""}`)
+	if !r.Success || !strings.HasPrefix(r.Output, "myed|") || strings.Contains(r.Output, "true") {
 		t.Errorf("%+v", r)
 	}
 }
