@@ -184,3 +184,26 @@ func TestEditKeepsHardLinksAndOwners(t *testing.T) {
 		t.Errorf("owned.txt %q, w.txt %q", e.read("owned.txt"), e.read("w.txt"))
 	}
 }
+
+// A Grep says which files and folders it could not read: a miss there is
+// no miss.
+func TestGrepNamesWhatItCouldNotRead(t *testing.T) {
+	t.Parallel()
+	o := newOwnedTree(t)
+	o.write(t, "src/ok.go", "// TODO one\n", 0o644)
+	o.write(t, "src/locked.go", "// TODO two\n", 0o000)
+	o.write(t, "src/lockdir/z.go", "// TODO three\n", 0o644)
+	if err := os.Chmod(filepath.Join(o.proj, "src", "lockdir"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(o.proj, "src", "lockdir"), 0o755) })
+	o.run(t, `[{"toolCalls":[{"name":"Grep","arguments":{"pattern":"TODO"}}]},{"text":"done"}]`)
+	records, _ := filepath.Glob(filepath.Join(o.home, "trail", "sessions", "*.json"))
+	if len(records) != 1 {
+		t.Fatalf("records: %v", records)
+	}
+	rec, _ := os.ReadFile(records[0])
+	if !strings.Contains(string(rec), "(2 paths could not be read, so not searched: src/locked.go, src/lockdir/)") {
+		t.Errorf("the Grep result does not name what it could not read:\n%s", rec)
+	}
+}

@@ -192,9 +192,14 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	default:
 		res = ok(strings.Join(out, "\n"))
 	}
+	if w != nil {
+		for _, d := range w.unreadable {
+			unreadable = append(unreadable, display(env.Cwd, d)+"/")
+		}
+	}
 	if len(unreadable) > 0 {
 		// ripgrep says so too: a miss in a file it could not open is no miss
-		res.Output += fmt.Sprintf("\n(%d %s could not be read, so not searched: %s)", len(unreadable), plural(len(unreadable), "file", "files"), strings.Join(unreadable[:min(3, len(unreadable))], ", "))
+		res.Output += fmt.Sprintf("\n(%d %s could not be read, so not searched: %s)", len(unreadable), plural(len(unreadable), "path", "paths"), strings.Join(unreadable[:min(3, len(unreadable))], ", "))
 	}
 	res.Response = grepResponse(mode, files, names, lines, res.Output)
 	return res

@@ -22,6 +22,8 @@ type walk struct {
 	above ignoreStack
 	// skipped counts the files and folders ignore files kept out.
 	skipped int
+	// unreadable are the folders below the root that could not be listed.
+	unreadable []string
 }
 
 // files calls fn for every regular file below root, and for every symlink
@@ -48,6 +50,7 @@ func (w *walk) dir(abs, rel string, st ignoreStack, fn func(abs, rel string, d f
 		if rel == "" {
 			return err
 		}
+		w.unreadable = append(w.unreadable, abs)
 		return nil
 	}
 	if w.ignore {
