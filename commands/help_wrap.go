@@ -87,11 +87,25 @@ func wrapLine(b *strings.Builder, line string, width int) {
 	if i := strings.Index(line[lead:], "  "); i > 0 {
 		rest := line[lead+i:]
 		indent = lead + i + len(rest) - len(strings.TrimLeft(rest, " "))
+		if width-indent < minDescription {
+			// no room beside the flag: the description goes under it
+			indent = min(lead+8, width/2)
+			b.WriteString(line[:lead+i] + "\n" + strings.Repeat(" ", indent))
+			line = strings.TrimLeft(rest, " ")
+			wrapWords(b, line, indent, indent, width)
+			return
+		}
 	}
 	if width-indent < minDescription {
 		indent = min(lead+8, width/2)
 	}
-	col, first := 0, true
+	wrapWords(b, line, 0, indent, width)
+}
+
+// wrapWords writes line's words from column col on, a new line at indent
+// before a word that would pass width.
+func wrapWords(b *strings.Builder, line string, col, indent, width int) {
+	first := true
 	for len(line) > 0 {
 		// the next word, with the spaces before it
 		start := 0

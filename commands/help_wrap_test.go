@@ -34,9 +34,9 @@ func TestWrapHelpFitsTheWidth(t *testing.T) {
 	if got != want {
 		t.Errorf("wrapHelp at 60:\n%s\nwant:\n%s", got, want)
 	}
-	// a description column too far right goes on further left
+	// with no room beside its flag, a description goes under it
 	narrow := wrapHelp("   --output-format value, -o value    text, json or stream-json (default: \"text\")\n", 50)
-	if want := "   --output-format value, -o value    text, json\n           or stream-json (default: \"text\")\n"; narrow != want {
+	if want := "   --output-format value, -o value\n           text, json or stream-json (default:\n           \"text\")\n"; narrow != want {
 		t.Errorf("narrow:\n%q\nwant\n%q", narrow, want)
 	}
 	if wide := wrapHelp(help, 200); wide != help {
