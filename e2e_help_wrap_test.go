@@ -23,7 +23,7 @@ func TestHelpFitsTheTerminalAndStaysOneLinePerFlagPiped(t *testing.T) {
 				t.Errorf("trail %s: a line of %d columns on an 80-column terminal: %q", strings.Join(args, " "), columns(l), l)
 			}
 		}
-		if strings.Join(args, " ") == "run --help" && !strings.Contains(out, "--stream ") || strings.Contains(out, "pipe (default: the final answer once, at the end; setting stream) (default: false)") {
+		if strings.Join(args, " ") == "run --help" && !strings.Contains(out, "--stream") || strings.Contains(out, "pipe (default: the final answer once, at the end; setting stream) (default: false)") {
 			t.Errorf("the --stream flag's description was not wrapped:\n%s", out)
 		}
 	}
