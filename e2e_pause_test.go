@@ -282,3 +282,20 @@ func TestForkOfAPausedSessionCarriesTheDecision(t *testing.T) {
 		t.Error("the fork changed the parent")
 	}
 }
+
+// --approve (and --deny) may be given once per call: each names more
+// calls, as repeating a flag does in every CLI. Only the last counted, and
+// the first call named was denied.
+func TestApproveRepeatedNamesEveryCall(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(calls(call("Bash", map[string]any{"command": "echo a > a.txt"}), call("Bash", map[string]any{"command": "echo b > b.txt"})), answer("done"))
+	if r := e.run("", "run", "--provider", "script", "--script", s, "--on-ask", "pause", "go"); r.code != 4 {
+		t.Fatalf("paused run: %s", r)
+	}
+	id := e.onlySession()
+	e.must("", "resume", id, "--approve", "call_0_0", "--approve", "call_0_1")
+	if !e.exists("a.txt") || !e.exists("b.txt") {
+		t.Errorf("a.txt %v, b.txt %v: a call named by a repeated --approve did not run", e.exists("a.txt"), e.exists("b.txt"))
+	}
+}

@@ -43,12 +43,20 @@ type genericFlag struct {
 	names []string
 }
 
+type stringSliceFlag struct {
+	*cli.StringSliceFlag
+	names []string
+}
+
 func (f boolFlag) Names() []string     { return f.names }
 func (f stringFlag) Names() []string   { return f.names }
 func (f intFlag) Names() []string      { return f.names }
 func (f int64Flag) Names() []string    { return f.names }
 func (f durationFlag) Names() []string { return f.names }
 func (f genericFlag) Names() []string  { return f.names }
+func (f stringSliceFlag) Names() []string {
+	return f.names
+}
 
 // withNames returns flags with their names computed once. A flag of a type
 // it does not know keeps urfave/cli's Names.
@@ -73,6 +81,8 @@ func withNames(flags []cli.Flag) []cli.Flag {
 			out[i] = durationFlag{f, names}
 		case *cli.GenericFlag:
 			out[i] = genericFlag{f, names}
+		case *cli.StringSliceFlag:
+			out[i] = stringSliceFlag{f, names}
 		case optionalValueFlag:
 			f.names = names
 			out[i] = f

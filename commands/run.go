@@ -125,8 +125,9 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 		&cli.BoolFlag{Name: "fork", Usage: "continue in a new session (new id, parentSessionId set)"},
 		&cli.BoolFlag{Name: "last", Usage: "the most recently updated session of this directory"},
 		&cli.BoolFlag{Name: "any-dir", Usage: "with --last: of any directory"},
-		&cli.StringFlag{Name: "approve", Usage: "run a paused session's pending tool calls: all, or comma-separated call `IDS`"},
-		&cli.StringFlag{Name: "deny", Usage: "deny a paused session's pending tool calls: all, or `IDS` (unnamed ones are denied too; a call --approve names still runs)"},
+		// repeatable: --approve a --approve b is --approve a,b
+		&cli.StringSliceFlag{Name: "approve", Usage: "run a paused session's pending tool calls: all, or comma-separated call `IDS` (repeatable)"},
+		&cli.StringSliceFlag{Name: "deny", Usage: "deny a paused session's pending tool calls: all, or `IDS` (repeatable; unnamed ones are denied too; a call --approve names still runs)"},
 	)
 	return &cli.Command{
 		Name:      "resume",
@@ -155,7 +156,7 @@ func newResumeCmd(d *Deps, runF func(context.Context, *RunOptions) error) *cli.C
 				ref.Ref, args = args[0], args[1:]
 			}
 			opts.Step.Fork = c.Bool("fork")
-			opts.Step.Approve, opts.Step.Deny = c.String("approve"), c.String("deny")
+			opts.Step.Approve, opts.Step.Deny = strings.Join(c.StringSlice("approve"), ","), strings.Join(c.StringSlice("deny"), ",")
 			opts.Args = args
 			return runF(c.Context, opts)
 		},
