@@ -76,9 +76,11 @@ type bashArgs struct {
 	Command          string   `json:"command"`
 	Timeout          *float64 `json:"timeout"`
 	WorkingDirectory string   `json:"workingDirectory"`
-	// Claude Code's run_in_background, as Claude spells it: the command
-	// is left running, its output in a file (bash_background.go).
-	Background bool `json:"run_in_background"`
+	// Claude Code's run_in_background, as Claude spells it (or in
+	// Robota's camelCase): the command is left running, its output in a
+	// file (bash_background.go).
+	Background      bool `json:"run_in_background"`
+	RunInBackground bool `json:"runInBackground"`
 }
 
 // noEditor: a command has no terminal, so an editor it starts (git commit
@@ -139,6 +141,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		cmdEnv = append(cmdEnv, "CLAUDE_ENV_FILE="+env.EnvFile)
 	}
 	var logPath string
+	a.Background = a.Background || a.RunInBackground
 	if a.Background {
 		var r *Result
 		if script, logPath, r = inBackground(script); r != nil {

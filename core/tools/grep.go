@@ -249,7 +249,8 @@ func (g *globPattern) matchName(rel string) bool {
 // "path:N" for count, "path:line:text" (":" on matches, "-" on context, "--"
 // between groups) for content.
 func searchFile(content, name string, re *regexp.Regexp, around grepContext, mode string) []string {
-	lines := strings.Split(content, "\n")
+	// a final newline ends the last line; it starts no empty one after it
+	lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
 	var hits []int
 	if around.multiline {
 		hits = multilineHits(content, re)

@@ -605,6 +605,9 @@ func TestBashRunInBackgroundReturnsAtOnce(t *testing.T) {
 	env := world(t, nil)
 	start := time.Now()
 	r := call(t, Bash{}, env, `{"command":"echo started; sleep 2; echo finished","run_in_background":true}`)
+	if camel := call(t, Bash{}, env, `{"command":"sleep 3","runInBackground":true}`); !strings.HasPrefix(camel.Output, "Running in the background") {
+		t.Errorf("runInBackground: %+v", camel)
+	}
 	if !r.Success || time.Since(start) > 1500*time.Millisecond {
 		t.Fatalf("after %v: %+v", time.Since(start), r)
 	}
@@ -733,5 +736,14 @@ func TestTheSettingsEditorStands(t *testing.T) {
 	r := call(t, Bash{}, env, `{"command":"echo \"$EDITOR|${GIT_EDITOR-}|${VISUAL-}\""}`)
 	if !r.Success || !strings.HasPrefix(r.Output, "myed|") || strings.Contains(r.Output, "true") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// Context after a match on the last line shows no line past the end.
+func TestGrepContextStopsAtTheLastLine(t *testing.T) {
+	env := world(t, map[string]string{"f.txt": "a\nfoo\n"})
+	r := call(t, Grep{}, env, `{"pattern":"foo","outputMode":"content","-C":1}`)
+	if !r.Success || r.Output != "f.txt:1-a\nf.txt:2:foo" {
+		t.Errorf("%q", r.Output)
 	}
 }
