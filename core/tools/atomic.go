@@ -38,6 +38,13 @@ func writeFileAtomic(path string, data []byte, note func(string) error) (err err
 		dir = real
 	}
 	path = filepath.Join(dir, filepath.Base(path))
+	defer func() {
+		// The model named the file, not the temp file beside it.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path != path && filepath.Dir(pe.Path) == dir {
+			err = &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+		}
+	}()
 	perm, existing := fs.FileMode(0o644), false
 	uid, gid, owned := 0, 0, false
 	if fi, err := os.Lstat(path); err == nil {
