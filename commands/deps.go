@@ -200,10 +200,12 @@ func (t *terminal) Ask(question string) (string, error) {
 	// override or an escape sequence there would make the call read as
 	// something else at the one place a person decides on it.
 	shown := safeText(question)
-	fmt.Fprint(t.io.ErrOut, shown)
 	// Ctrl-Z at the question and fg later: the shell's job line has
-	// pushed the question out of sight, so it is shown again.
+	// pushed the question out of sight, so it is shown again. Watched
+	// for before the question shows: a stop and continue right after it
+	// appeared went unseen.
 	stop := onContinue(func() { fmt.Fprint(t.io.ErrOut, "\n"+strings.TrimPrefix(shown, "\n")) })
+	fmt.Fprint(t.io.ErrOut, shown)
 	line, err := t.in.ReadString('\n')
 	stop()
 	t.io.asking.Store(false)
