@@ -188,17 +188,21 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		return startedInBackground(r, logPath, cmd.Process.Pid)
 	}
 	if r.Success {
-		// Claude Code's Bash output: stdout holds the command's output
-		// and errors interleaved; stderr the tool's own notices (none).
-		r.Response = logfmt.Object{
-			logfmt.F("stdout", r.Output),
-			logfmt.F("stderr", ""),
-			logfmt.F("interrupted", false),
-			logfmt.F("isImage", false),
-			logfmt.F("noOutputExpected", false),
-		}
+		r.Response = bashResponse(r.Output, logfmt.F("noOutputExpected", false))
 	}
 	return r
+}
+
+// bashResponse is Claude Code's Bash output: stdout holds the command's
+// output and errors interleaved; stderr the tool's own notices (none).
+func bashResponse(out string, last logfmt.Field) logfmt.Object {
+	return logfmt.Object{
+		logfmt.F("stdout", out),
+		logfmt.F("stderr", ""),
+		logfmt.F("interrupted", false),
+		logfmt.F("isImage", false),
+		last,
+	}
 }
 
 // combined is Robota's output: stdout, then "\nstderr:\n" and stderr when

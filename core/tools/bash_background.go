@@ -35,12 +35,6 @@ func inBackground(script string) (string, string, *Result) {
 func startedInBackground(r Result, logPath string, shell int) Result {
 	pid := strings.TrimSpace(r.Output)
 	r.Output = fmt.Sprintf("Running in the background, pid %s. Its output goes to %s: read it with `tail -n 50 %s`; stop it with `%s`.", pid, logPath, logPath, stopCommand(pid, shell))
-	r.Response = logfmt.Object{
-		logfmt.F("stdout", r.Output),
-		logfmt.F("stderr", ""),
-		logfmt.F("interrupted", false),
-		logfmt.F("isImage", false),
-		logfmt.F("backgroundTaskId", pid),
-	}
+	r.Response = bashResponse(r.Output, logfmt.F("backgroundTaskId", pid))
 	return r
 }
