@@ -197,13 +197,13 @@ func TestGrepNamesWhatItCouldNotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(o.proj, "src", "lockdir"), 0o755) })
-	o.run(t, `[{"toolCalls":[{"name":"Grep","arguments":{"pattern":"TODO"}}]},{"text":"done"}]`)
+	o.run(t, `[{"toolCalls":[{"name":"Grep","arguments":{"pattern":"TODO"}},{"name":"Grep","arguments":{"pattern":"TODO","path":"src/lockdir"}}]},{"text":"done"}]`)
 	records, _ := filepath.Glob(filepath.Join(o.home, "trail", "sessions", "*.json"))
 	if len(records) != 1 {
 		t.Fatalf("records: %v", records)
 	}
 	rec, _ := os.ReadFile(records[0])
-	if !strings.Contains(string(rec), "(2 paths could not be read, so not searched: src/locked.go, src/lockdir/)") {
+	if !strings.Contains(string(rec), "(2 paths could not be read, so not searched: src/locked.go, src/lockdir/)") || !strings.Contains(string(rec), "src/lockdir: permission denied") {
 		t.Errorf("the Grep result does not name what it could not read:\n%s", rec)
 	}
 }

@@ -39,19 +39,21 @@ func awkProgram(toks []token) string {
 	return ""
 }
 
-// awkString is an awk string literal; awkTarget what follows a pipe or a
-// redirection: a literal, or the start of any other expression.
-const (
-	awkString = `"(?:[^"\\]|\\.)*"`
-	awkTarget = `(` + awkString + `|[^\s"|&;}])`
-)
+// awkString is an awk string literal.
+const awkString = `"(?:[^"\\]|\\.)*"`
 
-// awkShell finds the commands a program runs: system(...) (its argument
-// a whole literal or not), a print's | target, and what pipes into getline.
+// awkShell finds where a program hands a command to the shell: system(,
+// a print's | (not ||), and | getline. The command is the operand there.
 var awkShell = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`system\s*\(\s*(` + awkString + `)?\s*(\))?` +
-		`|\bprintf?\b[^;{}\n]*?\|\s*` + awkTarget +
-		`|(` + awkString + `|[A-Za-z_]\w*|\))\s*\|\s*getline`)
+	return regexp.MustCompile(`\bsystem\s*\(|\bprintf?\b[^;{}\n|]*[^|]\|[^|&]|\|\s*getline\b`)
+}}
+
+// awkStringAt matches a string literal at the start of a text.
+var awkStringAt = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^` + awkString) }}
+
+// awkAssign finds assignments of a string to a variable: cmd = "ls".
+var awkAssign = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([A-Za-z_]\w*)\s*=([^=]|$)`)
 }}
 
 // awkFiles finds the files a program names: a print's > or >> target, and
@@ -67,26 +69,118 @@ func awkCommands(toks []token) (string, bool) {
 	if program == "" {
 		return "", false
 	}
+	consts := awkConstants(program)
 	var cmds []string
-	for _, m := range awkShell.Get().FindAllStringSubmatch(program, -1) {
-		var lit string
-		computed := false
+	for _, loc := range awkShell.Get().FindAllStringIndex(program, -1) {
+		var operand string
+		switch m := program[loc[0]:loc[1]]; {
+		case strings.HasPrefix(m, "system"):
+			operand = awkOperandAfter(program, loc[1])
+		case strings.HasSuffix(strings.TrimSpace(m), "getline"):
+			operand = awkOperandBefore(program, loc[0])
+		default: // print ... | cmd: the match ends one past the |
+			operand = awkOperandAfter(program, loc[1]-1)
+		}
 		switch {
-		case strings.HasPrefix(m[0], "system"):
-			lit, computed = m[1], m[1] == "" || m[2] == "" // system("rm " dir)
-		case m[3] != "":
-			lit, computed = m[3], !strings.HasPrefix(m[3], `"`)
+		case strings.HasPrefix(operand, `"`) && awkWholeString(operand):
+			cmds = append(cmds, unquoteAwk(operand))
+		case consts[operand] != nil:
+			for _, lit := range consts[operand] {
+				cmds = append(cmds, unquoteAwk(lit))
+			}
 		default:
-			lit, computed = m[4], !strings.HasPrefix(m[4], `"`)
-		}
-		if computed {
-			cmds = append(cmds, "$AWK_COMPUTED_COMMAND")
-		}
-		if strings.HasPrefix(lit, `"`) {
-			cmds = append(cmds, unquoteAwk(lit))
+			cmds = append(cmds, "$AWK_COMPUTED_COMMAND") // put together as awk runs
 		}
 	}
 	return strings.Join(cmds, "\n"), len(cmds) > 0
+}
+
+// awkOperandAfter is the expression that starts at i, up to the end of
+// its statement or a closing parenthesis.
+func awkOperandAfter(program string, i int) string {
+	end := i
+	depth := 0
+	for end < len(program) {
+		c := program[end]
+		if c == '"' {
+			if l := awkStringAt.Get().FindString(program[end:]); l != "" {
+				end += len(l)
+				continue
+			}
+		}
+		if c == '(' {
+			depth++
+		}
+		if c == ')' {
+			if depth == 0 {
+				break
+			}
+			depth--
+		}
+		if depth == 0 && (c == ';' || c == '}' || c == '\n' || c == ',' || c == '>') {
+			break
+		}
+		end++
+	}
+	return strings.TrimSpace(program[i:end])
+}
+
+// awkOperandBefore is the expression that ends at i: back to the start of
+// its statement or an opening parenthesis.
+func awkOperandBefore(program string, i int) string {
+	start := i
+	depth := 0
+	inString := false
+	for start > 0 {
+		c := program[start-1]
+		switch {
+		case c == '"' && (start < 2 || program[start-2] != '\\'):
+			inString = !inString
+		case inString:
+		case c == ')':
+			depth++
+		case c == '(':
+			if depth == 0 {
+				return strings.TrimSpace(program[start:i])
+			}
+			depth--
+		case depth == 0 && (c == ';' || c == '{' || c == '\n' || c == '='):
+			return strings.TrimSpace(program[start:i])
+		}
+		start--
+	}
+	return strings.TrimSpace(program[start:i])
+}
+
+// awkWholeString reports whether an operand is one string literal, not a
+// concatenation ("r" "m -rf v").
+func awkWholeString(operand string) bool {
+	return awkStringAt.Get().FindString(operand) == operand
+}
+
+// awkConstants are the variables a program only ever gives whole string
+// literals (cmd = "ls"), with those literals: a command in such a
+// variable is as seen as one written in place.
+func awkConstants(program string) map[string][]string {
+	consts := map[string][]string{}
+	other := map[string]bool{}
+	for _, loc := range awkAssign.Get().FindAllStringSubmatchIndex(program, -1) {
+		name := program[loc[2]:loc[3]]
+		if loc[2] > 0 && (program[loc[2]-1] == '!' || program[loc[2]-1] == '<' || program[loc[2]-1] == '>') {
+			continue
+		}
+		eq := loc[3] + strings.IndexByte(program[loc[3]:], '=')
+		value := awkOperandAfter(program, eq+1)
+		if strings.HasPrefix(value, `"`) && awkWholeString(value) {
+			consts[name] = append(consts[name], value)
+		} else {
+			other[name] = true
+		}
+	}
+	for name := range other {
+		delete(consts, name)
+	}
+	return consts
 }
 
 // awkFileWords are the files an awk command's program reads and writes by

@@ -47,7 +47,8 @@ var fileCommands = lazy.Value[map[string]int]{New: func() map[string]int {
 		".": 0, "bat": 0, "column": 0, "fold": 0, "fmt": 0, "paste": 0, "expand": 0,
 		"md5sum": 0, "sha1sum": 0, "sha256sum": 0, "file": 0, "vi": 0, "vim": 0,
 		"nano": 0, "view": 0, "iconv": 0, "comm": 0, "join": 0, "perl": 0, "sdiff": 0, "diff3": 0, "split": 0, "look": 1,
-		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "ag": 1, "ack": 1, "sed": 1, "awk": 1, "jq": 1,
+		"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "ag": 1, "ack": 1, "sed": 1, "awk": 1, "gawk": 1, "mawk": 1, "nawk": 1, "jq": 1,
+		"csplit": 0, "pr": 0, "shuf": 0,
 	}
 }}
 
@@ -141,6 +142,11 @@ func analyzeBash(part string) bashPart {
 		}
 		for _, f := range files {
 			bp.reads = append(bp.reads, f.text)
+		}
+		if name == "sed" {
+			for _, script := range sedScripts(toks) {
+				bp.writes = append(bp.writes, sedWrites(script)...)
+			}
 		}
 		if (name == "sed" || name == "perl") && sedInPlace(bp.flags) {
 			for _, f := range files {

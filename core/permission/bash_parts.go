@@ -201,9 +201,17 @@ func nestedCommand(part string) (string, bool) {
 	if inner, ok := awkCommands(toks); ok {
 		return inner, true
 	}
+	// what the command's options make it run (sed e, tar -I, git -c...),
+	// beside what git runs as its subcommand's work
+	byOptions, ok := programCommands(toks)
+	if name == "git" {
+		runs, ok2 := gitRunsCommand(part, toks)
+		return strings.Trim(byOptions+"\n"+runs, "\n"), ok || ok2
+	}
+	if ok {
+		return byOptions, true
+	}
 	switch name {
-	case "git":
-		return gitRunsCommand(part, toks)
 	case "eval":
 		from := 1
 		if toks[1].text == "--" && len(toks) > 2 {
@@ -325,7 +333,8 @@ func opaqueAt(cmd string, depth int) bool {
 				return true
 			case len(toks) == 0 || isAssignment(toks[0], bare):
 				continue // assignments only
-			case toks[0].dollar, readsStdinScript(toks), runsUnseen(toks):
+			case toks[0].dollar, readsStdinScript(toks), strings.Contains(piece, "GIT_CONFIG_"):
+				// GIT_CONFIG_KEY_0=alias.x ... sets git's settings unseen
 				return true
 			}
 			if inner, ok := nestedCommand(bare); ok && (depth >= maxNesting || opaqueAt(inner, depth+1)) {

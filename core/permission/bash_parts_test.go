@@ -256,43 +256,63 @@ func TestDenyRulesSeeCommandsGitAndAwkRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{
-		"git submodule foreach 'git push origin'":           DecisionDeny,
-		"git -C lib submodule foreach --recursive git push": DecisionDeny,
-		"git rebase -x 'rm -rf d' main":                     DecisionDeny,
-		"git rebase --exec='rm -rf d' main":                 DecisionDeny,
-		"git bisect run rm -rf d":                           DecisionDeny,
-		`awk 'BEGIN { system("rm -rf d") }'`:                DecisionDeny,
-		`awk '{ print | "git push origin" }' f`:             DecisionDeny,
-		`awk 'BEGIN { "rm -rf d" | getline x }'`:            DecisionDeny,
-		`awk -v d=x 'BEGIN { system("rm -rf " d) }'`:        DecisionDeny,
-		`awk '{ system("echo " $1) }' f`:                    DecisionAsk, // made when awk runs
-		`awk '{ print | "sh" }' cmds.txt`:                   DecisionAsk, // a shell reading its input
-		`awk 'BEGIN{c="rm -r" "f v1"; c | getline}'`:        DecisionAsk,
-		`awk 'BEGIN{c="rm -rf v2"; print "x" | c}'`:         DecisionAsk,
-		"git submodule --quiet foreach 'rm -rf v'":          DecisionDeny,
-		"git submodule -q foreach --recursive git push":     DecisionDeny,
-		`awk '{ print $1 > "out.txt" }' f`:                  DecisionAllow,
+		"git submodule foreach 'git push origin'":                                       DecisionDeny,
+		"git -C lib submodule foreach --recursive git push":                             DecisionDeny,
+		"git rebase -x 'rm -rf d' main":                                                 DecisionDeny,
+		"git rebase --exec='rm -rf d' main":                                             DecisionDeny,
+		"git bisect run rm -rf d":                                                       DecisionDeny,
+		`awk 'BEGIN { system("rm -rf d") }'`:                                            DecisionDeny,
+		`awk '{ print | "git push origin" }' f`:                                         DecisionDeny,
+		`awk 'BEGIN { "rm -rf d" | getline x }'`:                                        DecisionDeny,
+		`awk -v d=x 'BEGIN { system("rm -rf " d) }'`:                                    DecisionAsk, // put together as awk runs
+		`awk '{ system("echo " $1) }' f`:                                                DecisionAsk, // made when awk runs
+		`awk '{ print | "sh" }' cmds.txt`:                                               DecisionAsk, // a shell reading its input
+		`awk 'BEGIN{c="rm -r" "f v1"; c | getline}'`:                                    DecisionAsk,
+		`awk 'BEGIN{c="rm -rf v2"; print "x" | c}'`:                                     DecisionDeny, // a variable only ever given one string
+		`awk 'BEGIN { cmd = "ls"; while ((cmd | getline f) > 0) print f; close(cmd) }'`: DecisionAllow,
+		`awk '{ cmd = "wc -c " $1; cmd | getline n; print n }' files.txt`:               DecisionAsk,
+		`awk 'BEGIN{print "x" | "r" "m -rf v"}'`:                                        DecisionAsk,
+		`echo 'rm -rf v' | awk '{ $0 | getline }'`:                                      DecisionAsk,
+		`awk '{ "rm -rf " $1 | getline }' f`:                                            DecisionAsk,
+		`awk '$1 > 5 || $2 < 3 { print $1 }' f`:                                         DecisionAllow,
+		"git submodule --quiet foreach 'rm -rf v'":                                      DecisionDeny,
+		"git submodule -q foreach --recursive git push":                                 DecisionDeny,
+		`awk '{ print $1 > "out.txt" }' f`:                                              DecisionAllow,
 		// commands programs run from their options
-		"sed -n '1e rm -rf v' a.txt":                                             DecisionAsk,
-		"sed 's/.*/rm -rf v/e' a.txt":                                            DecisionAsk,
-		"git -c alias.zz='!rm -rf v' zz":                                         DecisionAsk,
-		"git -c core.fsmonitor='rm -rf v' status":                                DecisionAsk,
-		"tar xf t.tar --to-command='rm -rf v'":                                   DecisionAsk,
-		"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf v' a": DecisionAsk,
-		"tar -I 'rm -rf v;gzip' -cf t.tar a":                                     DecisionAsk,
-		"zip -q z.zip a -T -TT 'rm -rf v'":                                       DecisionAsk,
-		"sed -i 's/foo/bar/g' a.txt":                                             DecisionAllow,
-		"sed -n '/^e/p' a.txt":                                                   DecisionAllow,
-		"sed 's/e/E/' a.txt":                                                     DecisionAllow,
-		"sed -e 's|a|b|' -e '/x/d' f":                                            DecisionAllow,
-		"sed '$d' f":                                                             DecisionAllow,
-		"git -c user.name=x commit -m e":                                         DecisionAllow,
-		"tar czf out.tgz src":                                                    DecisionAllow,
-		"git submodule foreach git pull":                                         DecisionAllow,
-		"git rebase -i main":                                                     DecisionAllow,
-		`awk -F: '{ print $1 }' /etc/passwd`:                                     DecisionAllow,
-		`awk '{ print | "sort -u" }' f`:                                          DecisionAllow,
-		`awk '/a|b/ { n++ } END { print n }' f`:                                  DecisionAllow,
+		"sed -n '1e rm -rf v' a.txt":                                                  DecisionDeny,
+		"sed 's/.*/rm -rf v/e' a.txt":                                                 DecisionAsk,
+		"git -c alias.zz='!rm -rf v' zz":                                              DecisionDeny,
+		"git -c core.fsmonitor='rm -rf v' status":                                     DecisionDeny,
+		"tar xf t.tar --to-command='rm -rf v'":                                        DecisionDeny,
+		"tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf v' a":      DecisionDeny,
+		"tar -I 'rm -rf v;gzip' -cf t.tar a":                                          DecisionDeny,
+		"zip -q z.zip a -T -TT 'rm -rf v'":                                            DecisionDeny,
+		"sed -i 's/foo/bar/g' a.txt":                                                  DecisionAllow,
+		"sed -n '/^e/p' a.txt":                                                        DecisionAllow,
+		"sed 's/e/E/' a.txt":                                                          DecisionAllow,
+		"sed -e 's|a|b|' -e '/x/d' f":                                                 DecisionAllow,
+		"sed '$d' f":                                                                  DecisionAllow,
+		"git -c user.name=x commit -m e":                                              DecisionAllow,
+		"tar czf out.tgz src":                                                         DecisionAllow,
+		"tar xf t.tar --to-com='rm -rf v'":                                            DecisionDeny, // a start of the option is the option
+		"tar cIf 'rm -rf v;gzip' t2.tar a.txt":                                        DecisionDeny,
+		"zip -q z.zip a.txt -T '-TTrm -rf v'":                                         DecisionDeny,
+		"git -c difftool.x.cmd='rm -rf v' difftool -y -t x":                           DecisionDeny,
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.zz GIT_CONFIG_VALUE_0='!x' git zz": DecisionAsk,
+		"tar -I zstd -cf src.tar.zst src":                                             DecisionAllow,
+		"tar --use-compress-program=gzip -cf s.tgz src":                               DecisionAllow,
+		"git -c core.pager=cat log -1":                                                DecisionAllow,
+		"git -c pager.log=false log -1":                                               DecisionAllow,
+		"git -c credential.helper= status":                                            DecisionAllow,
+		"git -c core.hooksPath=/dev/null commit -m z":                                 DecisionAllow,
+		"git -c core.sshCommand='ssh -o BatchMode=yes' fetch origin":                  DecisionAllow,
+		"sed 's/x/y/w sedout.txt' a.txt":                                              DecisionAllow,
+		"sed 's/x/y/gw changes.log' a.txt":                                            DecisionAllow,
+		"git submodule foreach git pull":                                              DecisionAllow,
+		"git rebase -i main":                                                          DecisionAllow,
+		`awk -F: '{ print $1 }' /etc/passwd`:                                          DecisionAllow,
+		`awk '{ print | "sort -u" }' f`:                                               DecisionAllow,
+		`awk '/a|b/ { n++ } END { print n }' f`:                                       DecisionAllow,
 	} {
 		got := p.Check("Bash", args("command", cmd))
 		if want == DecisionAsk && got.Unseen == "" {
@@ -323,5 +343,28 @@ func TestPathRulesSeeTheFilesAwkNames(t *testing.T) {
 	}
 	if got := p.Check("Bash", args("command", `awk '{ print $2 > "cols.txt" }' data.txt`)); got.Decision != DecisionAllow {
 		t.Errorf("an ordinary awk redirection: %+v", got)
+	}
+}
+
+// sed's w writes its file, mawk and nawk read theirs, and a sed script
+// in a file is read for the commands its e runs.
+func TestPathRulesSeeSedWritesAndOtherReaders(t *testing.T) {
+	cwd, home := project(t)
+	script := filepath.Join(cwd, "s.sed")
+	if err := os.WriteFile(script, []byte("1e rm -rf victim\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Read(~/.ssh/**)", "Edit(~/.bashrc)", "Bash(rm -rf *)"}, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Home = home
+	for _, cmd := range []string{
+		"cd ~ && sed -n 'w .bashrc' /dev/null", "sed 's/a/b/w " + home + "/.bashrc' f", "mawk '{print}' ~/.ssh/id_rsa",
+		"nawk '{print}' ~/.ssh/id_rsa", "csplit -s ~/.ssh/id_rsa 1", "sed -n -f " + script + " a.txt",
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
 	}
 }

@@ -66,6 +66,8 @@ func FuzzBashAnalysis(f *testing.F) {
 		`awk 'BEGIN{system("rm " x)}'`, `awk '{print | "sh"}'`, "git submodule foreach", "git rebase -x",
 		"sed 's/a/b/e'", "sed -n '1,/x/e ls'", "sed s", "sed 's", "git -c alias.x=!y x", "tar -I", "find d | xargs rm",
 		"git -C d diff --no-index a b", "git clean -fdx p",
+		`awk '{ c = "a"; c | getline; print | c }'`, "sed -n '1!G;h;$p'", "sed 's/a/b/w f'", "tar cIf x y", "tar --to-c=x",
+		"git -c alias.a=!b a", "zip -TTx",
 	} {
 		f.Add(s)
 	}

@@ -83,9 +83,9 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		// data that merely looks numbered (an id column) is never matched
 		// somewhere else.
 		if o, from, ok := stripLineNumbers(old); ok {
-			if off, ok := lineOffset(content, from); ok && strings.HasPrefix(content[off:], o) {
+			if off, ok := lineOffset(content, from); ok && wholeLinesAt(content, off, o) {
 				old, at, count = o, off, 1
-				if r, _, ok := stripLineNumbers(repl); ok {
+				if r, rfrom, ok := stripLineNumbers(repl); ok && rfrom == from {
 					repl = r
 				}
 			}
@@ -196,6 +196,17 @@ func stripLineNumbers(text string) (string, int, bool) {
 		lines[i] = n[digits+1:]
 	}
 	return strings.Join(lines, "\n"), first, true
+}
+
+// wholeLinesAt reports whether text is whole lines of content from off:
+// it ends where a line does, as lines copied from Read's output do (a
+// prefix of a numbered line is no copy of it).
+func wholeLinesAt(content string, off int, text string) bool {
+	if !strings.HasPrefix(content[off:], text) {
+		return false
+	}
+	rest := content[off+len(text):]
+	return rest == "" || rest[0] == '\n' || strings.HasPrefix(rest, "\r\n")
 }
 
 // lineOffset is the byte offset where line n (1-based) of content starts.

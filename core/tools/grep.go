@@ -173,6 +173,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 		if err != nil && ctx.Err() != nil {
 			return fail("Aborted")
 		}
+		if err != nil {
+			return fail("%s", err.Error()) // the folder itself could not be listed
+		}
 	}
 	lines := len(out)
 	if skip := count(a.Offset, 0); skip > 0 {

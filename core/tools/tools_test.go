@@ -685,6 +685,8 @@ func TestEditTakesTextCopiedWithReadsLineNumbers(t *testing.T) {
 		{"id\tyear\tqty\n1\t2020\t20\n2\t2021\t20\n", "4\t20", "4\t21"},           // no such line 4
 		{"id\tname\tage\n1\tAlice\t30\n2\tBob\t25\n", "3\tBob\t25", "3\tBob\t26"}, // Bob is on line 3, row 2
 		{"1\t2\t3\n4\t5\t6\n", "9\t5\t6", "0\t5\t6"},
+		{"a\n2020\t5\nb\n", "2\t20", "2\t21"},            // a prefix of line 2 is no copy of it
+		{"id\tyear\n1\t2020\n2\t2020\n", "3\t2", "3\t9"}, // nor of line 3
 	} {
 		env := world(t, map[string]string{"t.tsv": tt.file})
 		for _, all := range []bool{false, true} {
