@@ -69,6 +69,7 @@ var valueFlags = lazy.Value[map[string][]string]{New: func() map[string][]string
 		"cp":      {"-t", "--target-directory", "-S", "--suffix"},
 		"mv":      {"-t", "--target-directory", "-S", "--suffix"},
 		"install": {"-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"},
+		"unzip":   {"-d", "-x"},
 		"perl":    {"-e", "-E", "-I", "-M", "-m", "-x"},
 		"tar":     {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "-b", "-H", "--format"},
 		"rsync":   {"-e", "--rsh", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "-f", "--filter"},

@@ -225,6 +225,8 @@ func TestPathRulesSeeFoldersReadOrRemovedWhole(t *testing.T) {
 		"find ~/.config -type f -exec rm {} +", "git -C ~ diff --no-index /dev/null .ssh/id_rsa", "diff -rN /tmp/empty ~/.ssh",
 		"split -l1 ~/.ssh/id_rsa sp_", "look S ~/.ssh/id_rsa", "mv ~/.config /tmp/gone", "git -C ~ clean -fdxq .config",
 		"unlink ~/.config/gh/hosts.yml",
+		// written over whole
+		"tar xf t.tar -C ~/.config", "tar -xzf t.tgz --directory=~/.config/gh", "unzip -o z.zip -d ~/.config", "cp -r nd/. ~/.config/",
 	} {
 		if got := keys.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
@@ -237,6 +239,7 @@ func TestPathRulesSeeFoldersReadOrRemovedWhole(t *testing.T) {
 		"grep -r x ~/.config", "rsync -a src/ /tmp/src/",
 		"find . -name '*.go' | xargs gofmt -l", "find . -name '*.orig' | xargs rm", "git clean -fdx", "mv build dist",
 		"diff -r src /tmp/src", "git diff --no-index a.txt b.txt", "find src -name '*.tmp' -exec rm {} +",
+		"tar xzf release.tgz -C out", "unzip -q z.zip -d vendor", "cp -r templates/. out/",
 	} {
 		if got := project.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
 			t.Errorf("%q = %+v, want allow", cmd, got)

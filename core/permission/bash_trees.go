@@ -54,6 +54,12 @@ func (bp *bashPart) recursiveTrees(name string) {
 	case "cp", "rsync", "scp":
 		if bp.shortFlag("rRa") || bp.hasFlag("--recursive", "--archive") {
 			bp.treeReads = append(bp.treeReads, sources()...)
+			// and whatever lies under the destination may be replaced
+			if dest, ok := bp.flagValue("-t", "--target-directory"); ok {
+				bp.treeWrites = append(bp.treeWrites, dest)
+			} else if all := files(0); len(all) > 1 {
+				bp.treeWrites = append(bp.treeWrites, all[len(all)-1])
+			}
 		} else if name != "cp" {
 			bp.reads = append(bp.reads, sources()...)
 		}
@@ -62,6 +68,10 @@ func (bp *bashPart) recursiveTrees(name string) {
 			bp.treeReads = append(bp.treeReads, files(1)...)
 		} else {
 			bp.reads = append(bp.reads, files(1)...)
+		}
+	case "unzip":
+		if dest, ok := bp.flagValue("-d"); ok {
+			bp.treeWrites = append(bp.treeWrites, dest) // extracted over what is there
 		}
 	case "rm":
 		if bp.shortFlag("rR") || bp.hasFlag("--recursive") {
@@ -87,10 +97,17 @@ func (bp *bashPart) tarTrees(toks []token) {
 		w := toks[1].text
 		adds = w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" && strings.ContainsAny(w, "cru")
 	}
+	dir, _ := bp.flagValue("-C", "--directory")
 	if !adds {
+		extracts := bp.shortFlag("x") || bp.hasFlag("--extract", "--get")
+		if len(toks) > 1 && !strings.HasPrefix(toks[1].text, "-") && strings.Trim(toks[1].text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+			extracts = extracts || strings.ContainsRune(toks[1].text, 'x')
+		}
+		if extracts && dir != "" {
+			bp.treeWrites = append(bp.treeWrites, dir) // extracted over what is there
+		}
 		return
 	}
-	dir, _ := bp.flagValue("-C", "--directory")
 	for _, a := range bp.args {
 		bp.treeReads = append(bp.treeReads, a.text)
 		if dir != "" && !filepath.IsAbs(a.text) {
