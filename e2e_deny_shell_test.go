@@ -35,7 +35,7 @@ func TestDenyRulesHoldWhateverTheShellSyntax(t *testing.T) {
 		decide:   map[string]string{"call_0_0": "deny"}, // asked, and no terminal to ask
 		check: func(t *testing.T, e *env, id string, r result) {
 			keep(t, e, id, r)
-			if !strings.Contains(r.stderr, "deny rule Bash(rm -rf *), which cannot see what the command runs, always asks") {
+			if !strings.Contains(r.stderr, "a command whose words do not say all it runs (so deny rule Bash(rm -rf *) cannot judge it) always asks") {
 				t.Errorf("stderr does not name the rule the call answered to:\n%s", r.stderr)
 			}
 		}})

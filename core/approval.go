@@ -87,7 +87,8 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		// tools nor a hook's allow answer for the person.
 		r.askedBy = "ask rule " + v.Rule
 		if v.Unseen != "" {
-			r.askedBy = v.Unseen + ", which cannot see what the command runs,"
+			// the command is why: its words do not say all it runs
+			r.askedBy = "a command whose words do not say all it runs (so " + v.Unseen + " cannot judge it)"
 		}
 		s.ask(ctx, round, r, true, "")
 	case hook.Permission == permission.DecisionAllow:
