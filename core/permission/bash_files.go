@@ -31,6 +31,8 @@ type bashPart struct {
 	treeReads  []string
 	treeWrites []string
 	findStarts []string // the folders a find starts from
+	findNamed  []string // the files its -name filters name in them
+	findPaths  []string // its -path filters
 	glob       bool     // an argument holds an unquoted glob
 	dollar     bool     // something expands ($VAR, $(...))
 	broken     bool     // a quote is never closed
@@ -282,8 +284,9 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 		treeReads = append(treeReads, bp.treeReads...)
 		treeWrites = append(treeWrites, bp.treeWrites...)
 	}
-	pr, pw := pipedTrees(cmd, analyzed)
-	treeReads, treeWrites = append(treeReads, pr...), append(treeWrites, pw...)
+	pr, pw, ptr, ptw := pipedTrees(cmd, analyzed)
+	reads, writes = append(reads, pr...), append(writes, pw...)
+	treeReads, treeWrites = append(treeReads, ptr...), append(treeWrites, ptw...)
 	lists := []*[]string{&reads, &writes, &treeReads, &treeWrites}
 	// After a cd, relative words name files in the folder it went to:
 	// cd ~/.ssh && cat id_rsa reads ~/.ssh/id_rsa.

@@ -225,6 +225,9 @@ func TestPathRulesSeeFoldersReadOrRemovedWhole(t *testing.T) {
 		"find ~/.config -type f -exec rm {} +", "git -C ~ diff --no-index /dev/null .ssh/id_rsa", "diff -rN /tmp/empty ~/.ssh",
 		"split -l1 ~/.ssh/id_rsa sp_", "look S ~/.ssh/id_rsa", "mv ~/.config /tmp/gone", "git -C ~ clean -fdxq .config",
 		"unlink ~/.config/gh/hosts.yml",
+		// the paths echo, printf or ls hand xargs
+		"echo ~/.ssh/id_rsa | xargs cat", "ls -d ~/.ssh/* | xargs cat", "printf '%s\\n' ~/.ssh/id_rsa | xargs cat",
+		"echo ~/.config/gh | xargs rm -r",
 		// written over whole
 		"tar xf t.tar -C ~/.config", "tar -xzf t.tgz --directory=~/.config/gh", "unzip -o z.zip -d ~/.config", "cp -r nd/. ~/.config/",
 	} {
@@ -368,6 +371,32 @@ func TestPathRulesSeeSedWritesAndOtherReaders(t *testing.T) {
 	} {
 		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
 			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+}
+
+// What find's filters name under its folders is what it reads or removes.
+func TestPathRulesSeeWhatFindsFiltersName(t *testing.T) {
+	cwd, home := project(t)
+	if err := os.MkdirAll(filepath.Join(cwd, "protected"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Read(.env)", "Edit(~/.bashrc)", "Edit(protected/**)"}, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Home = home
+	for _, cmd := range []string{
+		"find . -name .env -exec cat {} +", "find . -name .env | xargs cat", "find ~ -maxdepth 1 -name .bashrc -delete",
+		"find ~ -maxdepth 1 -name .bashrc -exec truncate -s0 {} +", "find . -path './protected*' -delete", "echo ~/.bashrc | xargs rm",
+	} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionDeny {
+			t.Errorf("%q = %+v, want deny", cmd, got)
+		}
+	}
+	for _, cmd := range []string{"find . -name '*.orig' -delete", "find . -name '*.go' | xargs gofmt -l", "find src -name '*.tmp' -exec rm {} +", "echo hello | xargs echo"} {
+		if got := p.Check("Bash", args("command", cmd)); got.Decision != DecisionAllow {
+			t.Errorf("%q = %+v, want allow", cmd, got)
 		}
 	}
 }

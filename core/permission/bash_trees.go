@@ -137,20 +137,47 @@ func (bp *bashPart) findTrees(toks []token) {
 		starts = []string{"."}
 	}
 	bp.findStarts = starts
+	// What find's filters name under its folders: -name .env is the
+	// .env in each of them and below (find . -name .env -exec cat {} +
+	// reads the .env a Read(.env) rule guards); -path is a path.
+	for i := 1; i+1 < len(toks); i++ {
+		switch toks[i].text {
+		case "-name", "-iname":
+			for _, st := range starts {
+				name := toks[i+1].text
+				bp.findNamed = append(bp.findNamed, st+"/"+name, st+"/"+anyChild+"/"+name)
+			}
+		case "-path", "-ipath", "-wholename":
+			bp.findPaths = append(bp.findPaths, toks[i+1].text)
+		}
+	}
 	if bp.hasFlag("-exec", "-execdir", "-ok", "-okdir") {
-		bp.treeReads = append(bp.treeReads, starts...)
+		bp.foundRead()
 		for i, t := range toks {
 			switch t.text {
 			case "-exec", "-execdir", "-ok", "-okdir":
 				if i+1 < len(toks) && removes(toks[i+1].text) {
-					bp.treeWrites = append(bp.treeWrites, starts...) // -exec rm {} +
+					bp.foundRemoved() // -exec rm {} +
 				}
 			}
 		}
 	}
 	if bp.hasFlag("-delete") {
-		bp.treeWrites = append(bp.treeWrites, starts...)
+		bp.foundRemoved()
 	}
+}
+
+// foundRead: what find found is read (by -exec, or by xargs after it).
+func (bp *bashPart) foundRead() {
+	bp.treeReads = append(append(bp.treeReads, bp.findStarts...), bp.findPaths...)
+	bp.reads = append(bp.reads, bp.findNamed...)
+}
+
+// foundRemoved: what find found is removed: what its filters name, and
+// its folders whole for a rule that covers all of one.
+func (bp *bashPart) foundRemoved() {
+	bp.writes = append(bp.writes, bp.findNamed...)
+	bp.treeWrites = append(append(bp.treeWrites, bp.findPaths...), bp.findStarts...)
 }
 
 // removes reports whether a command removes or moves away the files it is
@@ -163,14 +190,13 @@ func removes(name string) bool {
 	return false
 }
 
-// pipedTrees: find's folders are read whole when what it finds goes to
-// xargs (find ~/.ssh -type f | xargs cat), and changed whole when xargs
-// runs a command that removes (| xargs rm).
-func pipedTrees(cmd string, parts []bashPart) (reads, writes []string) {
-	var starts []string
+// pipedTrees: what goes to xargs is read by the command xargs runs, and
+// removed when that command removes (| xargs rm): find's folders, or what
+// its filters name (find ~/.ssh -type f | xargs cat), and the paths echo,
+// printf or ls print (echo ~/.ssh/id_rsa | xargs cat).
+func pipedTrees(cmd string, parts []bashPart) (reads, writes, treeReads, treeWrites []string) {
 	remove := false
 	for _, bp := range parts {
-		starts = append(starts, bp.findStarts...)
 		remove = remove || removes(bp.name)
 	}
 	// xargs itself is stripped from the parts as a wrapper: look for it in
@@ -181,13 +207,32 @@ func pipedTrees(cmd string, parts []bashPart) (reads, writes []string) {
 			xargs = true
 		}
 	}
-	if !xargs || len(starts) == 0 {
-		return nil, nil
+	if !xargs {
+		return nil, nil, nil, nil
 	}
-	if remove {
-		writes = starts
+	for _, bp := range parts {
+		found := bp
+		found.reads, found.writes, found.treeReads, found.treeWrites = nil, nil, nil, nil
+		if len(bp.findStarts) > 0 {
+			found.foundRead()
+			if remove {
+				found.foundRemoved()
+			}
+		}
+		switch bp.name {
+		case "echo", "printf", "ls":
+			// the words they print are the paths xargs hands on
+			for _, a := range bp.args {
+				found.reads = append(found.reads, a.text)
+				if remove {
+					found.writes = append(found.writes, a.text)
+				}
+			}
+		}
+		reads, writes = append(reads, found.reads...), append(writes, found.writes...)
+		treeReads, treeWrites = append(treeReads, found.treeReads...), append(treeWrites, found.treeWrites...)
 	}
-	return starts, writes
+	return reads, writes, treeReads, treeWrites
 }
 
 // shortFlag reports whether any of letters is among the short options,
