@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Write replaces a whole file with what the model believes it holds. It
@@ -92,14 +93,21 @@ func TestWriteAfterImportTakesTheImportedReadsAsSeen(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.writeFile("a.txt", "line\n")
-	s := e.script(calls(call("Read", map[string]any{"filePath": "a.txt"})), answer("read it"))
+	e.writeFile("b.txt", "line\n")
+	s := e.script(calls(call("Read", map[string]any{"filePath": "a.txt"}), call("Read", map[string]any{"filePath": "b.txt"})), answer("read it"))
 	e.must("", "run", "--provider", "script", "--script", s, "go")
 	out := filepath.Join(e.cwd, "claude.jsonl")
 	e.must("", "export", e.onlySession(), "--to", "claude", "--output", out)
 	id := strings.TrimSpace(e.must("", "import", out).stdout)
-	w := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "written\n"})), answer("done"))
+	time.Sleep(20 * time.Millisecond)
+	e.writeFile("b.txt", "changed after the read\n")
+	w := e.script(calls(call("Write", map[string]any{"filePath": "a.txt", "content": "written\n"}),
+		call("Write", map[string]any{"filePath": "b.txt", "content": "written\n"})), answer("done"))
 	e.must("", "resume", id, "--provider", "script", "--script", w, "--permission-mode", "bypassPermissions", "write it")
 	if got := e.read("a.txt"); got != "written\n" {
 		t.Errorf("a.txt = %q: a file the imported session read was refused", got)
+	}
+	if got := e.read("b.txt"); got != "changed after the read\n" {
+		t.Errorf("b.txt = %q: a file changed after the imported session read it was overwritten", got)
 	}
 }

@@ -70,7 +70,7 @@ func (r *roundSeen) get(path string) (tools.FileSeen, bool) {
 // the round running, else the conversation's latest. A call that showed
 // none of the file counts for nothing. A call whose result keeps no record
 // (a session imported from another agent, or written by an older trail)
-// that read or wrote the file gives an unknown state, taken as seen.
+// that read or wrote the file gives only the time of that call.
 func (s *session) lastSeen(round *roundSeen, path string) (tools.FileSeen, bool) {
 	if f, ok := round.get(path); ok {
 		return f, true
@@ -87,7 +87,9 @@ func (s *session) lastSeen(round *roundSeen, path string) (tools.FileSeen, bool)
 				calls = s.toolCallsByID()
 			}
 			if c, ok := calls[m.ToolCallID]; ok && s.namesFile(c, path) && succeeded(m.Content) {
-				return tools.FileSeen{Path: path, Unknown: true}, true
+				// when the call was made is all that is known of it
+				at, _ := time.Parse(time.RFC3339Nano, m.Timestamp)
+				return tools.FileSeen{Path: path, Unknown: true, ModTime: at}, true
 			}
 			continue
 		}

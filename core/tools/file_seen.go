@@ -34,8 +34,9 @@ type FileSeen struct {
 	// past its end). It counts for nothing.
 	Nothing bool
 	// Unknown: a call of a session written before what was seen was kept
-	// (imported, or by an older trail) read or wrote the file; whether it
-	// changed since cannot be told, so it is taken as seen.
+	// (imported, or by an older trail) read or wrote the file, at ModTime
+	// (zero when not known). A file changed after that time was changed
+	// since, as Claude Code judges it; else it is taken as seen.
 	Unknown bool
 }
 
@@ -97,8 +98,11 @@ func checkSeen(env Env, target string) *Result {
 	case !ok:
 		r := fail(notReadYet)
 		return &r
-	case last.Unknown:
+	case last.Unknown && (last.ModTime.IsZero() || !now.ModTime.After(last.ModTime)):
 		return nil
+	case last.Unknown:
+		r := fail(modifiedSince)
+		return &r
 	case last.ModTime.Equal(now.ModTime) && last.Size == now.Size:
 		return nil
 	case last.SHA256 != "" && last.Size == now.Size && fileSHA256(now.Path) == last.SHA256:
