@@ -45,7 +45,7 @@ const awkString = `"(?:[^"\\]|\\.)*"`
 // awkShell finds where a program hands a command to the shell: system(,
 // a print's | (not ||), and | getline. The command is the operand there.
 var awkShell = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
-	return regexp.MustCompile(`\bsystem\s*\(|\bprintf?\b[^;{}\n|]*[^|]\|[^|&]|\|\s*getline\b`)
+	return regexp.MustCompile(`\bsystem\s*\(|\bprintf?\b[^;{}\n|]*\|[^|&]|\|\s*getline\b`)
 }}
 
 // awkStringAt matches a string literal at the start of a text.

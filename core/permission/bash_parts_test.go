@@ -281,6 +281,7 @@ func TestDenyRulesSeeCommandsGitAndAwkRun(t *testing.T) {
 		`echo 'rm -rf v' | awk '{ $0 | getline }'`:                                      DecisionAsk,
 		`awk '{ "rm -rf " $1 | getline }' f`:                                            DecisionAsk,
 		`awk '$1 > 5 || $2 < 3 { print $1 }' f`:                                         DecisionAllow,
+		`awk 'BEGIN{print "x"|"rm -rf v"}'`:                                             DecisionDeny,
 		"git submodule --quiet foreach 'rm -rf v'":                                      DecisionDeny,
 		"git submodule -q foreach --recursive git push":                                 DecisionDeny,
 		`awk '{ print $1 > "out.txt" }' f`:                                              DecisionAllow,
