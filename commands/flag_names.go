@@ -48,15 +48,13 @@ type stringSliceFlag struct {
 	names []string
 }
 
-func (f boolFlag) Names() []string     { return f.names }
-func (f stringFlag) Names() []string   { return f.names }
-func (f intFlag) Names() []string      { return f.names }
-func (f int64Flag) Names() []string    { return f.names }
-func (f durationFlag) Names() []string { return f.names }
-func (f genericFlag) Names() []string  { return f.names }
-func (f stringSliceFlag) Names() []string {
-	return f.names
-}
+func (f boolFlag) Names() []string        { return f.names }
+func (f stringFlag) Names() []string      { return f.names }
+func (f intFlag) Names() []string         { return f.names }
+func (f int64Flag) Names() []string       { return f.names }
+func (f durationFlag) Names() []string    { return f.names }
+func (f genericFlag) Names() []string     { return f.names }
+func (f stringSliceFlag) Names() []string { return f.names }
 
 // withNames returns flags with their names computed once. A flag of a type
 // it does not know keeps urfave/cli's Names.
