@@ -200,8 +200,13 @@ func sedScripts(toks []token) []string {
 	return scripts
 }
 
-// readSmall reads a script file of at most 64 KiB.
+// readSmall reads a script file of at most 64 KiB. Only a regular file:
+// /dev/stdin, a FIFO or a terminal would be read from trail's own input,
+// or block the decision.
 func readSmall(name string) ([]byte, error) {
+	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > 64<<10 {
+		return nil, os.ErrInvalid
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
