@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"trail/core/permission"
@@ -65,11 +66,16 @@ func wrote(path string, data []byte) *FileSeen {
 
 // fileSHA256 is the hex digest of the file at path, "" when unreadable.
 func fileSHA256(path string) string {
-	f, err := os.Open(path)
+	// not blocking, and only a regular file: what was checked a moment ago
+	// may have been swapped for a FIFO
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return ""
