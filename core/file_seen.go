@@ -82,6 +82,9 @@ func (s *session) lastSeen(round *roundSeen, path string) (tools.FileSeen, bool)
 			continue
 		}
 		f := gjson.GetBytes(m.Metadata, "file")
+		if !f.Exists() && m.Name != "" && m.Name != "Read" && m.Name != "Edit" && m.Name != "Write" {
+			continue // a Bash or Grep result: no file seen
+		}
 		if !f.Exists() {
 			if calls == nil {
 				calls = s.toolCallsByID()

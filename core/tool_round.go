@@ -42,6 +42,7 @@ type toolRun struct {
 	denied   bool
 	ran      bool
 	deferred bool          // a PreToolUse hook answered defer
+	alone    bool          // it changes something: run with no other call beside it
 	context  []string      // hook text for the model, beside the result
 	duration time.Duration // how long the tool ran
 }
@@ -79,7 +80,8 @@ func (s *session) executeBatch(ctx context.Context, round int, runs []*toolRun) 
 	mode := "parallel" // reads only: side by side
 	for i, r := range runs {
 		names[i] = r.call.Name
-		if r.tool != nil && !s.onlyReads(r) {
+		r.alone = !s.onlyReads(r)
+		if r.tool != nil && r.alone {
 			mode = "sequential" // execute runs such a call alone
 		}
 	}
@@ -171,8 +173,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			r.result = tools.Result{Error: "Aborted before start"}
 			continue
 		}
-		alone := !s.onlyReads(r)
-		if alone {
+		if r.alone {
 			wg.Wait() // the calls before it are done
 		}
 		wg.Add(1)
@@ -194,7 +195,7 @@ func (s *session) execute(ctx context.Context, round int, runs []*toolRun) {
 			r.duration = time.Since(start)
 			seen.note(r.result.Seen)
 		}(r)
-		if alone {
+		if r.alone {
 			wg.Wait() // and the calls after it wait for it
 		}
 	}

@@ -67,8 +67,15 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if head, err := br.Peek(8192); (err == nil || err == io.EOF) && isBinary(head) {
 		return fail("Binary file not supported: %s", a.FilePath)
 	}
-	sum := sha256.New()
-	sel, total, err := readLines(bufio.NewReaderSize(io.TeeReader(br, sum), 64<<10), start, limit)
+	// Only a file small enough to be shown whole (every line, uncut, under
+	// the output limit) can get a digest: a big one is not hashed for
+	// nothing on every Read.
+	rd, sum := br, sha256.New()
+	hashed := fi.Size() <= maxOutputChars*utf8.UTFMax
+	if hashed {
+		rd = bufio.NewReaderSize(io.TeeReader(br, sum), 64<<10)
+	}
+	sel, total, err := readLines(rd, start, limit)
 	if err != nil {
 		return fail("%s", err.Error())
 	}
@@ -78,7 +85,7 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if real := seen(path); real != nil {
 		res.Seen.Path = real.Path
 	}
-	if whole {
+	if whole && hashed {
 		res.Seen.SHA256 = hex.EncodeToString(sum.Sum(nil))
 	}
 	res.Response = logfmt.Object{
