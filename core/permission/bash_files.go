@@ -88,7 +88,7 @@ var writeCommands = lazy.Value[map[string]bool]{New: func() map[string]bool {
 
 // analyzeBash reads one command part (no control operators left; its
 // wrappers and assignments already stripped by the caller).
-func analyzeBash(part string) bashPart {
+func analyzeBash(part, dir string) bashPart {
 	toks, broken := tokens(part)
 	bp := bashPart{broken: broken}
 	if broken || len(toks) == 0 {
@@ -147,7 +147,8 @@ func analyzeBash(part string) bashPart {
 			bp.reads = append(bp.reads, f.text)
 		}
 		if name == "sed" {
-			for _, script := range sedScripts(toks) {
+			scripts, _ := sedScripts(toks, dir)
+			for _, script := range scripts {
 				bp.writes = append(bp.writes, sedWrites(script)...)
 			}
 		}
@@ -276,8 +277,8 @@ func (p *Policy) fileRule(rules []Rule, cmd string) (Rule, bool) {
 	}
 	var reads, writes, treeReads, treeWrites []string
 	var analyzed []bashPart
-	for _, part := range bashParts(cmd) {
-		bp := analyzeBash(part)
+	for _, part := range bashParts(cmd, p.Cwd) {
+		bp := analyzeBash(part, p.Cwd)
 		analyzed = append(analyzed, bp)
 		reads = append(reads, bp.reads...)
 		writes = append(writes, bp.writes...)

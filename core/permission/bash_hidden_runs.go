@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +23,16 @@ const computed = "$PROGRAM_COMPUTED_COMMAND"
 
 // programCommands is what a command's options make it run, one command a
 // line; ok is false when they run none.
-func programCommands(toks []token) (string, bool) {
+func programCommands(toks []token, dir string) (string, bool) {
 	var cmds []string
 	switch filepath.Base(toks[0].text) {
 	case "sed", "gsed":
-		for _, script := range sedScripts(toks) {
+		scripts, unread := sedScripts(toks, dir)
+		for _, script := range scripts {
 			cmds = append(cmds, sedRuns(script)...)
+		}
+		if unread {
+			cmds = append(cmds, computed) // its e commands are not to be seen
 		}
 	case "tar", "gtar", "bsdtar":
 		cmds = tarRuns(toks)
@@ -158,11 +163,12 @@ func tarRuns(toks []token) []string {
 }
 
 // sedScripts are the scripts a sed command runs: each -e (or
-// --expression) value, and each -f file's text when it can be read now
-// (a script the same command writes first is beyond what the words say),
-// else its first argument.
-func sedScripts(toks []token) []string {
-	var scripts []string
+// --expression) value, and each -f file's text, else its first argument.
+// A -f file is found from dir, where the command runs; unread is true when
+// one cannot be read now (missing, not a small regular file, or written
+// by the same command first), so what it runs is beyond what the words
+// say.
+func sedScripts(toks []token, dir string) (scripts []string, unread bool) {
 	first, fromFiles := "", false
 	for i := 1; i < len(toks); i++ {
 		t := toks[i].text
@@ -186,8 +192,13 @@ func sedScripts(toks []token) []string {
 				name = toks[i].text
 			}
 			fromFiles = true
+			if !filepath.IsAbs(name) && dir != "" {
+				name = filepath.Join(dir, name)
+			}
 			if b, err := readSmall(name); err == nil {
 				scripts = append(scripts, string(b))
+			} else {
+				unread = true
 			}
 		case strings.HasPrefix(t, "-") && !toks[i].quoted:
 		case first == "":
@@ -197,7 +208,7 @@ func sedScripts(toks []token) []string {
 	if len(scripts) == 0 && !fromFiles && first != "" {
 		scripts = append(scripts, first)
 	}
-	return scripts
+	return scripts, unread
 }
 
 // readSmall reads a script file of at most 64 KiB. Only a regular file:
@@ -213,9 +224,12 @@ func readSmall(name string) ([]byte, error) {
 	}
 	defer f.Close()
 	b := make([]byte, 64<<10)
-	n, err := f.Read(b)
-	if n == len(b) {
-		return nil, os.ErrInvalid
+	n, err := io.ReadFull(f, b)
+	switch {
+	case n == len(b):
+		return nil, os.ErrInvalid // grew past the limit since the Stat
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		err = nil // the whole file, or an empty one
 	}
 	return b[:n], err
 }

@@ -25,7 +25,7 @@ const maxNesting = 4
 // bashParts are the commands of a Bash call a deny or ask rule looks at,
 // each with its wrappers and assignments stripped, in the forms a rule
 // may match: as written, and with its words unquoted and single-spaced.
-func bashParts(cmd string) []string {
+func bashParts(cmd, dir string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -49,7 +49,7 @@ func bashParts(cmd string) []string {
 					add(base)
 				}
 				add(gitSubcommand(plain))
-				if inner, ok := nestedCommand(bare); ok && depth < maxNesting {
+				if inner, ok := nestedCommand(bare, dir); ok && depth < maxNesting {
 					walk(inner, depth+1)
 				}
 			}
@@ -192,7 +192,7 @@ var runners = lazy.Value[map[string][]string]{New: func() map[string][]string {
 // nestedCommand returns the command another command runs: the words of
 // eval, the string of sh -c (bash, zsh, dash, ksh), what follows sudo,
 // doas, exec or env and their options, the command of find -exec.
-func nestedCommand(part string) (string, bool) {
+func nestedCommand(part, dir string) (string, bool) {
 	toks, broken := tokens(part)
 	if broken || len(toks) < 2 {
 		return "", false
@@ -203,7 +203,7 @@ func nestedCommand(part string) (string, bool) {
 	}
 	// what the command's options make it run (sed e, tar -I, git -c...),
 	// beside what git runs as its subcommand's work
-	byOptions, ok := programCommands(toks)
+	byOptions, ok := programCommands(toks, dir)
 	if name == "git" {
 		runs, ok2 := gitRunsCommand(part, toks)
 		return strings.Trim(byOptions+"\n"+runs, "\n"), ok || ok2
@@ -319,9 +319,9 @@ func nestedCommand(part string) (string, bool) {
 // eval or sh -c runs that is itself an expansion (eval "$X", sh -c "$X"),
 // or a shell reads its script from standard input (... | sh, bash <<< s).
 // A part that only assigns variables (X=$(date)) runs no command.
-func opaqueCommand(cmd string) bool { return opaqueAt(cmd, 0) }
+func opaqueCommand(cmd, dir string) bool { return opaqueAt(cmd, dir, 0) }
 
-func opaqueAt(cmd string, depth int) bool {
+func opaqueAt(cmd, dir string, depth int) bool {
 	parts, _ := splitCommand(cmd)
 	parts = append(parts, substitutions(cmd)...)
 	for _, part := range parts {
@@ -337,7 +337,7 @@ func opaqueAt(cmd string, depth int) bool {
 				// GIT_CONFIG_KEY_0=alias.x ... sets git's settings unseen
 				return true
 			}
-			if inner, ok := nestedCommand(bare); ok && (depth >= maxNesting || opaqueAt(inner, depth+1)) {
+			if inner, ok := nestedCommand(bare, dir); ok && (depth >= maxNesting || opaqueAt(inner, dir, depth+1)) {
 				return true
 			}
 		}

@@ -376,6 +376,44 @@ func TestPathRulesSeeSedWritesAndOtherReaders(t *testing.T) {
 	}
 }
 
+// A sed -f script is found where the command runs (the session's folder,
+// wherever trail was started), and one that cannot be read now, such as a
+// script the same command writes first, is asked: its e commands are not
+// to be seen.
+func TestSedScriptsAreFoundInTheSessionsFolder(t *testing.T) {
+	cwd, _ := project(t)
+	if err := os.WriteFile(filepath.Join(cwd, "s.sed"), []byte("1e rm -rf victim\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "tidy.sed"), []byte("s/  */ /g\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "empty.sed"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // trail itself started elsewhere
+	p, err := Build(ModeBypass, &settings.Settings{}, nil, []string{"Bash(rm -rf *)"}, cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"sed -n -f s.sed a.txt":                                DecisionDeny,
+		"sed --file=./s.sed a.txt":                             DecisionDeny,
+		"sed -f tidy.sed a.txt":                                DecisionAllow,
+		"sed -f empty.sed a.txt":                               DecisionAllow,
+		"echo '1e rm -rf v' > new.sed && sed -f new.sed a.txt": "unseen",
+		"sed -f missing.sed a.txt":                             "unseen",
+	} {
+		got := p.Check("Bash", args("command", cmd))
+		if got.Decision == DecisionAsk && got.Unseen != "" {
+			got.Decision = "unseen"
+		}
+		if got.Decision != want {
+			t.Errorf("%q = %+v, want %s", cmd, got, want)
+		}
+	}
+}
+
 // What find's filters name under its folders is what it reads or removes.
 func TestPathRulesSeeWhatFindsFiltersName(t *testing.T) {
 	cwd, home := project(t)

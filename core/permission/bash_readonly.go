@@ -91,7 +91,7 @@ func (p *Policy) readOnly(cmd string) bool {
 				return false
 			}
 		}
-		bp := analyzeBash(bare)
+		bp := analyzeBash(bare, p.Cwd)
 		if bp.broken || bp.dollar || len(bp.writes) > 0 || bp.name == "" {
 			return false
 		}

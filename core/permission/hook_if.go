@@ -53,11 +53,11 @@ func MatchIf(rule, tool string, args json.RawMessage, cwd, home string) (bool, e
 	if r.matchValue(value) {
 		return true, nil
 	}
-	for _, part := range bashParts(value) {
+	for _, part := range bashParts(value, p.Cwd) {
 		if r.matchValue(part) {
 			return true, nil
 		}
 	}
 	// A command word the shell expands ($R a) could be any command.
-	return opaqueCommand(value) || (r.words > 1 && hasExpansion(value)), nil
+	return opaqueCommand(value, p.Cwd) || (r.words > 1 && hasExpansion(value)), nil
 }

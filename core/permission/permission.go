@@ -133,7 +133,7 @@ func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	// A command named by an expansion ($R a) may be the one a deny rule
 	// forbids: asked, never run unseen (nor denied outright: it may well
 	// be harmless).
-	if tool == "Bash" && known && opaqueCommand(value) {
+	if tool == "Bash" && known && opaqueCommand(value, p.Cwd) {
 		kind := "deny rule "
 		r, ok := commandRule(p.Deny)
 		if !ok {
@@ -226,7 +226,7 @@ func (p *Policy) matches(r Rule, tool, value string, known, deny bool) bool {
 		if r.matchValue(value) {
 			return true
 		}
-		for _, part := range bashParts(value) {
+		for _, part := range bashParts(value, p.Cwd) {
 			if r.matchValue(part) {
 				return true
 			}

@@ -76,10 +76,10 @@ func FuzzBashAnalysis(f *testing.F) {
 		_ = p.readOnly(cmd)
 		_, _ = p.fileRule(nil, cmd)
 		_, _ = p.fileRule([]Rule{readHome}, cmd)
-		_ = opaqueCommand(cmd)
+		_ = opaqueCommand(cmd, "")
 		_ = hasExpansion(cmd)
-		for _, part := range bashParts(cmd) {
-			_ = analyzeBash(part)
+		for _, part := range bashParts(cmd, "") {
+			_ = analyzeBash(part, "")
 		}
 		parts, _ := splitCommand(cmd)
 		for _, part := range parts {
