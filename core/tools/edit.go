@@ -62,7 +62,7 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	if r != nil {
 		return *r
 	}
-	data, r := readForEdit(target, a.FilePath)
+	data, order, r := readForEdit(target, a.FilePath)
 	if r != nil {
 		return *r
 	}
@@ -109,6 +109,9 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		count = 1
 	}
 	out := []byte(updated)
+	if order != nil {
+		out = encodeUTF16(updated, order) // as it was
+	}
 	if err := writeFileAtomic(target, out, env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
@@ -127,40 +130,42 @@ func (Edit) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	return res
 }
 
-// readForEdit reads the file Edit changes. Only a regular file is read: a
-// FIFO would block the tool (and the step) until someone writes to it, so it
-// is opened without blocking and refused.
-func readForEdit(path, shown string) ([]byte, *Result) {
+// readForEdit reads the file Edit changes, in UTF-8, and the byte order
+// of a UTF-16 file (utf16.go). Only a regular file is read: a FIFO would
+// block the tool (and the step) until someone writes to it, so it is
+// opened without blocking and refused.
+func readForEdit(path, shown string) ([]byte, byteOrder, *Result) {
+	refuse := func(format string, args ...any) ([]byte, byteOrder, *Result) {
+		r := fail(format, args...)
+		return nil, nil, &r
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		r := fail("File not found: %s", shown)
-		return nil, &r
+		return refuse("File not found: %s", shown)
 	}
 	if err != nil {
-		r := fail("%s", err.Error())
-		return nil, &r
+		return refuse("%s", err.Error())
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		r := fail("Path is not a file: %s", shown)
-		return nil, &r
+		return refuse("Path is not a file: %s", shown)
 	}
 	// Read in one piece of the size the file says (plus room to see it grew):
 	// io.ReadAll's doubling copied a 45 MB file some twenty times.
 	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+512))
-	_, err = buf.ReadFrom(f)
+	if _, err = buf.ReadFrom(f); err != nil {
+		return refuse("%s", err.Error())
+	}
 	data := buf.Bytes()
-	if err != nil {
-		r := fail("%s", err.Error())
-		return nil, &r
+	if order := utf16Order(data); order != nil {
+		return decodeUTF16(data, order), order, nil
 	}
 	if isBinary(data) {
 		// as Read refuses it: the model cannot have seen what it would change
-		r := fail("Binary file not supported: %s", shown)
-		return nil, &r
+		return refuse("Binary file not supported: %s", shown)
 	}
-	return data, nil
+	return data, nil, nil
 }
 
 // crlfOnly reports whether every line end of s is CRLF.

@@ -120,7 +120,9 @@ func (Grep) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 			}
 			return
 		}
-		if isBinary(data) {
+		if order := utf16Order(data); order != nil {
+			data = decodeUTF16(data, order) // searched as text, as ripgrep does
+		} else if isBinary(data) {
 			return
 		}
 		name := display(env.Cwd, abs)

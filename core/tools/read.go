@@ -64,16 +64,29 @@ func (Read) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 	defer f.Close()
 	start, limit := count(a.Offset, 1), count(a.Limit, readDefaultLimit)
 	br := bufio.NewReaderSize(f, 64<<10)
-	if head, err := br.Peek(8192); (err == nil || err == io.EOF) && isBinary(head) {
+	head, err := br.Peek(8192)
+	order := utf16Order(head)
+	if (err == nil || err == io.EOF) && order == nil && isBinary(head) {
 		return fail("Binary file not supported: %s", a.FilePath)
 	}
 	// Only a file small enough to be shown whole (every line, uncut, under
 	// the output limit) can get a digest: a big one is not hashed for
-	// nothing on every Read.
+	// nothing on every Read. The digest is of the file's bytes, as Write
+	// and Edit take theirs.
 	rd, sum := br, sha256.New()
 	hashed := fi.Size() <= maxOutputChars*utf8.UTFMax
-	if hashed {
-		rd = bufio.NewReaderSize(io.TeeReader(br, sum), 64<<10)
+	if hashed || order != nil {
+		src := io.Reader(br)
+		if hashed {
+			src = io.TeeReader(br, sum)
+		}
+		if order != nil {
+			if _, err := io.CopyN(io.Discard, src, 2); err != nil { // the mark
+				return fail("%s", err.Error())
+			}
+			src = newUTF16Reader(src, order)
+		}
+		rd = bufio.NewReaderSize(src, 64<<10)
 	}
 	sel, total, err := readLines(rd, start, limit)
 	if err != nil {

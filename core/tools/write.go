@@ -50,11 +50,15 @@ func (Write) Run(_ context.Context, raw json.RawMessage, env Env) Result {
 		return *r
 	}
 	original, existed, whole := previousContent(target)
-	if err := writeFileAtomic(target, []byte(*a.Content), env.NoteTemp); err != nil {
+	out := []byte(*a.Content)
+	if order := fileUTF16Order(target); order != nil {
+		out = encodeUTF16(*a.Content, order) // a UTF-16 file stays one
+	}
+	if err := writeFileAtomic(target, out, env.NoteTemp); err != nil {
 		return fail("%s", err.Error())
 	}
 	res := ok(fmt.Sprintf("Written %d bytes to %s", len(*a.Content), a.FilePath))
-	res.Seen = wrote(target, []byte(*a.Content))
+	res.Seen = wrote(target, out)
 	kind := "create"
 	var orig any // null for a new file, as Claude Code writes it
 	if existed {
@@ -89,7 +93,7 @@ func previousContent(path string) (text string, existed, whole bool) {
 	if fi.Size() > maxOriginal {
 		return "", true, false
 	}
-	data, failed := readForEdit(path, path)
+	data, _, failed := readForEdit(path, path)
 	if failed != nil {
 		return "", true, false
 	}
