@@ -35,8 +35,18 @@ func TestDenyRulesHoldWhateverTheShellSyntax(t *testing.T) {
 		decide:   map[string]string{"call_0_0": "deny"}, // asked, and no terminal to ask
 		check: func(t *testing.T, e *env, id string, r result) {
 			keep(t, e, id, r)
-			if !strings.Contains(r.stderr, "a command whose words do not say all it runs (so deny rule Bash(rm -rf *) cannot judge it) always asks") {
-				t.Errorf("stderr does not name the rule the call answered to:\n%s", r.stderr)
+			if !strings.Contains(r.stderr, "a command whose words do not say all it runs (its command $R is an expansion, so deny rule Bash(rm -rf *) cannot judge it) always asks") {
+				t.Errorf("stderr does not name what hides the command and the rule the call answered to:\n%s", r.stderr)
+			}
+		}})
+	rows = append(rows, compatRow{name: "a command sed puts together is asked, and the line says so", mode: "bypassPermissions",
+		settings: rules([]string{"Bash(*)"}, []string{"Bash(rm -rf *)"}),
+		calls:    []map[string]any{bashCall("echo d | sed 's/^/rm -rf /e'")},
+		decide:   map[string]string{"call_0_0": "deny"},
+		check: func(t *testing.T, e *env, id string, r result) {
+			keep(t, e, id, r)
+			if !strings.Contains(r.stderr, "(sed's e runs the text it edits, so deny rule Bash(rm -rf *) cannot judge it)") {
+				t.Errorf("stderr does not say sed's e hides the command:\n%s", r.stderr)
 			}
 		}})
 	rows = append(rows, compatRow{name: "a string eval runs is as unseen as a command named by a variable", mode: "bypassPermissions",

@@ -88,7 +88,7 @@ func (s *session) decide(ctx context.Context, round int, r *toolRun) {
 		r.askedBy = "ask rule " + v.Rule
 		if v.Unseen != "" {
 			// the command is why: its words do not say all it runs
-			r.askedBy = "a command whose words do not say all it runs (so " + v.Unseen + " cannot judge it)"
+			r.askedBy = "a command whose words do not say all it runs (" + v.UnseenWhy + ", so " + v.Unseen + " cannot judge it)"
 		}
 		s.ask(ctx, round, r, true, "")
 	case hook.Permission == permission.DecisionAllow:

@@ -89,7 +89,7 @@ func awkCommands(toks []token) (string, bool) {
 				cmds = append(cmds, unquoteAwk(lit))
 			}
 		default:
-			cmds = append(cmds, "$AWK_COMPUTED_COMMAND") // put together as awk runs
+			cmds = append(cmds, awkBuildsCommand)
 		}
 	}
 	return strings.Join(cmds, "\n"), len(cmds) > 0

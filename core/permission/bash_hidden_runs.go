@@ -17,9 +17,30 @@ import (
 // unseen, as a command named by an expansion: asked when a rule names
 // Bash commands.
 
-// computed stands for a command put together as a program runs: a command
-// named by an expansion, which opaqueCommand takes as unseen.
-const computed = "$PROGRAM_COMPUTED_COMMAND"
+// Each of these stands for a command put together as a program runs: a
+// command named by an expansion, which opaqueCommand takes as unseen and
+// unseenWhy explains.
+const (
+	sedRunsItsText   = "$SED_RUNS_THE_TEXT_IT_EDITS"
+	sedScriptUnread  = "$SED_SCRIPT_NOT_READ"
+	gitEnvSetting    = "$GIT_SETTING_FROM_THE_ENVIRONMENT"
+	awkBuildsCommand = "$AWK_COMPUTED_COMMAND"
+)
+
+// unseenWhy says why a command named by the expansion word cannot be seen.
+func unseenWhy(word string) string {
+	switch word {
+	case sedRunsItsText:
+		return "sed's e runs the text it edits"
+	case sedScriptUnread:
+		return "its sed -f script cannot be read before it runs"
+	case gitEnvSetting:
+		return "git takes a setting from the environment"
+	case awkBuildsCommand:
+		return "awk builds a command as it runs"
+	}
+	return "its command " + word + " is an expansion"
+}
 
 // programCommands is what a command's options make it run, one command a
 // line; ok is false when they run none.
@@ -32,7 +53,7 @@ func programCommands(toks []token, dir string) (string, bool) {
 			cmds = append(cmds, sedRuns(script)...)
 		}
 		if unread {
-			cmds = append(cmds, computed) // its e commands are not to be seen
+			cmds = append(cmds, sedScriptUnread) // its e commands are not to be seen
 		}
 	case "tar", "gtar", "bsdtar":
 		cmds = tarRuns(toks)
@@ -59,7 +80,7 @@ func programCommands(toks []token, dir string) (string, bool) {
 				continue
 			}
 			if strings.HasPrefix(t, "--config-env") {
-				cmds = append(cmds, computed) // a setting from the environment
+				cmds = append(cmds, gitEnvSetting)
 			}
 			if !strings.HasPrefix(t, "-") {
 				break // the subcommand: its own -c means something else
@@ -243,12 +264,12 @@ func sedRuns(script string) []string {
 		cmd = strings.TrimLeft(sedSkipAddress(strings.TrimSpace(cmd)), " !")
 		switch {
 		case cmd == "e":
-			cmds = append(cmds, computed)
+			cmds = append(cmds, sedRunsItsText)
 		case strings.HasPrefix(cmd, "e ") || strings.HasPrefix(cmd, "e\t"):
 			cmds = append(cmds, strings.TrimSpace(cmd[1:]))
 		case len(cmd) > 1 && cmd[0] == 's':
 			if flags, _, ok := sedSubstituteFlags(cmd); ok && strings.ContainsRune(flags, 'e') {
-				cmds = append(cmds, computed)
+				cmds = append(cmds, sedRunsItsText)
 			}
 		}
 	}

@@ -314,14 +314,16 @@ func nestedCommand(part, dir string) (string, bool) {
 	return "", false
 }
 
-// opaqueCommand reports whether some command of cmd cannot be seen: it
-// is named by an expansion ($R a, "$TOOL" x, $(echo rm) a), it is a string
-// eval or sh -c runs that is itself an expansion (eval "$X", sh -c "$X"),
-// or a shell reads its script from standard input (... | sh, bash <<< s).
-// A part that only assigns variables (X=$(date)) runs no command.
-func opaqueCommand(cmd, dir string) bool { return opaqueAt(cmd, dir, 0) }
+// opaqueCommand says why some command of cmd cannot be seen, "" when all
+// can: it is named by an expansion ($R a, "$TOOL" x, $(echo rm) a), it is
+// a string eval or sh -c runs that is itself an expansion (eval "$X", sh
+// -c "$X"), a shell reads its script from standard input (... | sh, bash
+// <<< s), or a program puts it together as it runs (sed's e, awk's
+// system() of a built string). A part that only assigns variables
+// (X=$(date)) runs no command.
+func opaqueCommand(cmd, dir string) string { return opaqueAt(cmd, dir, 0) }
 
-func opaqueAt(cmd, dir string, depth int) bool {
+func opaqueAt(cmd, dir string, depth int) string {
 	parts, _ := splitCommand(cmd)
 	parts = append(parts, substitutions(cmd)...)
 	for _, part := range parts {
@@ -330,19 +332,30 @@ func opaqueAt(cmd, dir string, depth int) bool {
 			toks, broken := tokens(bare)
 			switch {
 			case broken:
-				return true
+				return "its quotes do not close"
 			case len(toks) == 0 || isAssignment(toks[0], bare):
 				continue // assignments only
-			case toks[0].dollar, readsStdinScript(toks), strings.Contains(piece, "GIT_CONFIG_"):
+			case toks[0].dollar:
+				return unseenWhy(toks[0].text)
+			case readsStdinScript(toks):
+				return "a shell runs what comes on its input"
+			case strings.Contains(piece, "GIT_CONFIG_"):
 				// GIT_CONFIG_KEY_0=alias.x ... sets git's settings unseen
-				return true
+				return "git takes settings from GIT_CONFIG_* variables"
 			}
-			if inner, ok := nestedCommand(bare, dir); ok && (depth >= maxNesting || opaqueAt(inner, dir, depth+1)) {
-				return true
+			inner, ok := nestedCommand(bare, dir)
+			if !ok {
+				continue
+			}
+			if depth >= maxNesting {
+				return "commands run commands too deep to follow"
+			}
+			if why := opaqueAt(inner, dir, depth+1); why != "" {
+				return why
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // readsStdinScript reports whether a command is a shell that runs what

@@ -59,5 +59,5 @@ func MatchIf(rule, tool string, args json.RawMessage, cwd, home string) (bool, e
 		}
 	}
 	// A command word the shell expands ($R a) could be any command.
-	return opaqueCommand(value, p.Cwd) || (r.words > 1 && hasExpansion(value)), nil
+	return opaqueCommand(value, p.Cwd) != "" || (r.words > 1 && hasExpansion(value)), nil
 }

@@ -113,8 +113,9 @@ type Verdict struct {
 	Source   string // SourceRule or SourceMode
 	Rule     string // the rule that decided (ReadOnlyRule for a read-only command)
 	// Unseen names the rule ("deny rule R", "ask rule R") that made a
-	// question of a command it cannot see into (an expansion runs it).
-	Unseen string
+	// question of a command it cannot see into (an expansion runs it),
+	// and UnseenWhy says what hides it ("its command $R is an expansion").
+	Unseen, UnseenWhy string
 }
 
 // Check decides a call from the rules and the mode.
@@ -133,15 +134,17 @@ func (p *Policy) Check(tool string, args json.RawMessage) Verdict {
 	// A command named by an expansion ($R a) may be the one a deny rule
 	// forbids: asked, never run unseen (nor denied outright: it may well
 	// be harmless).
-	if tool == "Bash" && known && opaqueCommand(value, p.Cwd) {
-		kind := "deny rule "
-		r, ok := commandRule(p.Deny)
-		if !ok {
-			kind = "ask rule "
-			r, ok = commandRule(p.Ask)
-		}
-		if ok {
-			return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text, Unseen: kind + r.Text}
+	if tool == "Bash" && known {
+		if why := opaqueCommand(value, p.Cwd); why != "" {
+			kind := "deny rule "
+			r, ok := commandRule(p.Deny)
+			if !ok {
+				kind = "ask rule "
+				r, ok = commandRule(p.Ask)
+			}
+			if ok {
+				return Verdict{Decision: p.askUnless(), Source: SourceRule, Rule: r.Text, Unseen: kind + r.Text, UnseenWhy: why}
+			}
 		}
 	}
 	// A deny rule scoped to an argument this tool does not have cannot be

@@ -76,7 +76,7 @@ func FuzzBashAnalysis(f *testing.F) {
 		_ = p.readOnly(cmd)
 		_, _ = p.fileRule(nil, cmd)
 		_, _ = p.fileRule([]Rule{readHome}, cmd)
-		_ = opaqueCommand(cmd, "")
+		_ = opaqueCommand(cmd, "") != ""
 		_ = hasExpansion(cmd)
 		for _, part := range bashParts(cmd, "") {
 			_ = analyzeBash(part, "")
