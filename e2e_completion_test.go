@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,93 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 	}
 	if r := e.run("", "completion", "tcsh"); r.code != 2 {
 		t.Errorf("completion tcsh: %s", r)
+	}
+}
+
+// A session's name is data, whoever wrote it (a shared home, a copied
+// record): completing it must run nothing, and what bash inserts must be
+// the name as one word. compgen -W expanded $(...) and backquotes in names
+// at every TAB, and split a name with a space.
+func TestBashCompletionOfHostileNamesRunsNothing(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	e := newEnv(t)
+	names := []string{"$(touch ran-ds)", "`touch ran-bt`", "has space", "o'brien", "~root", "glob*", "plain"}
+	for _, n := range names {
+		e.must("", "run", "--provider", "echo", "--name", n, "x")
+	}
+	for _, cur := range []string{"", "$", "`", "has", "o", "~", "g", "pl"} {
+		got := e.completeInBashRaw("trail", "resume", cur)
+		for _, inserted := range got {
+			// what bash would put on the line, read back as a shell word
+			out, err := exec.Command("bash", "-c", "printf '%s' "+inserted).Output()
+			if err != nil {
+				t.Errorf("%q<TAB> inserts %q, which bash cannot read back: %v", cur, inserted, err)
+				continue
+			}
+			if w := string(out); !strings.HasPrefix(w, "--") && !slices.Contains(names, w) && len(w) != 6 {
+				t.Errorf("%q<TAB> inserts %q, read back as %q: not a session's name or short id", cur, inserted, w)
+			}
+		}
+	}
+	if got := e.completeInBashRaw("trail", "resume", "has"); len(got) != 1 || got[0] != `has\ space` {
+		t.Errorf("has<TAB> = %q, want one word, has\\ space", got)
+	}
+	if got := e.completeInBashRaw("trail", "resume", "o"); len(got) != 1 || got[0] != `o\'brien` {
+		t.Errorf("o<TAB> = %q: a quote in one name must not swallow the others", got)
+	}
+	for _, f := range []string{"ran-ds", "ran-bt"} {
+		if e.exists(f) {
+			t.Errorf("completing a session name ran the command in it (%s made)", f)
+		}
+	}
+}
+
+// completeInBashRaw is completeInBash keeping each candidate whole.
+func (e *env) completeInBashRaw(words ...string) []string {
+	e.t.Helper()
+	script := `source <(trail completion bash) || exit 9
+COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+_trail
+printf '%s\0' "${COMPREPLY[@]}"`
+	c := exec.Command("bash", append([]string{"-c", script, "bash"}, words...)...)
+	c.Dir = e.cwd
+	c.Env = append(e.environ(), "PATH="+filepath.Dir(trailBin)+":"+os.Getenv("PATH"))
+	out, err := c.Output()
+	if err != nil {
+		e.t.Fatalf("bash completion of %q: %v\n%s", words, err, out)
+	}
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
+}
+
+// fish completes the names as they are, running nothing (fish quotes what
+// it inserts itself).
+func TestFishCompletionOfHostileNamesRunsNothing(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("no fish")
+	}
+	e := newEnv(t)
+	for _, n := range []string{"$(touch ran-ds)", "has space"} {
+		e.must("", "run", "--provider", "echo", "--name", n, "x")
+	}
+	script := e.writeFile("trail.fish", e.must("", "completion", "fish").stdout)
+	c := exec.Command("fish", "--no-config", "-c", "source "+script+"; complete -C 'trail resume '")
+	c.Dir = e.cwd
+	c.Env = append(e.environ(), "PATH="+filepath.Dir(trailBin)+":"+os.Getenv("PATH"))
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("fish: %v\n%s", err, out)
+	}
+	lines := strings.Split(string(out), "\n")
+	for _, n := range []string{"$(touch ran-ds)", "has space"} {
+		if !slices.Contains(lines, n) {
+			t.Errorf("fish does not offer %q: %q", n, lines)
+		}
+	}
+	if e.exists("ran-ds") {
+		t.Error("completing a session name ran the command in it")
 	}
 }

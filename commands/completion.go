@@ -67,17 +67,27 @@ func valueChoices(cmd, option string) []string {
 	return nil
 }
 
+// The bash script reads the candidates line by line and filters them
+// itself: compgen -W would expand each one ($(...), backquotes, ~, globs),
+// running whatever a session's name says at every TAB. What it inserts is
+// quoted with printf %q, so a name with a space or a quote stays one word
+// and runs nothing. It keeps to bash 3.2 (macOS): no mapfile.
 const bashCompletion = `# bash completion for trail: source <(trail completion bash)
 _trail() {
-    local cur=${COMP_WORDS[COMP_CWORD]}
-    local IFS=$'\n'
-    local words
-    words=$(trail __complete "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
-    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    local cur=${COMP_WORDS[COMP_CWORD]} w q
+    COMPREPLY=()
+    while IFS= read -r w; do
+        printf -v q '%q' "$w"
+        if [[ $w == "$cur"* || $q == "$cur"* ]]; then
+            COMPREPLY+=("$q")
+        fi
+    done < <(trail __complete "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
 }
 complete -o default -o bashdefault -F _trail trail
 `
 
+// zsh's compadd quotes what it inserts (no -Q), so a name is one word
+// and never runs.
 const zshCompletion = `#compdef trail
 # zsh completion for trail: trail completion zsh > "${fpath[1]}/_trail"
 _trail() {
@@ -85,7 +95,7 @@ _trail() {
     candidates=("${(@f)$(trail __complete "${(@)words[2,CURRENT-1]}" 2>/dev/null)}")
     candidates=(${candidates:#})
     if (( ${#candidates} )); then
-        compadd -Q -- "${candidates[@]}"
+        compadd -- "${candidates[@]}"
     else
         _files
     fi
