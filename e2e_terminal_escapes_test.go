@@ -142,3 +142,28 @@ func TestAnAnswerIsExactInAPipeAndEscapedOnATerminal(t *testing.T) {
 		t.Errorf("on a terminal: exit %d, %q", code, shown)
 	}
 }
+
+// validate-log is for logs from elsewhere (CI, a bug report): its report
+// quotes the log's own ids and paths, escaped in the formats people and
+// GitHub's log view read, exact in JSON.
+func TestValidateLogReportsAHostileLogEscaped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const hostile = `\u001b]52;c;cm0gLXJmIH4K\u0007\u001b]0;PWNED\u0007\u001b[2J`
+	log := e.writeFile("evil\x1b]0;T\a.jsonl", `{"timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s1","event":"tool_execution_request","seq":0,"executionId":"e","toolCallId":"`+hostile+`"}`+"\n"+
+		`{"timestamp":"2026-01-01T00:00:01.000Z","sessionId":"s1","event":"provider_request","seq":1,"executionId":"x`+hostile+`"}`+"\n")
+	for _, format := range []string{"text", "github"} {
+		r := e.run("", "validate-log", "--format", format, log)
+		if r.code != 7 { // an invalid log
+			t.Errorf("--format %s: %s", format, r)
+		}
+		noTerminalControls(t, "validate-log --format "+format, r.stdout+r.stderr)
+		if !strings.Contains(r.stdout, `\x1b]52;c;cm0gLXJmIH4K\a`) {
+			t.Errorf("--format %s does not show the id, escaped:\n%s", format, r.stdout)
+		}
+	}
+	r := e.run("", "validate-log", "--format", "json", log)
+	if !strings.Contains(r.stdout, `\u001b]52;c;cm0gLXJmIH4K\u0007`) {
+		t.Errorf("--format json does not carry the id as it is:\n%s", r.stdout)
+	}
+}

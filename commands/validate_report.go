@@ -45,7 +45,9 @@ func writeValidationText(out, errOut io.Writer, results []logResult, quiet bool)
 			fmt.Fprintf(w, "%s: %s\n", safeLine(r.Name), summary(r.Report))
 		}
 		for _, is := range r.Report.Issues {
-			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", safeLine(r.Name), is.Line, is.Severity, is.Code, oneLine(is.Message))
+			// a message quotes the log's own ids and paths: escaped, as
+			// every view of a session for people is (safe_text.go)
+			fmt.Fprintf(w, "%s:%d: %s %s: %s\n", safeLine(r.Name), is.Line, is.Severity, is.Code, safeLine(oneLine(is.Message)))
 		}
 		if r.Report.Dropped > 0 && !quiet {
 			fmt.Fprintf(w, "%s: %s not shown\n", safeLine(r.Name), plural(r.Report.Dropped, "more issue"))
@@ -107,11 +109,12 @@ func writeValidationGitHub(out, errOut io.Writer, results []logResult, quiet boo
 	defer w.Flush()
 	for _, r := range results {
 		if r.Report == nil {
-			fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(r.Name), ghProp("trail validate-log"), ghData(oneLine(r.Err.Error())))
+			fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(safeLine(r.Name)), ghProp("trail validate-log"), ghData(safeLine(oneLine(r.Err.Error()))))
 			continue
 		}
 		for _, is := range r.Report.Issues {
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", is.Severity, ghProp(r.Name), is.Line, ghProp(is.Code), ghData(is.Message))
+			// GitHub's log view runs escape sequences as a terminal does
+			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", is.Severity, ghProp(safeLine(r.Name)), is.Line, ghProp(is.Code), ghData(safeText(is.Message)))
 		}
 		w.Flush()
 		if !quiet {
