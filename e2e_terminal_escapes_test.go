@@ -167,3 +167,26 @@ func TestValidateLogReportsAHostileLogEscaped(t *testing.T) {
 		t.Errorf("--format json does not carry the id as it is:\n%s", r.stdout)
 	}
 }
+
+// trail config is how a cloned project's settings are looked at before
+// trail runs there: its keys, values and the messages about them are
+// escaped, as every other view is; --json stays exact.
+func TestConfigShowsAProjectsSettingsEscaped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"provider":"echo","env":{"FOO\u001b]0;ENVK\u0007":"v"},
+ "hooks":{"PreToolUse":[{"matcher":"\u001b]0;MATCH\u0007(","hooks":[{"type":"command","command":"true"}]}]}}`)
+	for _, args := range [][]string{{"config"}, {"config", "--check"}} {
+		r := e.run("", args...)
+		noTerminalControls(t, strings.Join(args, " "), r.stdout+r.stderr)
+		if !strings.Contains(r.stdout, `env.FOO\x1b]0;ENVK\a`) {
+			t.Errorf("%s does not show the env key, escaped:\n%s", args, r.stdout)
+		}
+	}
+	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, `\x1b]0;MATCH\a(`) {
+		t.Errorf("config --check does not report the bad matcher: %s", r)
+	}
+	if r := e.must("", "config", "--json"); !strings.Contains(r.stdout, `FOO\u001b]0;ENVK\u0007`) {
+		t.Errorf("config --json does not carry the key as it is:\n%s", r.stdout)
+	}
+}

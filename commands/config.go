@@ -265,6 +265,13 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		rows = append(rows, row)
 	}
 	sort.SliceStable(rows[1:], func(i, j int) bool { return settings.KeyRank(rows[1+i][0]) < settings.KeyRank(rows[1+j][0]) })
+	// Keys, values and paths come from settings files, a cloned
+	// project's among them: escaped, so that looking at them is safe.
+	for j := range rows {
+		for i := range rows[j] {
+			rows[j][i] = safeLine(rows[j][i])
+		}
+	}
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r[0]))
@@ -279,7 +286,7 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 	fmt.Fprintln(w, "\nFILES (lowest precedence first):")
 	pathW := 0
 	for _, f := range files {
-		pathW = max(pathW, len([]rune(shortPath(f.Path, o.Cwd, userHome))))
+		pathW = max(pathW, len([]rune(safeLine(shortPath(f.Path, o.Cwd, userHome)))))
 	}
 	for _, f := range files {
 		state := "not found"
@@ -291,8 +298,8 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		case f.Found:
 			state = "read"
 		}
-		p := shortPath(f.Path, o.Cwd, userHome)
-		fmt.Fprintf(w, "  %s%s  %s\n", p, strings.Repeat(" ", pathW-len([]rune(p))), state)
+		p := safeLine(shortPath(f.Path, o.Cwd, userHome))
+		fmt.Fprintf(w, "  %s%s  %s\n", p, strings.Repeat(" ", pathW-len([]rune(p))), safeLine(state))
 	}
 	for _, list := range []struct {
 		title string
@@ -307,7 +314,7 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 			if p.Env == "" {
 				where = shortPath(p.File, o.Cwd, userHome)
 			}
-			fmt.Fprintf(w, "  %s: %s\n", where, p.Msg)
+			fmt.Fprintf(w, "  %s: %s\n", safeLine(where), safeLine(p.Msg))
 		}
 	}
 	if o.Check && len(problems) == 0 {
@@ -399,6 +406,6 @@ func shortPath(p, cwd, home string) string {
 // files): an ignored key is usually a misspelt one.
 func warnUnknownKeys(io *IOStreams, s *settings.Settings) {
 	for _, u := range s.Unknown {
-		fmt.Fprintf(io.ErrOut, "trail: warning: %s: %s\n", u.File, unknownKeyMessage(u.Key))
+		fmt.Fprintf(io.ErrOut, "trail: warning: %s: %s\n", safeLine(u.File), unknownKeyMessage(u.Key))
 	}
 }
