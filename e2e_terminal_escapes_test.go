@@ -190,3 +190,24 @@ func TestConfigShowsAProjectsSettingsEscaped(t *testing.T) {
 		t.Errorf("config --json does not carry the key as it is:\n%s", r.stdout)
 	}
 }
+
+// export --to markdown is a transcript for people: on a terminal the
+// conversation's escape sequences show as text, as replay's do; into a
+// pipe the Markdown is exact.
+func TestExportMarkdownIsEscapedOnATerminal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer("answer \x1b]52;c;cm0gLXJmIH4K\a \x1b]0;EXPORTED\a\x1b[2J done"))
+	e.must("", "run", "--provider", "script", "--script", s, "q")
+	code, out := e.startOnTerminal("export", "--last", "--to", "markdown").wait()
+	if code != 0 {
+		t.Fatalf("export on a terminal: exit %d:\n%s", code, out)
+	}
+	noTerminalControls(t, "export --to markdown on a terminal", out)
+	if !strings.Contains(out, `answer \x1b]52;c;cm0gLXJmIH4K\a \x1b]0;EXPORTED\a\x1b[2J done`) {
+		t.Errorf("export on a terminal does not show the answer escaped:\n%s", out)
+	}
+	if r := e.must("", "export", "--last", "--to", "markdown"); !strings.Contains(r.stdout, "answer \x1b]52;c;cm0gLXJmIH4K\a ") {
+		t.Errorf("piped export is not exact:\n%q", r.stdout)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -94,7 +95,21 @@ func newExportCmd(d *Deps, runF func(context.Context, *ExportOptions) error) *cl
 func runExport(ctx context.Context, o *ExportOptions) error {
 	eng := newEngine(o.Deps, o.Deps.openStore(o.Globals.Home))
 	if o.Output == "" && !o.Install {
-		res, err := eng.Export(ctx, o.Export, o.IO.Out)
+		out, onTerminal := o.IO.Out, o.IO.IsStdoutTTY() && o.Export.To == core.ExportMarkdown
+		var shown bytes.Buffer
+		if onTerminal {
+			out = &shown // escaped below, as replay's text is
+		}
+		res, err := eng.Export(ctx, o.Export, out)
+		if onTerminal && shown.Len() > 0 {
+			// The conversation is what models and tools wrote: on a
+			// terminal its escape sequences show as text (safe_text.go),
+			// into a file or a pipe it is exact. (Claude's JSONL carries
+			// no ESC or BEL: JSON escapes them.)
+			if _, werr := io.WriteString(o.IO.Out, safeText(shown.String())); err == nil {
+				err = werr
+			}
+		}
 		if err == nil && res.FromRecord && !o.Globals.Quiet {
 			fmt.Fprintln(o.IO.ErrOut, noLogNote)
 		}
