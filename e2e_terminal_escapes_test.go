@@ -211,3 +211,22 @@ func TestExportMarkdownIsEscapedOnATerminal(t *testing.T) {
 		t.Errorf("piped export is not exact:\n%q", r.stdout)
 	}
 }
+
+// trail's own warnings quote paths and names that come from file names,
+// records and other agents' files: escaped, one line each.
+func TestWarningsQuotePathsEscaped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.home += "\x1b]0;HT\a\nhome"
+	e.rawLogs = true // its record is made corrupt
+	e.must("", "run", "--provider", "echo", "hi")
+	sid := e.onlySession()
+	if err := os.WriteFile(e.recordPath(sid), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.must("", "list")
+	noTerminalControls(t, "list's warning", r.stderr)
+	if !strings.Contains(r.stderr, `\x1b]0;HT\a\nhome`) || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("list's warning about a corrupt record does not quote its path escaped, on one line:\n%s", r.stderr)
+	}
+}

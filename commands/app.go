@@ -37,7 +37,7 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 	}
 	args, warnings, err := reorderArgs(app, joinOptionalValues(claudeArgs(app, args)))
 	for _, w := range warnings {
-		fmt.Fprintf(d.IO.ErrOut, "trail: warning: %s\n", w)
+		linef(d.IO.ErrOut, "trail: warning: %s\n", w)
 	}
 	if err == nil {
 		// A reader gone away ends the command as an interrupt would: a

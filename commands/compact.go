@@ -116,7 +116,7 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 	o.Compact.Step.Observer = core.ObserverFunc(func(e core.StepEvent) {
 		switch e.Kind {
 		case core.EvWarning, core.EvNotice:
-			fmt.Fprintf(o.IO.ErrOut, "trail: %s\n", e.Text)
+			linef(o.IO.ErrOut, "trail: %s\n", e.Text)
 		case core.EvRetry:
 			if !o.Globals.Quiet {
 				fmt.Fprintln(o.IO.ErrOut, retryLine(e))

@@ -116,14 +116,14 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 			var b *store.BusyError
 			if errors.As(err, &b) {
 				busy = append(busy, id)
-				fmt.Fprintf(o.IO.ErrOut, "trail: %s; skipped\n", err)
+				linef(o.IO.ErrOut, "trail: %s; skipped\n", err)
 				continue
 			}
 			if failed == nil {
 				failed = err
 			}
 			msg := strings.TrimPrefix(err.Error(), "delete session "+id+": ") // the store's own prefix
-			fmt.Fprintf(o.IO.ErrOut, "trail: delete %s: %s\n", id, oneLine(msg))
+			linef(o.IO.ErrOut, "trail: delete %s: %s\n", id, oneLine(msg))
 			continue
 		}
 		fmt.Fprintln(o.IO.Out, id)
@@ -199,7 +199,7 @@ func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
 				case h.Corrupt:
 					why = "has a corrupt record"
 				}
-				fmt.Fprintf(o.IO.ErrOut, "trail: warning: session %s %s; not deleted (delete it by id)\n", h.ID, why)
+				linef(o.IO.ErrOut, "trail: warning: session %s %s; not deleted (delete it by id)\n", h.ID, why)
 				continue
 			}
 			if now.Sub(t) < o.OlderThan {

@@ -140,9 +140,9 @@ func runExport(ctx context.Context, o *ExportOptions) error {
 		if res.FromRecord {
 			fmt.Fprintln(o.IO.ErrOut, noLogNote)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "trail: exported %d messages of session %s to %s\n", res.Messages, res.SessionID, path)
+		linef(o.IO.ErrOut, "trail: exported %d messages of session %s to %s\n", res.Messages, res.SessionID, path)
 		if o.Install {
-			fmt.Fprintf(o.IO.ErrOut, "trail: go on in Claude Code with: cd %s && claude --resume %s\n", shellQuote(res.Cwd), res.ClaudeSessionID)
+			linef(o.IO.ErrOut, "trail: go on in Claude Code with: cd %s && claude --resume %s\n", shellQuote(res.Cwd), res.ClaudeSessionID)
 		}
 	}
 	return nil

@@ -138,11 +138,11 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 			if !o.Import.DryRun {
 				advice += ", or trail delete ID to remove a copy"
 			}
-			fmt.Fprintf(o.IO.ErrOut, "trail: note: this %s session was imported before (%s): %s\n",
+			linef(o.IO.ErrOut, "trail: note: this %s session was imported before (%s): %s\n",
 				peer.AgentName(res.Conversation.Format), strings.Join(res.Earlier, ", "), advice)
 		}
 		if fi, err := os.Stat(res.Record.Cwd); o.Import.ForceCwd == "" && (err != nil || !fi.IsDir()) {
-			fmt.Fprintf(o.IO.ErrOut, "trail: the session's directory %s is not a folder here; its tools would fail there: import with --cwd DIR to name another\n", res.Record.Cwd)
+			linef(o.IO.ErrOut, "trail: the session's directory %s is not a folder here; its tools would fail there: import with --cwd DIR to name another\n", res.Record.Cwd)
 		}
 	}
 	switch {

@@ -135,9 +135,9 @@ func runList(_ context.Context, o *ListOptions) error {
 		case h.LogOnly:
 			// Robota lists such a session from its log; trail needs the
 			// record back first, and says how.
-			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session %s has a log but no record (%s)\nhint: %s\n", h.ID, h.Path, logOnlyFix(h.ID))
+			linef(o.IO.ErrOut, "trail: warning: session %s has a log but no record (%s)\nhint: %s\n", h.ID, h.Path, logOnlyFix(h.ID))
 		case h.Corrupt:
-			fmt.Fprintf(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
+			linef(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
 		}
 	}
 	// Short ids are unique among all the sessions, not the ones shown:

@@ -120,7 +120,7 @@ func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 	if o.Dir != "" {
 		if sessions, ok := trailHome(o.Dir); ok {
 			fmt.Fprintln(o.IO.Out, "Migrated: 0, Skipped: 0, Failed: 0, Total: 0")
-			fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s holds no session records; it looks like a trail home, whose records are in its sessions folder\nhint: trail migrate-history --dir %s\n",
+			linef(o.IO.ErrOut, "trail: warning: %s holds no session records; it looks like a trail home, whose records are in its sessions folder\nhint: trail migrate-history --dir %s\n",
 				store.QuoteInput(o.Dir), safeLine(shellQuote(sessions)))
 			return nil
 		}
@@ -145,7 +145,7 @@ func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 		if !strings.Contains(msg, f.Path) {
 			msg = "migrate " + f.Path + ": " + msg
 		}
-		fmt.Fprintf(o.IO.ErrOut, "trail: %s\n", msg)
+		linef(o.IO.ErrOut, "trail: %s\n", msg)
 	}
 	fmt.Fprintf(o.IO.Out, "Migrated: %d, Skipped: %d, Failed: %d, Total: %d\n", rep.Migrated, rep.Skipped, rep.Failed, rep.Total)
 	if o.DryRun {

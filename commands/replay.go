@@ -210,7 +210,7 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 		if len(rep.Warnings) == 0 { // else the log's damage was just named
 			warnInvalidLog(ctx, o, t.Path)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
+		linef(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
 		if o.Format == "" {
 			return nil // the record is the result; print the conversation only when asked
 		}
@@ -247,7 +247,7 @@ func warnInvalidLog(ctx context.Context, o *ReplayOptions, path string) {
 		return
 	}
 	first := vr.Issues[i]
-	fmt.Fprintf(o.IO.ErrOut, "trail: warning: the log fails validation (%s, the first %s at line %d): the record holds the log as it reads now; trail validate-log %s shows every one\n",
+	linef(o.IO.ErrOut, "trail: warning: the log fails validation (%s, the first %s at line %d): the record holds the log as it reads now; trail validate-log %s shows every one\n",
 		plural(vr.Errors, "error"), first.Code, first.Line, shellQuote(path))
 }
 
@@ -272,7 +272,7 @@ func replayError(path string, err error) error {
 
 func warnReplay(o *ReplayOptions, path string, rep *logfmt.Replay) {
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s:%d: %s\n", path, w.Line, w.Message)
+		linef(o.IO.ErrOut, "trail: warning: %s:%d: %s\n", path, w.Line, w.Message)
 	}
 }
 

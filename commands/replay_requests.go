@@ -52,7 +52,7 @@ func writeRequests(ctx context.Context, o *ReplayOptions, path, format string) e
 	}
 	err = logfmt.ReadRequestsContext(ctx, path, func(r logfmt.Request) error {
 		if r.Missing > 0 {
-			fmt.Fprintf(o.IO.ErrOut, "trail: warning: %s:%d: %d of the request's messages were never logged (its step ended first); its digest cannot be checked\n", path, r.Line, r.Missing)
+			linef(o.IO.ErrOut, "trail: warning: %s:%d: %d of the request's messages were never logged (its step ended first); its digest cannot be checked\n", path, r.Line, r.Missing)
 		}
 		if format == rfJSON && n > 0 {
 			if _, err := w.WriteString(","); err != nil {

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -101,4 +103,21 @@ func unsafeRune(r rune, rest string, multiline bool) bool {
 		return true
 	}
 	return false
+}
+
+// linef writes one of trail's own lines (a warning, a note) with each
+// value it quotes escaped as one line: paths, ids, names and messages
+// come from file names, records and other agents' files, and a newline or
+// an escape sequence in one must neither break the line nor act on the
+// terminal. Errors are flattened to one line first.
+func linef(w io.Writer, format string, args ...any) {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = safeLine(v)
+		case error:
+			args[i] = safeLine(oneLine(v.Error()))
+		}
+	}
+	fmt.Fprintf(w, format, args...)
 }
