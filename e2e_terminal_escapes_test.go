@@ -230,3 +230,21 @@ func TestWarningsQuotePathsEscaped(t *testing.T) {
 		t.Errorf("list's warning about a corrupt record does not quote its path escaped, on one line:\n%s", r.stderr)
 	}
 }
+
+// The summary compact prints is a model's answer: escaped on a terminal,
+// as run's is; exact into a pipe.
+func TestCompactSummaryIsEscapedOnATerminal(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const sum = "SUM \x1b]52;c;cm0gLXJmIH4K\a \x1b[2J end"
+	s := e.script(answer("a1"), answer(sum), answer("a2"), answer(sum))
+	e.must("", "run", "--provider", "script", "--script", s, "hi")
+	code, out := e.startOnTerminal("compact", "--last", "--provider", "script", "--script", s).wait()
+	if code != 0 {
+		t.Fatalf("compact on a terminal: exit %d:\n%s", code, out)
+	}
+	noTerminalControls(t, "compact's summary on a terminal", out)
+	if !strings.Contains(out, `SUM \x1b]52;c;cm0gLXJmIH4K\a \x1b[2J end`) {
+		t.Errorf("compact on a terminal does not show the summary escaped:\n%s", out)
+	}
+}

@@ -148,6 +148,9 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 	if !strings.HasSuffix(summary, "\n") {
 		summary += "\n"
 	}
+	if o.IO.IsStdoutTTY() {
+		summary = safeText(summary) // a model's answer, as run's is shown
+	}
 	fmt.Fprint(o.IO.Out, summary)
 	return nil
 }
