@@ -188,7 +188,9 @@ func AskContext(ctx context.Context, t Terminal, q string) (string, error) {
 }
 
 // maxShownArgs caps the arguments shown in a question (a Write of a large
-// file would otherwise scroll the question away).
+// file would otherwise scroll the question away). A Bash call is shown
+// whole: its command is what the answer approves, and a model could put
+// "; rm -rf ~" past any cut. Other calls keep their start and their end.
 const maxShownArgs = 2000
 
 // approvalQuestion names the tool and its arguments.
@@ -196,8 +198,8 @@ func approvalQuestion(r *toolRun, why string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ntrail: allow %s?\n", permission.DescribeCall(r.call.Name, r.args))
 	if args := strings.TrimSpace(string(r.args)); args != "" && args != "{}" {
-		if r := []rune(args); len(r) > maxShownArgs {
-			args = string(r[:maxShownArgs]) + fmt.Sprintf("… (%d bytes)", len(args))
+		if r.call.Name != "Bash" {
+			args = cutMiddle(args, maxShownArgs)
 		}
 		fmt.Fprintf(&b, "  arguments: %s\n", args)
 	}
@@ -251,6 +253,18 @@ func (s *session) logDecision(round int, r *toolRun) {
 			logfmt.F("source", r.source),
 		})
 	}
+}
+
+// cutMiddle is s cut to about n characters, its start and its end kept
+// (the end of a call's arguments is where a last field or an appended
+// line sits), saying how much is left out.
+func cutMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head, tail := r[:n*3/4], r[len(r)-n/4:]
+	return fmt.Sprintf("%s … [%d of %d bytes not shown] … %s", string(head), len(s)-len(string(head))-len(string(tail)), len(s), string(tail))
 }
 
 func joinLines(s []string) string { return strings.Join(s, "\n") }

@@ -156,3 +156,21 @@ func TestAnInterruptAnswersAWaitingQuestion(t *testing.T) {
 		t.Fatalf("decision = %s", r.decision)
 	}
 }
+
+// A question shows what its answer approves: a Bash command whole, however
+// long (a model could put "; touch HIDDEN" past a cut), and other calls'
+// arguments with their start and their end.
+func TestTheQuestionShowsTheWholeCommandAndTheEndOfOtherCalls(t *testing.T) {
+	cmd := "echo " + strings.Repeat("checking-build-status ", 120) + "; touch HIDDEN_TAIL"
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	q := approvalQuestion(&toolRun{call: chat.ToolCall{Name: "Bash"}, args: args}, "")
+	if !strings.Contains(q, "; touch HIDDEN_TAIL") || strings.Contains(q, "not shown") {
+		t.Errorf("a long Bash command is not shown whole:\n%.300s…", q)
+	}
+	content := strings.Repeat("x", 10_000) + "\necho appended >> ~/.bashrc"
+	args, _ = json.Marshal(map[string]string{"filePath": "notes.txt", "content": content})
+	q = approvalQuestion(&toolRun{call: chat.ToolCall{Name: "Write"}, args: args}, "")
+	if !strings.Contains(q, `echo appended`) || !strings.Contains(q, `"filePath":"notes.txt"}`) || !strings.Contains(q, `{"content":"xxx`) || !strings.Contains(q, "bytes not shown] …") || len(q) > 3000 {
+		t.Errorf("a long Write is not cut to its start and end (%d bytes):\n%s", len(q), q)
+	}
+}
