@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -472,10 +473,19 @@ func shownValue(v string) string {
 	if len(short) < len(v) && !strings.HasSuffix(short, "…") {
 		short += " …"
 	}
-	return strings.Map(func(r rune) rune {
+	if !strings.ContainsFunc(short, unicode.IsControl) {
+		return short
+	}
+	// escaped as Go writes them (\x1b, \a), as every other view of a
+	// session shows them: a '?' could be the file name's own
+	var b strings.Builder
+	for _, r := range short {
 		if unicode.IsControl(r) {
-			return '?'
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
 		}
-		return r
-	}, short)
+		b.WriteRune(r)
+	}
+	return b.String()
 }

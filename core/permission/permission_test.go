@@ -200,7 +200,7 @@ func TestDescribeCallShowsWhatWillRun(t *testing.T) {
 	}{
 		{args("command", "go test ./..."), "Bash(go test ./...)"},
 		{args("command", "echo hi\nrm -rf ~"), "Bash(echo hi …)"},
-		{args("command", "ls\x1b[2K\rtrue"), "Bash(ls?[2K …)"},
+		{args("command", "ls\x1b[2K\rtrue"), `Bash(ls\x1b[2K …)`},
 		{json.RawMessage(`{"command":"ls","command":"rm -rf ~"}`), "Bash(rm -rf ~)"},
 	}
 	for _, tt := range tests {
