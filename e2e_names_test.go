@@ -1,10 +1,12 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -99,4 +101,87 @@ func TestANameCannotLookLikeAPath(t *testing.T) {
 	if r := e.must("", "resume", "café ☕ a.b-c_d", "--provider", "echo", "again"); r.stdout != "echo: again\n" {
 		t.Errorf("resume by a name of printable characters: %s", r)
 	}
+}
+
+// Steps started together that take one name: one gets it, the others are
+// refused. The check and the write that makes a name known were two steps
+// with no lock between, and parallel jobs each named a session alike; a
+// rename was known only when its step ended.
+func TestNamesStayUniqueUnderParallelSteps(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	slow := e.script(map[string]any{"text": "done", "delayMs": 400}, map[string]any{"text": "done", "delayMs": 400})
+	runAll := func(argss ...[]string) (won int) {
+		results := make([]result, len(argss))
+		var wg sync.WaitGroup
+		for i, args := range argss {
+			wg.Go(func() { results[i] = e.run("", args...) })
+		}
+		wg.Wait()
+		for _, r := range results {
+			switch r.code {
+			case 0:
+				won++
+			case 2:
+				if !strings.Contains(r.stderr, "is taken by session") {
+					t.Errorf("a refused step does not say the name is taken: %s", r)
+				}
+			default:
+				t.Errorf("exit %d: %s", r.code, r)
+			}
+		}
+		return won
+	}
+	for round := range 3 {
+		name := fmt.Sprintf("job-%d", round)
+		var argss [][]string
+		for i := range 6 {
+			argss = append(argss, []string{"run", "--provider", "script", "--script", slow, "--name", name, fmt.Sprint("p", i)})
+		}
+		if won := runAll(argss...); won != 1 {
+			t.Errorf("6 parallel runs named %s: %d took the name", name, won)
+		}
+	}
+	e.must("", "run", "--provider", "echo", "--name", "a", "x")
+	e.must("", "run", "--provider", "echo", "--name", "b", "x")
+	won := runAll(
+		[]string{"resume", "a", "--provider", "script", "--script", slow, "--name", "shared", "y"},
+		[]string{"resume", "b", "--provider", "script", "--script", slow, "--name", "shared", "y"})
+	if won != 1 {
+		t.Errorf("two parallel renames to one name: %d took it", won)
+	}
+	names := map[string]int{}
+	for _, h := range e.listJSON() {
+		names[h["name"].(string)]++
+	}
+	for n, c := range names {
+		if c > 1 {
+			t.Errorf("%d sessions are named %q", c, n)
+		}
+	}
+}
+
+// A name never ends up naming another session: an id given with
+// --session-id may not be a session's name or begin one, and a name that
+// looks like an id (hex digits, as every id of this era starts) is
+// refused, since later ids would start with it.
+func TestANameKeepsNamingItsSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "review", "named review")
+	for _, id := range []string{"review", "review-2"} {
+		r := e.run("", "run", "--provider", "echo", "--session-id", id, "x")
+		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "review" of session`) {
+			t.Errorf("--session-id %s beside a session named review: %s", id, r)
+		}
+	}
+	for _, name := range []string{"01a2", "beef", "dead-beef"} {
+		if r := e.run("", "run", "--provider", "echo", "--name", name, "x"); r.code != 2 || !strings.Contains(r.stderr, "looks like a session id") {
+			t.Errorf("--name %s: %s", name, r)
+		}
+	}
+	if got := e.must("", "replay", "review", "--format", "jsonl").stdout; !strings.Contains(got, "named review") {
+		t.Errorf("review no longer names its session:\n%s", got)
+	}
+	e.must("", "run", "--provider", "echo", "--name", "beefy tests", "x") // not an id
 }

@@ -254,14 +254,21 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 }
 
 // A name is as good a reference as an id prefix: when one session is named
-// "review" and another's id starts with "review", neither is picked. (A
-// --name that starts another session's id is refused, but the id can come
-// after the name.)
+// "review" and another's id starts with "review", neither is picked.
+// trail refuses both a --name that starts another session's id and a
+// --session-id that starts a name, but another program may put such a
+// record in the home.
 func TestANameThatIsAnotherSessionsIDPrefixIsAmbiguous(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--session-id", "named", "--name", "review", "b")
-	e.must("", "run", "--provider", "echo", "--session-id", "review-2", "a")
+	e.must("", "run", "--provider", "echo", "--session-id", "other", "a")
+	if err := os.Rename(e.recordPath("other"), e.recordPath("review-2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(e.logPath("other")); err != nil {
+		t.Fatal(err)
+	}
 	before := filesUnder(t, e.home)
 	r := e.run("", "resume", "review", "c")
 	if r.code != 3 || !strings.Contains(r.stderr, "named") || !strings.Contains(r.stderr, "review-2") {

@@ -18,6 +18,9 @@ type Store interface {
 	Exists(id string) (bool, error)
 	// Lock takes the session's exclusive lock, waiting up to wait (*store.BusyError after).
 	Lock(ctx context.Context, id string, wait time.Duration) (*store.Lock, error)
+	// LockNames takes the home's names lock, held while a name is checked
+	// and made known (store/names_lock.go).
+	LockNames(ctx context.Context) (*store.Lock, error)
 	// ListHeads returns the header of every record, corrupt ones flagged.
 	ListHeads() ([]store.Head, error)
 	// NoteTempFile durably journals path, a temp file a tool is about to

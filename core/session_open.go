@@ -62,13 +62,21 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.checkPromptSize(); err != nil {
 		return err
 	}
-	if o.Name != "" {
-		if err := checkName(e.Store, o.Name, id); err != nil {
+	if err := s.takeLock(ctx, id); err != nil {
+		return err
+	}
+	if o.SessionID != "" {
+		if err := checkNewID(e.Store, id); err != nil {
 			return err
 		}
 	}
-	if err := s.takeLock(ctx, id); err != nil {
-		return err
+	if o.Name != "" {
+		// held until the log's session_init makes the name known
+		unlock, err := s.claimName(ctx, id)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
 	exists, err := e.Store.Exists(id)
 	if err != nil {
@@ -170,18 +178,45 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 		if o.Fork {
 			self = "" // the fork is a new session: its parent's name is taken too
 		}
-		if err := checkName(e.Store, o.Name, self); err != nil {
+		// held until the name is known: the fork's first log line, or
+		// the renamed record
+		unlock, err := s.claimName(ctx, self)
+		if err != nil {
 			return err
 		}
+		defer unlock()
 	}
 	if o.Fork {
 		return s.fork(ctx)
 	}
+	renamed := o.Name != "" && o.Name != s.rec.Name
 	if o.Name != "" {
 		s.rec.Name = o.Name
 	}
 	s.rec.Provider = s.pcfg.Ref()
-	return s.openLog(true)
+	if err := s.openLog(true); err != nil {
+		return err
+	}
+	if renamed {
+		// Other steps see a session's name in its record: saved now, not
+		// when the step ends, so no step can take the name meanwhile.
+		return s.save(s.rec.Status, s.rec.StopReason)
+	}
+	return nil
+}
+
+// claimName takes the home's names lock and checks the name is free for
+// self; the caller makes the name known, then unlocks.
+func (s *session) claimName(ctx context.Context, self string) (unlock func(), err error) {
+	l, err := s.e.Store.LockNames(ctx)
+	if err != nil {
+		return nil, errs.Interrupted(err, "waiting for the home's names lock")
+	}
+	if err := checkName(s.e.Store, s.opts.Name, self); err != nil {
+		_ = l.Unlock()
+		return nil, err
+	}
+	return func() { _ = l.Unlock() }, nil
 }
 
 // fork continues the loaded session under a new id: the source is only read,

@@ -151,9 +151,8 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 
 // checkName refuses a name another session holds (names are unique in a
 // home, so a name always names one session), or that would name another
-// session by its id: self is the session taking the name. Two steps
-// naming two new sessions alike at the same instant can both pass: names
-// are checked, not locked.
+// session by its id: self is the session taking the name. The caller
+// holds the home's names lock (claimName), so two steps cannot both pass.
 func checkName(st Store, name, self string) error {
 	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
@@ -162,6 +161,11 @@ func checkName(st Store, name, self string) error {
 		// ResolveSession refuses a reference that looks like a path
 		// before it reads anything: such a name could never be used.
 		return errs.Usagef("a name cannot look like a path: no / or \\", "invalid session name %s", store.QuoteInput(name))
+	}
+	if looksLikeID(name) {
+		// every id of this era starts with hex digits: a name such as
+		// "01a2" or "beef" would soon also name sessions by their ids
+		return errs.Usagef("choose a name that is not an id: one with a letter past f, or a space", "the name %s looks like a session id", store.QuoteInput(name))
 	}
 	heads, err := st.ListHeads()
 	if err != nil {
@@ -180,6 +184,24 @@ func checkName(st Store, name, self string) error {
 		}
 		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
 			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
+		}
+	}
+	return nil
+}
+
+// checkNewID refuses an id given with --session-id that is another
+// session's name, or begins one: the name would then name the new
+// session, or no session at all (ambiguous).
+func checkNewID(st Store, id string) error {
+	heads, err := st.ListHeads()
+	if err != nil {
+		return err
+	}
+	short := ShortIDs(heads)
+	for _, h := range heads {
+		if h.Name != "" && (h.Name == id || MatchesRef(id, h.Name)) {
+			return errs.Usagef("choose another id, or rename that session first: trail resume "+short[h.ID]+" --name NEW",
+				"the id %s would take the name %s of session %s", store.QuoteInput(id), store.QuoteInput(h.Name), short[h.ID])
 		}
 	}
 	return nil

@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// Names are unique in a home, and the check that a name is free and the
+// write that makes it known (a new session's first log line, a renamed
+// record) are two steps of one process: without a lock two steps taking
+// one name at once both passed. The home's names lock is held across
+// both, a few milliseconds; a session's own lock is always taken first,
+// so no two processes wait on each other.
+
+// namesWait bounds the wait for the names lock: its holders keep it for
+// the time of a check and one write.
+const namesWait = 10 * time.Second
+
+// NamesLockPath is the home's names lock, beside its folders (a file in
+// sessions/ named <id>.lock would be some session's lock).
+func (s *FS) NamesLockPath() string { return filepath.Join(s.Home, "names.lock") }
+
+// LockNames takes the home's names lock.
+func (s *FS) LockNames(ctx context.Context) (*Lock, error) {
+	if err := s.EnsureLayout(); err != nil {
+		return nil, fmt.Errorf("lock names: %w", err)
+	}
+	l, err := lockFile(ctx, s.NamesLockPath(), "names", namesWait)
+	if err != nil {
+		return nil, fmt.Errorf("another step is naming a session (%s held): %w", s.NamesLockPath(), err)
+	}
+	return l, nil
+}
