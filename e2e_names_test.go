@@ -184,4 +184,56 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 		t.Errorf("review no longer names its session:\n%s", got)
 	}
 	e.must("", "run", "--provider", "echo", "--name", "beefy tests", "x") // not an id
+	// bytes that are no UTF-8 would make the record no JSON; format
+	// characters make one name look like another
+	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt"} {
+		if r := e.run("", "run", "--provider", "echo", "--name", name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
+			t.Errorf("--name %q: %s", name, r)
+		}
+	}
+	e.must("", "run", "--provider", "echo", "--name", "café ☕ 日本", "x")
+}
+
+// A log may come from anywhere: the name its header gives is held to
+// --name's rules when it rebuilds a record. A name another session holds,
+// or one --name would refuse, is dropped with a warning; the session is
+// rebuilt and reachable by its id.
+func TestARebuiltRecordKeepsOnlyANameItMayHave(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "triage", "x")
+	src, err := os.ReadFile(e.logPath(e.onlySession()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := e.onlySession()
+	for sid, name := range map[string]string{"copy-taken": "triage", "copy-bad": `bad\u001b]0;X\u0007`, "copy-path": "../a/b", "copy-ok": "fresh name"} {
+		b := strings.ReplaceAll(string(src), id, sid)
+		b = strings.Replace(b, `"name":"triage"`, `"name":"`+name+`"`, 1)
+		log := e.writeFile(sid+".jsonl", b)
+		r := e.must("", "replay", log, "--write-record")
+		got, _ := e.record(sid)["name"].(string)
+		if sid == "copy-ok" {
+			if got != "fresh name" || strings.Contains(r.stderr, "not kept") {
+				t.Errorf("a free, valid name from the log: %q, %s", got, r)
+			}
+			continue
+		}
+		if got != "" || !strings.Contains(r.stderr, "trail: warning: the log's name") || !strings.Contains(r.stderr, "is not kept") {
+			t.Errorf("%s: the log's name %q became %q: %s", sid, name, got, r)
+		}
+		noTerminalControls(t, "the warning", r.stderr)
+	}
+	named := 0
+	for _, h := range e.listJSON() {
+		if h["name"] == "triage" {
+			named++
+			if h["id"] != id {
+				t.Errorf("triage names %v, not %s", h["id"], id)
+			}
+		}
+	}
+	if named != 1 {
+		t.Errorf("%d sessions are named triage", named)
+	}
 }

@@ -121,6 +121,9 @@ type RepairOptions struct {
 	// Replay reads the log; it runs under the lock, so no step appends
 	// while the record is rebuilt.
 	Replay func() (*logfmt.Replay, error)
+	// Warn is told what of the log's header was not kept (a name that is
+	// invalid, or another session's).
+	Warn func(string)
 }
 
 // RepairRecord rebuilds sessions/<id>.json from the session's log under
@@ -160,6 +163,22 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	rec := RebuildRecord(rep, base)
 	if err := checkMessages(rec.Messages); err != nil {
 		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: err}
+	}
+	if rec.Name != "" {
+		// A log may come from anywhere (a bug report, another machine):
+		// its name is held to the rules --name is, and is dropped with a
+		// warning when it breaks them. The session stays reachable by id.
+		names, err := e.Store.LockNames(ctx)
+		if err != nil {
+			return nil, errs.Interrupted(err, "waiting for the home's names lock")
+		}
+		defer func() { _ = names.Unlock() }()
+		if err := checkName(e.Store, rec.Name, o.ID); err != nil {
+			if o.Warn != nil {
+				o.Warn(fmt.Sprintf("the log's name %s is not kept: %s", store.QuoteInput(rec.Name), err.Error()))
+			}
+			rec.Name = ""
+		}
 	}
 	if err := e.Store.Save(rec); err != nil {
 		return nil, err

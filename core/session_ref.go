@@ -7,6 +7,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"trail/core/errs"
 	"trail/store"
@@ -154,7 +156,10 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 // session by its id: self is the session taking the name. The caller
 // holds the home's names lock (claimName), so two steps cannot both pass.
 func checkName(st Store, name, self string) error {
-	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		// controls, bytes that are no UTF-8 (the record would not be
+		// JSON), and the format characters that make one name look like
+		// another (bidi overrides, zero-width spaces)
 		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
 	}
 	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
