@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -203,20 +204,78 @@ func TestPreCompactHookBlocksAndLeavesTheRecord(t *testing.T) {
 	}
 }
 
-func TestFailedCompactionLeavesTheRecord(t *testing.T) {
+// A failed compaction leaves the conversation as it was, and counts its
+// provider call (SPEC 4.4), so a script's next answer is the next one: a
+// script of "the compaction fails, then succeeds" gets past the failure.
+func TestFailedCompactionLeavesTheConversationAndCountsItsCall(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 529, "message": "overloaded"}})
+	s := e.script(answer("one"), map[string]any{"error": map[string]any{"status": 400, "message": "bad"}}, answer("SUMMARY"), answer("two"))
 	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "fail-1", "hello")
-	before, _ := os.ReadFile(e.recordPath("fail-1"))
+	before := e.record("fail-1")
 	r := e.run("", "compact", "fail-1")
-	if r.code != 6 || !strings.Contains(r.stderr, "overloaded") {
+	if r.code != 6 || !strings.Contains(r.stderr, "bad") {
 		t.Fatalf("failed compact: %s", r)
 	}
-	after, _ := os.ReadFile(e.recordPath("fail-1"))
-	if !bytes.Equal(before, after) {
-		t.Fatal("a failed compaction changed the record")
+	after := e.record("fail-1")
+	if !reflect.DeepEqual(before["messages"], after["messages"]) || before["status"] != after["status"] {
+		t.Fatal("a failed compaction changed the conversation")
 	}
+	if after["providerCalls"] != 2.0 {
+		t.Errorf("providerCalls after a failed compaction = %v, want 2", after["providerCalls"])
+	}
+	if r := e.must("", "compact", "fail-1"); !strings.Contains(r.stdout, "SUMMARY") {
+		t.Errorf("the retried compaction did not get the next answer: %s", r)
+	}
+	if r := e.must("", "resume", "fail-1", "go on"); r.stdout != "two\n" {
+		t.Errorf("resume after the compaction: %s", r)
+	}
+}
+
+// The session a tool loop overflowed (trail's exit 6 hint says to compact
+// it) compacts: its rounds are summarised, the prompt kept, and a resume
+// without a prompt goes on. A summary cut at the output limit replaces
+// nothing, exit 1.
+func TestASessionThatOverflowedInOneToolLoopCompacts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile("a.txt", "hello\n")
+	var steps []map[string]any
+	for range 30 {
+		steps = append(steps, calls(call("Read", map[string]any{"filePath": "a.txt"})))
+	}
+	steps = append(steps, map[string]any{"error": map[string]any{"status": 400, "message": "prompt is too long: 250000 tokens > 200000 maximum"}},
+		map[string]any{"text": "Summary: read a.txt thirty times; next: 1) rena", "stopReason": "max_tokens"},
+		answer("Summary: read a.txt thirty times; next: write the report."), answer("the report"))
+	s := e.script(steps...)
+	r := e.run("", "run", "--provider", "script", "--script", s, "--name", "big", "refactor the whole repo")
+	if r.code != 6 {
+		t.Fatalf("the overflowing run: %s", r)
+	}
+	id := e.onlySession()
+	if n := len(e.messages(id)); n != 62 {
+		t.Fatalf("%d messages before compacting, want 62", n)
+	}
+	r = e.run("", "compact", "big")
+	if r.code != 1 || !strings.Contains(r.stderr, "the compaction summary hit its output limit") || len(e.messages(id)) != 62 {
+		t.Errorf("a cut summary: %s (%d messages)", r, len(e.messages(id)))
+	}
+	r = e.must("", "compact", "big", "--keep-last", "2")
+	if !strings.Contains(r.stdout, "write the report") {
+		t.Errorf("compact: %s", r)
+	}
+	msgs := e.messages(id)
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m["role"].(string))
+	}
+	if got := strings.Join(roles, " "); got != "system assistant user assistant tool" || msgs[2]["content"] != "refactor the whole repo" {
+		t.Errorf("after compacting: %s, prompt %v", got, msgs[2]["content"])
+	}
+	if r := e.must("", "resume", "big"); r.stdout != "the report\n" {
+		t.Errorf("resume without a prompt: %s", r)
+	}
+	e.checkReplayMatchesRecord(id)
 }
 
 func TestPostCompactAndSessionStartHooksSeeTheCompaction(t *testing.T) {

@@ -8,6 +8,7 @@ package core
 // leaves the record as it was.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"trail/core/chat"
 	"trail/core/errs"
 	"trail/core/hooks"
+	"trail/core/provider"
 	"trail/logfmt"
 )
 
@@ -66,8 +68,22 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	}
 	res := &CompactResult{SessionID: s.rec.ID}
 	res.Before = s.contextState()
+	calls := s.providerCalls
 	summary, err := s.compact(ctx, TriggerManual, opts.Instructions, opts.KeepLast)
 	if err != nil {
+		if s.providerCalls != calls || s.rec.Status == StatusRunning {
+			// The conversation stays as it was, but the record counts the
+			// call (SPEC 4.4: the script provider's next answer is the
+			// next one), and takes the rounds a killed step left in the
+			// log (adoptRounds), as the log already holds them.
+			status := s.rec.Status
+			if status == StatusRunning {
+				status = StatusIdle // no step runs it now
+			}
+			if saveErr := s.save(status, s.rec.StopReason); saveErr != nil {
+				err = errors.Join(err, saveErr)
+			}
+		}
 		s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 		s.syncLog()
 		return nil, err
@@ -131,6 +147,13 @@ func (s *session) compactionBudget() int64 {
 // failure the session's messages are untouched.
 func (s *session) compact(ctx context.Context, trigger, instructions string, keepLast int) (string, error) {
 	system, dropped, tail := splitForCompaction(s.messages, max(keepLast, s.unansweredTurn()))
+	summarised := dropped
+	if turn := s.unansweredTurn(); turn > 1 && keepLast < turn {
+		// The turn the model owes an answer has run tool rounds: in a
+		// session that outgrew the window mid-task those rounds are most
+		// of it, and keeping them whole left nothing to compact.
+		system, dropped, tail, summarised = splitTurnForCompaction(s.messages, len(s.messages)-turn, keepLast)
+	}
 	if len(dropped) == 0 {
 		return "", ErrNothingToCompact
 	}
@@ -143,7 +166,7 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if err != nil {
 		return "", err
 	}
-	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(dropped, instructions, s.compactionBudget()))
+	prompt, err := s.newMessage(chat.RoleUser, CompactionPrompt(summarised, instructions, s.compactionBudget()))
 	if err != nil {
 		return "", err
 	}
@@ -153,6 +176,18 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 			return "", errs.ErrInterrupted
 		}
 		return "", err
+	}
+	// How an answer ended is never hidden: a summary cut at the output
+	// limit would lose its end (the prompt asks for the current state and
+	// next steps last), so it replaces nothing; nor does a refusal.
+	switch resp.Stop {
+	case provider.StopMaxTokens, provider.StopContextFull:
+		return "", &errs.FailureError{
+			Msg: fmt.Sprintf("the compaction summary hit its output limit of %d tokens and is cut short; the conversation was left as it was", s.maxTokens),
+			Fix: "ask for a shorter summary with --instructions, or raise maxTokens in settings"}
+	case provider.StopRefusal:
+		return "", &errs.FailureError{
+			Msg: "the model refused to summarise the conversation: " + cmp.Or(strings.TrimSpace(resp.Refusal), "it gave no reason") + "; the conversation was left as it was"}
 	}
 	summary := strings.TrimSpace(resp.Text)
 	if summary == "" {
@@ -222,6 +257,27 @@ func splitForCompaction(msgs []chat.Message, keepLast int) (system, dropped, tai
 		}
 	}
 	return msgs[:head], msgs[head:cut], msgs[cut:]
+}
+
+// splitTurnForCompaction cuts a conversation that owes an answer to the
+// prompt at msgs[at], after which tool rounds ran: the summary replaces
+// what came before the prompt and the turn's rounds but its last keepLast
+// messages (a tool result never kept without its call). The prompt stays,
+// after the summary, so the model still knows what it is answering and a
+// resume without a prompt goes on with it. summarised is what the summary
+// is asked to cover: the dropped messages with the prompt among them.
+func splitTurnForCompaction(msgs []chat.Message, at, keepLast int) (system, dropped, tail, summarised []chat.Message) {
+	head := 0
+	for head < at && msgs[head].Role == chat.RoleSystem {
+		head++
+	}
+	cut := max(len(msgs)-keepLast, at+1)
+	for cut > at+1 && cut < len(msgs) && msgs[cut].Role == chat.RoleTool {
+		cut--
+	}
+	dropped = append(append([]chat.Message(nil), msgs[head:at]...), msgs[at+1:cut]...)
+	tail = append([]chat.Message{msgs[at]}, msgs[cut:]...)
+	return msgs[:head], dropped, tail, msgs[head:cut]
 }
 
 func (s *session) syncLog() {

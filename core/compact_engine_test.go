@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -118,7 +119,8 @@ func TestCompactKeepLastEstimatesTheNewContext(t *testing.T) {
 	b.consistent(id)
 }
 
-// A compaction that cannot be done leaves the record as it was.
+// A compaction that cannot be done leaves the conversation as it was; a
+// provider call it made is counted.
 func TestCompactFailuresLeaveTheRecord(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -163,8 +165,22 @@ func TestCompactFailuresLeaveTheRecord(t *testing.T) {
 			before := b.recordBytes(id)
 			_, err := b.compact(id, tt.keepLast, "")
 			tt.check(t, err)
-			if !bytes.Equal(b.recordBytes(id), before) {
-				t.Fatal("the record changed")
+			after := b.recordBytes(id)
+			for _, k := range []string{"messages", "history", "status", "stopReason", "name"} {
+				if gjson.GetBytes(after, k).Raw != gjson.GetBytes(before, k).Raw {
+					t.Errorf("the record's %s changed", k)
+				}
+			}
+			// a call made is counted (SPEC 4.4), and only then is the record saved
+			calls := gjson.GetBytes(before, "providerCalls").Int()
+			if tt.answer != nil {
+				calls++
+			}
+			if got := gjson.GetBytes(after, "providerCalls").Int(); got != calls {
+				t.Errorf("providerCalls = %d, want %d", got, calls)
+			}
+			if tt.answer == nil && !bytes.Equal(after, before) {
+				t.Error("the record was saved with no provider call made")
 			}
 			b.consistent(id)
 		})
@@ -262,5 +278,82 @@ func TestCompactionTextIsNotShownAsTheAnswer(t *testing.T) {
 		if e.Kind == EvTextDelta {
 			t.Fatalf("summary streamed as answer text: %+v", e)
 		}
+	}
+}
+
+// A session that outgrew the window in one tool loop (the prompt, then
+// round after round, then "prompt is too long") is compacted: the rounds
+// are summarised, the prompt is kept after the summary with the last
+// keepLast messages, and a resume without a prompt goes on with the task.
+// Before, the whole owed turn was kept and there was "nothing to compact".
+func TestCompactSummarisesTheToolRoundsOfAnUnansweredTurn(t *testing.T) {
+	for _, tt := range []struct {
+		keepLast int
+		roles    string
+	}{
+		{0, "system assistant user"},
+		{2, "system assistant user assistant tool"},
+		{3, "system assistant user assistant tool assistant tool"}, // a result is never kept without its call
+		{4, "system assistant user assistant tool assistant tool"},
+	} {
+		t.Run(fmt.Sprint("keep ", tt.keepLast), func(t *testing.T) {
+			b := newBench(t, use(call("call_1", "Read", "filePath", "x.txt")), use(call("call_2", "Read", "filePath", "x.txt")),
+				use(call("call_3", "Read", "filePath", "x.txt")), fail(&errs.ProviderError{Provider: "scripted", Status: 400, Message: "prompt is too long"}))
+			if _, err := b.run("refactor everything"); err == nil {
+				t.Fatal("the run did not fail")
+			}
+			ids, err := b.st.IDs()
+			if err != nil || len(ids) != 1 {
+				t.Fatalf("sessions %v %v", ids, err)
+			}
+			id := ids[0]
+			b.wantRoles(id, "system user assistant tool assistant tool assistant tool")
+			b.p.then(say("the summary"))
+			if _, err := b.compact(id, tt.keepLast, ""); err != nil {
+				t.Fatal(err)
+			}
+			b.wantRoles(id, tt.roles)
+			msgs := b.messages(id)
+			if msgs[2].Content != "refactor everything" {
+				t.Errorf("the prompt is not kept after the summary: %+v", msgs[2])
+			}
+			req := b.p.reqs[len(b.p.reqs)-1]
+			if !strings.Contains(req.Messages[0].Content, "user: refactor everything") || !strings.Contains(req.Messages[0].Content, "[tool call Read") {
+				t.Errorf("the summary request does not cover the prompt and its rounds:\n%s", req.Messages[0].Content)
+			}
+			b.consistent(id)
+			b.p.then(say("done"))
+			if res, err := b.resume(id, ""); err != nil || res.Text != "done" {
+				t.Fatalf("resume without a prompt after compacting: %+v %v", res, err)
+			}
+		})
+	}
+}
+
+// A summary cut at the output limit, or refused, replaces nothing: the
+// step says how it ended (exit 1), as it does for an answer.
+func TestACutOrRefusedSummaryReplacesNothing(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		resp *provider.Response
+		want string
+	}{
+		{"cut", &provider.Response{Text: "Summary: the user asked to refactor; next: 1) rename fo", Stop: provider.StopMaxTokens, StopReason: "max_tokens"}, "hit its output limit"},
+		{"refused", &provider.Response{Stop: provider.StopRefusal, StopReason: "refusal", Refusal: "I will not"}, "refused to summarise the conversation: I will not"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b, id := twoTurns(t)
+			before := b.recordBytes(id)
+			b.p.then(func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) { return tt.resp, nil })
+			_, err := b.compact(id, 0, "")
+			var fe *errs.FailureError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "the conversation was left as it was") {
+				t.Fatalf("err = %v", err)
+			}
+			if gjson.GetBytes(b.recordBytes(id), "messages").Raw != gjson.GetBytes(before, "messages").Raw {
+				t.Error("the conversation was replaced")
+			}
+			b.consistent(id)
+		})
 	}
 }

@@ -10,6 +10,12 @@ import (
 	"trail/store"
 )
 
+// FailureError is a failure (exit 1) that says how to go on.
+type FailureError struct{ Msg, Fix string }
+
+func (e *FailureError) Error() string { return e.Msg }
+func (e *FailureError) Hint() string  { return e.Fix }
+
 // Hinter is implemented by errors that know the obvious fix; commands prints
 // it on a second "hint:" line.
 type Hinter interface{ Hint() string }
