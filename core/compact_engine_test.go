@@ -344,7 +344,9 @@ func TestACutOrRefusedSummaryReplacesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b, id := twoTurns(t)
 			before := b.recordBytes(id)
-			b.p.then(func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) { return tt.resp, nil })
+			b.p.then(func(context.Context, *provider.Request, provider.Sink) (*provider.Response, error) {
+				return tt.resp, nil
+			})
 			_, err := b.compact(id, 0, "")
 			var fe *errs.FailureError
 			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "the conversation was left as it was") {

@@ -21,7 +21,10 @@ import (
 // claudeKeys are the top-level keys of Claude Code's settings files, from
 // its settings reference ("All settings", code.claude.com/docs/en/
 // settings-reference, as of 2026-08-22) and keys older versions
-// documented (autoUpdates, maxSkillDescriptionChars), plus "$schema".
+// documented (autoUpdates, maxSkillDescriptionChars), plus "$schema" and
+// the state Claude Code writes into ~/.claude/settings.json itself
+// (feedbackSurveyState: {"lastShownTime": ...}, after its survey; seen in
+// users' published dotfiles beside model and enabledPlugins).
 var claudeKeys = []string{
 	"$schema", "advisorModel", "agent", "agentPushNotifEnabled", "allowAllClaudeAiMcps",
 	"allowManagedHooksOnly", "allowManagedMcpServersOnly", "allowManagedPermissionRulesOnly",
@@ -41,7 +44,7 @@ var claudeKeys = []string{
 	"emojiCompletionEnabled", "enableAllProjectMcpServers", "enableArtifact", "enableWorkflows",
 	"enabledMcpjsonServers", "enabledPlugins", "enforceAvailableModels", "env",
 	"externalEditorContext", "extraKnownMarketplaces", "fallbackModel", "fastMode",
-	"fastModePerSessionOptIn", "feedbackSurveyRate", "fileCheckpointingEnabled", "fileSuggestion",
+	"fastModePerSessionOptIn", "feedbackSurveyRate", "feedbackSurveyState", "fileCheckpointingEnabled", "fileSuggestion",
 	"footerLinksRegexes", "forceLoginGatewayUrl", "forceLoginMethod", "forceLoginOrgUUID",
 	"forceRemoteSettingsRefresh", "gcpAuthRefresh", "hooks", "httpHookAllowedEnvVars",
 	"includeCoAuthoredBy", "includeGitInstructions", "inputNeededNotifEnabled",

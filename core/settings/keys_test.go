@@ -26,6 +26,9 @@ func TestUnknownKeys(t *testing.T) {
 	}{
 		{"trail's keys", `{"provider":"echo","model":"m","baseUrl":"http://x","systemPrompt":"s","maxTurns":1,"timeout":"9s","autoCompactThreshold":0.5,"env":{},"hooks":{},"permissions":{"allow":[],"ask":[],"deny":[],"defaultMode":"plan"}}`, "[]"},
 		{"Claude Code's keys", `{"$schema":"https://json.schemastore.org/claude-code-settings.json","theme":"dark","statusLine":{"type":"command","command":"x"},"apiKeyHelper":"h","cleanupPeriodDays":7,"includeCoAuthoredBy":false,"enabledPlugins":{},"sandbox":{"enabled":true},"outputStyle":"Explanatory","permissions":{"additionalDirectories":["../d"],"disableBypassPermissionsMode":"disable"}}`, "[]"},
+		// a user's ~/.claude/settings.json as published in their notes:
+		// Claude Code wrote feedbackSurveyState there after its survey
+		{"what Claude Code writes itself", `{"$schema":"https://json.schemastore.org/claude-code-settings.json","model":"opusplan","feedbackSurveyState":{"lastShownTime":1754052702842},"enabledMcpjsonServers":["eventuali"]}`, "[]"},
 		{"misspelt keys, each once", `{"provder":"echo","modle":"m","modle":"n","permissions":{"allw":["Bash"]}}`, "[provder modle permissions.allw]"},
 		{"not an object", `[]`, "[]"},
 	}
