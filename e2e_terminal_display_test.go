@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,30 @@ func TestColorEnvironment(t *testing.T) {
 		if code != 0 || strings.Contains(out, green) != tt.want || strings.Contains(out, "\x1b[2m") != tt.want || !strings.Contains(out, "Bash(true)") {
 			t.Errorf("%v on a terminal: colour want %v: exit %d %q", tt.env, tt.want, code, out)
 		}
+	}
+}
+
+// -v shows a tool loop's intermediate text on stderr: with stdout in a
+// file and stderr on the terminal (trail -v run ... > out.txt) it has no
+// other place, and was shown nowhere. Beside stdout on the same terminal
+// it is not shown twice.
+func TestVerboseIntermediateTextWithStdoutInAFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(map[string]any{"text": "intermediate words", "toolCalls": []map[string]any{call("Glob", map[string]any{"pattern": "*.json"})}}, answer("final"))
+	out := filepath.Join(e.cwd, "out.txt")
+	e.setenv("TRAIL="+trailBin, "SCRIPT="+s, "OUT="+out)
+	c := e.cmd()
+	c.Path, c.Args = "/bin/sh", []string{"sh", "-c", `"$TRAIL" -v run --provider script --script "$SCRIPT" go > "$OUT"`}
+	code, term := e.startCmdOnTerminal(c).wait()
+	if code != 0 || !strings.Contains(term, "intermediate words") {
+		t.Errorf("stdout in a file: exit %d, the terminal (stderr) shows:\n%q", code, term)
+	}
+	if got := e.read("out.txt"); got != "final\n" {
+		t.Errorf("stdout in a file = %q, want the final answer only", got)
+	}
+	code, term = e.startOnTerminal("-v", "run", "--provider", "script", "--script", e.script(map[string]any{"text": "intermediate words", "toolCalls": []map[string]any{call("Glob", map[string]any{"pattern": "*.json"})}}, answer("final")), "go").wait()
+	if code != 0 || strings.Count(term, "intermediate words") != 1 {
+		t.Errorf("all on one terminal: exit %d, the text shown %d times:\n%q", code, strings.Count(term, "intermediate words"), term)
 	}
 }

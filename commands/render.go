@@ -127,8 +127,11 @@ func (r *renderer) Event(e core.StepEvent) {
 		// before the tool activity.
 		r.endLine()
 		// Intermediate answers of a tool loop are progress, not the result:
-		// escaped as every model text on stderr is (safe_text.go).
-		if r.verbose && !r.o.IO.IsStderrTTY() && e.Message != nil && len(e.Message.ToolCalls) > 0 && e.Message.Content != "" {
+		// escaped as every model text on stderr is (safe_text.go). They
+		// are left out only where they were just shown, streamed to the
+		// same terminal; with stdout in a file they had no other place.
+		shownHere := r.live && r.o.IO.IsStdoutTTY() && r.o.IO.IsStderrTTY()
+		if r.verbose && !shownHere && e.Message != nil && len(e.Message.ToolCalls) > 0 && e.Message.Content != "" {
 			fmt.Fprintln(r.o.IO.ErrOut, safeText(e.Message.Content))
 		}
 	}
