@@ -301,6 +301,9 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		}
 	}
 	if f.MaxTurns != nil {
+		if *f.MaxTurns < 0 {
+			return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("maxTurns must be 0 (no cap) or more, got %d", *f.MaxTurns)}
+		}
 		s.MaxTurns = f.MaxTurns
 	}
 	if len(f.Timeout) > 0 && string(f.Timeout) != "null" {
@@ -335,6 +338,12 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		s.Stream = f.Stream
 	}
 	for k, v := range f.Env {
+		// What no environment can hold fails every Bash call and hook
+		// ("environment variable contains NUL"), or, with an "=" in the
+		// name, sets another variable than the one written.
+		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
+			return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("env %s cannot be set: a variable's name is not empty and holds no = or NUL, and its value no NUL", strconv.Quote(k))}
+		}
 		if s.Env == nil {
 			s.Env = map[string]string{}
 		}

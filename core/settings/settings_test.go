@@ -125,6 +125,12 @@ func TestProviderKeys(t *testing.T) {
 		{files: []string{`{"maxTokens": 0}`}, wantErr: "maxTokens must be 1 or more"},
 		{files: []string{`{"thinking": "lots"}`}, wantErr: "thinking must be true, false or a budget"},
 		{files: []string{`{"thinking": -5}`}, wantErr: "thinking must be true, false or a budget"},
+		// a value trail would refuse at the flag (--max-turns -1), or no
+		// environment can hold: refused, not carried into every Bash call
+		{files: []string{`{"maxTurns": -1}`}, wantErr: "maxTurns must be 0 (no cap) or more"},
+		{files: []string{`{"env": {"A": "x\u0000y"}}`}, wantErr: `env "A" cannot be set`},
+		{files: []string{`{"env": {"B=C": "1"}}`}, wantErr: `env "B=C" cannot be set`},
+		{files: []string{`{"env": {"": "e"}}`}, wantErr: `env "" cannot be set`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.files, " then "), func(t *testing.T) {
