@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -76,5 +78,22 @@ func TestHelpListsExitCodes(t *testing.T) {
 	r := e.must("", "--version")
 	if !strings.HasPrefix(r.stdout, "trail ") {
 		t.Errorf("--version = %q", r.stdout)
+	}
+}
+
+// A service account's HOME that does not exist (/nonexistent in many
+// containers) is refused: trail's folders were made from the root down.
+func TestAHomeFolderThatDoesNotExistIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	missing := filepath.Join(e.user, "nonexistent", "x")
+	c := e.cmd("run", "--provider", "echo", "hi")
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + missing, "TERM=dumb"}
+	r := e.wait(c)
+	if r.code != 2 || !strings.Contains(r.stderr, "does not exist") || !strings.Contains(r.stderr, "hint: set TRAIL_HOME or pass --home") {
+		t.Errorf("HOME that does not exist: %s", r)
+	}
+	if _, err := os.Stat(filepath.Join(e.user, "nonexistent")); err == nil {
+		t.Error("trail made the missing home folder")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,6 +273,11 @@ func defaultHome(d *Deps) (string, error) {
 	home, err := d.UserHome()
 	if err != nil || home == "" {
 		return "", errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+	}
+	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
+		// A service account's HOME (/nonexistent, /var/empty/x): trail's
+		// folders would be made from the root down, somewhere nobody looks.
+		return "", errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(home))
 	}
 	return filepath.Join(home, ".trail"), nil
 }
