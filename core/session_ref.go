@@ -156,7 +156,7 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 // session by its id: self is the session taking the name. The caller
 // holds the home's names lock (claimName), so two steps cannot both pass.
 func checkName(st Store, name, self string) error {
-	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, hiddenInName) {
 		// controls, bytes that are no UTF-8 (the record would not be
 		// JSON), and the format characters that make one name look like
 		// another (bidi overrides, zero-width spaces)
@@ -210,6 +210,23 @@ func checkNewID(st Store, id string) error {
 		}
 	}
 	return nil
+}
+
+// hiddenInName reports a character a name may not hold: a control, a
+// line or paragraph separator, a bidi embedding, override, isolate or
+// mark, or an invisible space or joiner that is no part of a script or an
+// emoji (U+200B, U+2060, U+FEFF). The zero-width joiners U+200C and
+// U+200D are kept: emoji sequences and Persian or Indic words need them.
+func hiddenInName(r rune) bool {
+	switch {
+	case unicode.IsControl(r), r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	case r == 0x200b, r == 0x2060, r == 0xfeff, r == 0x180e:
+		return true
+	}
+	return false
 }
 
 // oneLineLabel is a session's title or first prompt, short, for messages.
