@@ -158,3 +158,23 @@ func TestFishCompletionOfHostileNamesRunsNothing(t *testing.T) {
 		t.Error("completing a session name ran the command in it")
 	}
 }
+
+// bash splits a word at a colon: a name such as fix:tests completes, and
+// only what follows the colon is inserted (bash replaces only that).
+func TestBashCompletionOfANameWithAColon(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "fix:tests", "x")
+	if got := e.completeInBashRaw("trail", "resume", "fix", ":", "te"); len(got) != 1 || got[0] != "tests" {
+		t.Errorf("fix:te<TAB> = %q, want tests after the colon", got)
+	}
+	if got := e.completeInBashRaw("trail", "resume", "fi"); len(got) != 1 || got[0] != "fix:tests" {
+		t.Errorf("fi<TAB> = %q", got)
+	}
+	if got := strings.Join(e.completeInBashRaw("trail", "run", "--permission-mode", ""), " "); got != "default plan acceptEdits dontAsk bypassPermissions" {
+		t.Errorf("--permission-mode <TAB> = %q", got)
+	}
+}

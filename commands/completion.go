@@ -49,7 +49,7 @@ func valueChoices(cmd, option string) []string {
 		}
 		return []string{"text", "json", "stream-json"}
 	case "permission-mode":
-		return []string{"default", "plan", "acceptEdits", "bypassPermissions"}
+		return []string{"default", "plan", "acceptEdits", "dontAsk", "bypassPermissions"}
 	case "on-ask":
 		return []string{"deny", "pause"}
 	case "view":
@@ -71,17 +71,33 @@ func valueChoices(cmd, option string) []string {
 // itself: compgen -W would expand each one ($(...), backquotes, ~, globs),
 // running whatever a session's name says at every TAB. What it inserts is
 // quoted with printf %q, so a name with a space or a quote stays one word
-// and runs nothing. It keeps to bash 3.2 (macOS): no mapfile.
+// and runs nothing. bash splits a word at a colon (COMP_WORDBREAKS), so
+// "fix:te" reaches the function as three words: they are joined back, and
+// only what follows the last colon is inserted, since bash replaces only
+// that. It keeps to bash 3.2 (macOS): no mapfile, no negative indexes.
 const bashCompletion = `# bash completion for trail: source <(trail completion bash)
 _trail() {
-    local cur=${COMP_WORDS[COMP_CWORD]} w q
+    local -a words=()
+    local i w q n cur pre=
+    for ((i = 1; i <= COMP_CWORD; i++)); do
+        w=${COMP_WORDS[i]}
+        n=${#words[@]}
+        if ((n > 0)) && [[ $COMP_WORDBREAKS == *:* ]] && [[ $w == : || ${COMP_WORDS[i-1]} == : ]]; then
+            words[n-1]+=$w
+        else
+            words+=("$w")
+        fi
+    done
+    n=${#words[@]}
+    cur=${words[n-1]}
+    [[ $cur == *:* ]] && pre=${cur%:*}:
     COMPREPLY=()
     while IFS= read -r w; do
         printf -v q '%q' "$w"
         if [[ $w == "$cur"* || $q == "$cur"* ]]; then
-            COMPREPLY+=("$q")
+            COMPREPLY+=("${q#"$pre"}")
         fi
-    done < <(trail __complete "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+    done < <(trail __complete "${words[@]:0:n-1}" 2>/dev/null)
 }
 complete -o default -o bashdefault -F _trail trail
 `
