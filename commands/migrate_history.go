@@ -142,7 +142,7 @@ func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 	}
 	for _, f := range rep.Failures {
 		msg := oneLine(f.Err.Error())
-		if !strings.Contains(msg, f.Path) {
+		if !strings.Contains(msg, oneLine(f.Path)) {
 			msg = "migrate " + f.Path + ": " + msg
 		}
 		linef(o.IO.ErrOut, "trail: %s\n", msg)
@@ -153,6 +153,10 @@ func runMigrateHistory(ctx context.Context, o *MigrateHistoryOptions) error {
 	}
 	if interrupted {
 		return errs.Interrupted(err, "migrating records; the records counted above are done, the rest untouched")
+	}
+	if rep.Failed > 0 && rep.Failed == rep.Busy {
+		// Only running steps stood in the way: "try again", not "broken".
+		return &exitError{code: ExitBusy, msg: plural(rep.Busy, "session") + " busy with a running step; run migrate-history again when it ends"}
 	}
 	if rep.Failed > 0 {
 		return &exitError{code: ExitInvalidData}

@@ -29,9 +29,11 @@ type MigrateOptions struct {
 }
 
 // MigrateReport counts the records seen; Migrated+Skipped+Failed == Total.
+// Busy counts the failures that are sessions locked by a running step:
+// nothing is wrong with them, they can be migrated once it ends.
 type MigrateReport struct {
-	Migrated, Skipped, Failed, Total int
-	Failures                         []MigrateFailure
+	Migrated, Skipped, Failed, Total, Busy int
+	Failures                               []MigrateFailure
 }
 
 // MigrateFailure names a record that could not be migrated and why.
@@ -86,9 +88,14 @@ func (s *FS) MigrateHistory(opts MigrateOptions) (MigrateReport, error) {
 		case errors.Is(err, context.Canceled):
 			rep.Total--
 			return rep, err
+		case errors.Is(err, fs.ErrNotExist):
+			rep.Skipped++ // deleted since the folder was read: nothing to migrate
 		case err != nil:
 			rep.Failed++
 			rep.Failures = append(rep.Failures, MigrateFailure{Path: path, Err: err})
+			if errors.As(err, new(*BusyError)) {
+				rep.Busy++
+			}
 		case migrated:
 			rep.Migrated++
 		default:
