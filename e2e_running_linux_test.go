@@ -114,3 +114,32 @@ func TestAToolDiesWithAKilledTrail(t *testing.T) {
 		return err != nil || strings.Contains(string(stat), ") Z ") // gone, or a zombie not yet reaped
 	})
 }
+
+// validate-log of a session whose step is running (a CI job checking
+// logs/ while another job runs an agent): the request that step waits on
+// is under way, a warning saying so, and the log is valid (exit 0).
+func TestValidateLogOfARunningSessionIsValid(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 3000})
+	e.must("", "run", "--provider", "script", "--script", s, "--name", "busy", "go")
+	c := e.cmd("resume", "busy", "again")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Wait()
+	waitFor(t, func() bool {
+		r := e.run("", "list", "--status", "running")
+		return strings.Count(r.stdout, "\n") == 1
+	})
+	r := e.run("", "validate-log", "busy")
+	if r.code != 0 || !strings.Contains(r.stdout, "0 errors") || !strings.Contains(r.stdout, "Its step is still running.") {
+		t.Errorf("validate-log while its step runs: %s", r)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.must("", "validate-log", "busy"); !strings.Contains(r.stdout, "valid") || strings.Contains(r.stdout, "still running") {
+		t.Errorf("once the step ended: %s", r)
+	}
+}

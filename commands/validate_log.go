@@ -91,6 +91,7 @@ func runValidateLog(ctx context.Context, o *ValidateLogOptions) error {
 	if err != nil {
 		return err
 	}
+	markLive(st, targets)
 	cwd, _ := o.Deps.Getwd()
 	results := make([]logResult, 0, len(targets))
 	for _, t := range targets {
@@ -139,6 +140,31 @@ type target struct {
 	path    string
 	stdin   bool
 	missing error
+	live    bool // a running step of the home writes it now
+}
+
+// markLive flags the targets that are the logs of the home's sessions a
+// step holds now: what that step has asked and not yet been answered is
+// under way, not missing (logfmt.ValidateOptions.Live).
+func markLive(st *store.FS, targets []target) {
+	running, _ := st.RunningIDs()
+	if len(running) == 0 {
+		return
+	}
+	logs, err := filepath.Abs(st.LogsDir())
+	if err != nil {
+		return
+	}
+	for i := range targets {
+		abs, err := filepath.Abs(targets[i].path)
+		if targets[i].path == "" || err != nil {
+			continue
+		}
+		dir, base := filepath.Split(abs)
+		if id, ok := strings.CutSuffix(base, ".jsonl"); ok && filepath.Clean(dir) == logs && running[id] {
+			targets[i].live = true
+		}
+	}
 }
 
 // expandLogArgs turns arguments into logs: globs and folders are expanded,
@@ -209,7 +235,7 @@ func validateOne(ctx context.Context, o *ValidateLogOptions, t target, cwd strin
 	case t.stdin:
 		res.Report, res.Err = logfmt.ValidateContext(ctx, o.IO.In, logfmt.ValidateOptions{Dir: cwd})
 	default:
-		res.Report, res.Err = logfmt.ValidateFileContext(ctx, t.path, logfmt.ValidateOptions{})
+		res.Report, res.Err = logfmt.ValidateFileContext(ctx, t.path, logfmt.ValidateOptions{Live: t.live})
 		if errors.Is(res.Err, fs.ErrNotExist) {
 			res.Missing, res.Err = true, logNotFound(t.path)
 		}

@@ -106,6 +106,10 @@ type ValidateOptions struct {
 	SessionID string
 	// MaxIssues caps the issues kept (not counted); 0 means 10,000.
 	MaxIssues int
+	// Live says a step is writing the log now (its session is locked):
+	// the requests its last session_init opened that have no answer yet
+	// are that step's, under way, and are warnings, not errors.
+	Live bool
 
 	ctx     context.Context // ValidateContext's; nil: never stopped
 	maxLine int             // the line cap; 0: maxLineLen (tests set less)
@@ -201,6 +205,7 @@ type validator struct {
 
 	providers map[string]*providerKey
 	tools     map[string]*toolKey
+	lastInit  int // the line of the last session_init: where the latest step began
 	closed    *closedSet      // recently closed keys
 	dg        validatorDigest // request digests (validate_digest.go)
 }
@@ -283,6 +288,7 @@ func (v *validator) line(l Line) {
 			v.digestPreRun(l)
 		}
 	case "session_init":
+		v.lastInit = l.Num
 		if !v.appended && len(unquoteToken(e.systemPrompt)) > 0 {
 			v.systemFromInit = true
 		}

@@ -195,6 +195,10 @@ func (v *validator) finish() {
 			continue
 		}
 		base.Line, base.EventIndex = k.request.line, k.request.index
+		running := v.underWay(k.request.line)
+		if running {
+			base.Severity = SeverityWarning
+		}
 		for _, m := range [...]struct {
 			bit  int
 			code string
@@ -207,6 +211,9 @@ func (v *validator) finish() {
 			if k.seen&m.bit == 0 {
 				is := base
 				is.Code, is.Message = m.code, fmt.Sprintf(m.msg, key)
+				if running {
+					is.Message += underWayNote
+				}
 				v.add(is)
 			}
 		}
@@ -223,6 +230,9 @@ func (v *validator) finish() {
 			is := base
 			is.Code, is.Line, is.EventIndex = CodeToolResultMissing, k.request.line, k.request.index
 			is.Message = fmt.Sprintf("Tool request %s has no terminal result event.", key)
+			if v.underWay(k.request.line) {
+				is.Severity, is.Message = SeverityWarning, is.Message+underWayNote
+			}
 			v.add(is)
 			continue
 		}
@@ -233,6 +243,17 @@ func (v *validator) finish() {
 			v.add(is)
 		}
 	}
+}
+
+// underWayNote ends the message of a request a running step has still to
+// see answered.
+const underWayNote = " Its step is still running."
+
+// underWay reports whether a request at line belongs to the step writing
+// the log now (ValidateOptions.Live): it came after that step's
+// session_init.
+func (v *validator) underWay(line int) bool {
+	return v.opts.Live && v.lastInit > 0 && line > v.lastInit
 }
 
 func firstLine(k *providerKey) int {

@@ -403,3 +403,42 @@ func TestQuoteValueCutsLikeStoreQuoteInput(t *testing.T) {
 		}
 	}
 }
+
+// The log of a session a step is writing now ends on requests that step
+// has not seen answered: with Live they are warnings saying so. A request
+// an earlier step left open (before the last session_init) is still an
+// error, and without Live every open request is.
+func TestARunningStepsOpenRequestsAreWarnings(t *testing.T) {
+	log := logOf(
+		ev(0, "session_init", `"cwd":"/"`),
+		ev(1, "provider_request", `"executionId":"old","round":1`),
+		ev(2, "session_init", `"cwd":"/","resumed":true`),
+		ev(3, "provider_request", `"executionId":"e","round":1`),
+		ev(4, "tool_execution_request", `"executionId":"e","toolCallId":"c1"`),
+	)
+	for _, live := range []bool{false, true} {
+		rep, err := Validate(strings.NewReader(log), ValidateOptions{Live: live})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errors, warnings []string
+		for _, is := range rep.Issues {
+			tag := fmt.Sprintf("%s@%d", is.Code, is.Line)
+			if is.Severity == SeverityError {
+				errors = append(errors, tag)
+			} else {
+				warnings = append(warnings, tag)
+				if !strings.HasSuffix(is.Message, "Its step is still running.") {
+					t.Errorf("live %v: %s says nothing of the running step: %s", live, tag, is.Message)
+				}
+			}
+		}
+		wantErrors := 3 + 4 // the old request's three answers missing, and the running step's four
+		if live {
+			wantErrors = 3
+		}
+		if len(errors) != wantErrors || len(warnings) != 7-wantErrors {
+			t.Errorf("live %v: errors %v, warnings %v", live, errors, warnings)
+		}
+	}
+}
