@@ -205,7 +205,7 @@ type validator struct {
 
 	providers map[string]*providerKey
 	tools     map[string]*toolKey
-	lastInit  int // the line of the last session_init: where the latest step began
+	lastInit  int             // the line of the last session_init: where the latest step began
 	closed    *closedSet      // recently closed keys
 	dg        validatorDigest // request digests (validate_digest.go)
 }
