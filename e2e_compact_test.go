@@ -116,6 +116,15 @@ func TestCompactInstructionsAndJSON(t *testing.T) {
 		t.Fatalf("before/after context states missing: %v", res)
 	}
 	golden(t, "compact_prompt_instructions.txt", e.compactionPrompts("focus-1")[0])
+	if res["compacted"] != true {
+		t.Errorf("json = %v, want compacted true", res)
+	}
+	// nothing left to compact: still one object, saying so
+	r = e.must("", "compact", "focus-1", "--keep-last", "100", "-o", "json")
+	res = jsonResult(t, r)
+	if res["session_id"] != "focus-1" || res["compacted"] != false || res["summary"] != nil || res["after"] == nil {
+		t.Errorf("json with nothing to compact = %v", res)
+	}
 }
 
 func TestCompactKeepLastNeverOrphansAToolResult(t *testing.T) {

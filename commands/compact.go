@@ -124,17 +124,25 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 		}
 	})
 	res, err := newEngine(o.Deps, o.Deps.openStore(o.Globals.Home)).Compact(ctx, o.Compact)
-	if errors.Is(err, core.ErrNothingToCompact) {
+	nothing := errors.Is(err, core.ErrNothingToCompact)
+	if nothing {
 		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
-		return nil
-	}
-	if err != nil {
+		if o.Output != outJSON || res == nil {
+			return nil
+		}
+	} else if err != nil {
 		return err
 	}
 	if o.Output == outJSON {
+		// a script reads one object either way: compacted says which
+		var summary any = res.Summary
+		if nothing {
+			summary = nil
+		}
 		b, err := logfmt.Marshal(logfmt.Object{
 			logfmt.F("session_id", res.SessionID),
-			logfmt.F("summary", res.Summary),
+			logfmt.F("compacted", !nothing),
+			logfmt.F("summary", summary),
 			logfmt.F("before", res.Before),
 			logfmt.F("after", res.After),
 		})

@@ -86,6 +86,10 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 		}
 		s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 		s.syncLog()
+		if errors.Is(err, ErrNothingToCompact) {
+			res.After = res.Before // what there is to say of the session
+			return res, err
+		}
 		return nil, err
 	}
 	res.Summary, res.After = summary, s.contextState()
