@@ -161,6 +161,12 @@ func (s *session) compact(ctx context.Context, trigger, instructions string, kee
 	if len(dropped) == 0 {
 		return "", ErrNothingToCompact
 	}
+	// The instructions go into the summary request whole: past half the
+	// room the request has, the conversation itself would not fit.
+	if budget, cost := s.compactionBudget(), int64(jsonCost(instructions))/chat.BytesPerToken; cost > budget/2 {
+		return "", errs.Usagef("shorten --instructions: they are what to focus on, not what to summarise",
+			"--instructions takes ~%d tokens, more than half of the %d the summary request may have", cost, budget)
+	}
 	before := s.contextState()
 	pre := s.runHooks(ctx, hooks.PreCompact, hooks.PreCompactInput(trigger, instructions))
 	if pre.Blocked {

@@ -359,3 +359,22 @@ func TestACutOrRefusedSummaryReplacesNothing(t *testing.T) {
 		})
 	}
 }
+
+// Instructions longer than half the room the summary request has leave
+// no room for the conversation: refused, before any provider call.
+func TestCompactRefusesInstructionsThatFillTheWindow(t *testing.T) {
+	b, id := twoTurns(t)
+	calls := len(b.p.reqs)
+	_, err := b.e.Compact(context.Background(), CompactOptions{Step: b.opts([]func(*StepOptions){func(o *StepOptions) {
+		o.Ref = SessionRef{Ref: id, Cwd: b.cwd}
+		o.ContextWindow = 20000
+	}}), Instructions: strings.Repeat("focus on the parser. ", 6000)})
+	var ue *errs.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--instructions takes ~") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(b.p.reqs) != calls {
+		t.Error("a provider call was made")
+	}
+	b.wantRoles(id, "system user assistant user assistant tool assistant")
+}
