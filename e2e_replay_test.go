@@ -646,3 +646,15 @@ func TestALogWithAnotherSessionsLinesFirstIsStillItsOwn(t *testing.T) {
 		t.Errorf("--write-record of a log of only another session: %s", r)
 	}
 }
+
+// A log given by its path is the one an error about it names, not the
+// session's log in the home (which may not exist).
+func TestARebuildFromALogFileNamesThatFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	log := e.writeFile("d.jsonl", `{"timestamp":"2026-01-01T00:00:00.000Z","sessionId":"s1","event":"session_init","seq":0,"cwd":"/"}`+"\n")
+	r := e.run("", "replay", log, "--write-record")
+	if r.code != 7 || !strings.Contains(r.stderr, "trail: "+log+": the log holds no messages") {
+		t.Errorf("replay FILE --write-record of a log with no messages: %s", r)
+	}
+}

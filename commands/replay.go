@@ -196,7 +196,7 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 			}
 		}
 		rec, err := newEngine(o.Deps, st).RepairRecord(ctx, core.RepairOptions{
-			ID: id, Force: o.Force, Wait: o.Wait,
+			ID: id, Force: o.Force, Wait: o.Wait, Path: t.Path,
 			Warn: func(w string) { linef(o.IO.ErrOut, "trail: warning: %s\n", w) },
 			Replay: func() (*logfmt.Replay, error) {
 				r, err := replay()

@@ -121,6 +121,9 @@ type RepairOptions struct {
 	// Replay reads the log; it runs under the lock, so no step appends
 	// while the record is rebuilt.
 	Replay func() (*logfmt.Replay, error)
+	// Path is the log Replay reads, for messages: the session's own log
+	// when empty.
+	Path string
 	// Warn is told what of the log's header was not kept (a name that is
 	// invalid, or another session's).
 	Warn func(string)
@@ -154,15 +157,16 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	if err != nil {
 		return nil, err
 	}
+	logPath := cmp.Or(o.Path, e.Store.LogPath(o.ID))
 	if rep.SessionID != o.ID {
-		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
+		return nil, &errs.InvalidDataError{Path: logPath, Err: fmt.Errorf("the log is of session %s, not %q", store.QuoteInput(rep.SessionID), o.ID)}
 	}
 	if len(rep.Messages) == 0 {
-		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: errors.New("the log holds no messages to rebuild a record from")}
+		return nil, &errs.InvalidDataError{Path: logPath, Err: errors.New("the log holds no messages to rebuild a record from")}
 	}
 	rec := RebuildRecord(rep, base)
 	if err := checkMessages(rec.Messages); err != nil {
-		return nil, &errs.InvalidDataError{Path: e.Store.LogPath(o.ID), Err: err}
+		return nil, &errs.InvalidDataError{Path: logPath, Err: err}
 	}
 	if rec.Name != "" {
 		// A log may come from anywhere (a bug report, another machine):
