@@ -186,8 +186,8 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	e.must("", "run", "--provider", "echo", "--name", "beefy tests", "x") // not an id
 	// bytes that are no UTF-8 would make the record no JSON; format
 	// characters make one name look like another
-	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt"} {
-		if r := e.run("", "run", "--provider", "echo", "--name", name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
+	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes"} {
+		if r := e.run("", "run", "--provider", "echo", "--name="+name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
 			t.Errorf("--name %q: %s", name, r)
 		}
 	}

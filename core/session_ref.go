@@ -162,6 +162,10 @@ func checkName(st Store, name, self string) error {
 		// another (bidi overrides, zero-width spaces)
 		return errs.Usagef("a name is one line of printable characters", "invalid session name %s", store.QuoteInput(name))
 	}
+	if strings.HasPrefix(name, "-") {
+		// every later use would need "--" before it (trail resume -- -x)
+		return errs.Usagef("a name cannot start with -: it would read as an option", "invalid session name %s", store.QuoteInput(name))
+	}
 	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 		// ResolveSession refuses a reference that looks like a path
 		// before it reads anything: such a name could never be used.
