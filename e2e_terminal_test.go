@@ -36,13 +36,15 @@ func TestListOnATerminalIsAnAlignedTable(t *testing.T) {
 func TestDeleteOnATerminalAsks(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.must("", "run", "--provider", "echo", "--session-id", "del-a", "a")
-	e.must("", "run", "--provider", "echo", "--session-id", "del-b", "b")
+	e.must("", "run", "--provider", "echo", "--session-id", "del-a", "--name", "alpha job", "a")
+	e.must("", "run", "--provider", "echo", "--session-id", "del-b", "the b prompt")
 
+	// the question names what would go: by name, else first prompt
 	tr := e.startOnTerminal("delete", "del-a", "del-b")
 	tr.expect("Delete 2 sessions? [y/N]")
 	tr.send("n\r")
-	if code, out := tr.wait(); code != 0 || !strings.Contains(out, "nothing deleted") {
+	if code, out := tr.wait(); code != 0 || !strings.Contains(out, "nothing deleted") ||
+		!regexp.MustCompile(`  del-a\S*  alpha job\r?\n  del-b\S*  the b prompt\r?\nDelete 2 sessions\?`).MatchString(out) {
 		t.Fatalf("answered n: exit %d\n%s", code, out)
 	}
 	if len(e.sessionIDs()) != 2 {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,7 +96,7 @@ func runDelete(ctx context.Context, o *DeleteOptions) error {
 		if !o.IO.CanPrompt() {
 			return errs.Usagef("pass --yes to delete without a terminal", "refusing to delete %s without confirmation", plural(len(ids), "session"))
 		}
-		answer, err := core.AskContext(ctx, &terminal{io: o.IO}, fmt.Sprintf("Delete %s? [y/N] ", plural(len(ids), "session")))
+		answer, err := core.AskContext(ctx, &terminal{io: o.IO}, deleteQuestion(st, ids))
 		if err != nil {
 			return errs.Interrupted(err, "asking for confirmation; nothing was deleted")
 		}
@@ -216,4 +217,30 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// deleteQuestion names what would go, so a "y" never deletes a session
+// the person did not mean (a name that is now another session's, a
+// --older-than that reaches further than thought): up to ten sessions,
+// by short id and name or first prompt, and how many more.
+func deleteQuestion(st *store.FS, ids []string) string {
+	const shown = 10
+	var b strings.Builder
+	heads, _ := st.ListHeads()
+	short := core.ShortIDs(heads)
+	byID := make(map[string]store.Head, len(heads))
+	for _, h := range heads {
+		byID[h.ID] = h
+	}
+	for i, id := range ids {
+		if i == shown {
+			fmt.Fprintf(&b, "  and %s\n", plural(len(ids)-shown, "more session"))
+			break
+		}
+		h := byID[id]
+		label := cmp.Or(h.Name, h.Title, h.FirstPrompt)
+		fmt.Fprintf(&b, "  %s  %s\n", cmp.Or(short[id], id), cutEnd(safeLine(oneLine(label)), 60))
+	}
+	fmt.Fprintf(&b, "Delete %s? [y/N] ", plural(len(ids), "session"))
+	return b.String()
 }
