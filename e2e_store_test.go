@@ -513,3 +513,19 @@ func TestARobotaSessionWithOnlyItsLogIsListedAndRepaired(t *testing.T) {
 		t.Errorf("list after the repair: %v", got)
 	}
 }
+
+// A .json file in sessions/ whose name is no session id is no session:
+// list says so on stderr rather than passing over it, and lists the rest.
+func TestListNamesAFileInSessionsThatIsNoRecord(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hi")
+	stray := filepath.Join(e.home, "sessions", "my session (copy).json")
+	if err := os.WriteFile(stray, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.must("", "list")
+	if strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stderr, "trail: warning: "+stray+" is no session record of this home") {
+		t.Errorf("list beside a stray file: %s", r)
+	}
+}

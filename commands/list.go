@@ -140,6 +140,10 @@ func runList(_ context.Context, o *ListOptions) error {
 			linef(o.IO.ErrOut, "trail: warning: session record %s is corrupt: %v\n", h.Path, h.Err)
 		}
 	}
+	for _, p := range st.Strays() {
+		// never passed over in silence (SPEC 1.6), nor taken for a session
+		linef(o.IO.ErrOut, "trail: warning: %s is no session record of this home: its name is no session id; left alone\n", p)
+	}
 	// Short ids are unique among all the sessions, not the ones shown:
 	// any of them must name one session wherever it is typed. The TSV
 	// has no column for them.

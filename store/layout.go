@@ -18,8 +18,9 @@ type FS struct {
 	// silence looked like a hang.
 	OnWait func(id string, wait time.Duration)
 
-	mu   sync.Mutex
-	held map[string]*Lock // the locks this process holds, by session id
+	mu     sync.Mutex
+	held   map[string]*Lock // the locks this process holds, by session id
+	strays []string         // what the last IDs found in sessions/ that is no record (Strays)
 }
 
 // New returns the store rooted at home. Nothing is created until a write.

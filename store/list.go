@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -16,29 +17,47 @@ import (
 // files (*.json.tmp-*), backups (*.json.bak) and names that are not valid
 // ids are not records and are left out. A missing folder means no sessions.
 func (s *FS) IDs() ([]string, error) {
-	return recordIDs(s.SessionsDir())
+	ids, strays, err := recordIDs(s.SessionsDir())
+	s.mu.Lock()
+	s.strays = strays
+	s.mu.Unlock()
+	return ids, err
 }
 
-func recordIDs(dir string) ([]string, error) {
+// Strays are the files in sessions/ that the last IDs (or ListHeads) left
+// out as no record although they end in .json: their names are no
+// session ids (a copy named "my session.json", a file another program put
+// there). list names them rather than pass over them in silence.
+func (s *FS) Strays() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.strays
+}
+
+func recordIDs(dir string) (ids, strays []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, nil, fmt.Errorf("list sessions: %w", err)
 	}
-	ids := make([]string, 0, len(entries))
+	ids = make([]string, 0, len(entries))
 	for _, e := range entries {
 		// A folder named like a record is listed too: it takes the
 		// record's place, and list shows it as corrupt (ReadHead), as a
 		// FIFO or a link there is, rather than hiding the session.
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || ValidateID(id) != nil {
+		if !ok {
+			continue
+		}
+		if ValidateID(id) != nil {
+			strays = append(strays, filepath.Join(dir, e.Name()))
 			continue
 		}
 		ids = append(ids, id)
 	}
-	return ids, nil
+	return ids, strays, nil
 }
 
 // listWorkers is one reader per core the runtime may use: a record's
