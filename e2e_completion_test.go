@@ -9,23 +9,24 @@ import (
 	"testing"
 )
 
-// completeInBash sources `trail completion bash` in a real bash and runs
-// the completion function on words, the last one being completed.
+// completeInBash sources `trail completion bash` in a real bash, runs the
+// completion function on words, the last one being completed, and gives
+// the candidates as bash would insert them.
 func (e *env) completeInBash(words ...string) []string {
 	e.t.Helper()
 	script := `source <(trail completion bash) || exit 9
 complete -p trail >/dev/null || exit 8
 COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 _trail
-printf '%s\n' "${COMPREPLY[@]}"`
+printf '%s\0' "${COMPREPLY[@]}"`
 	c := exec.Command("bash", append([]string{"-c", script, "bash"}, words...)...)
 	c.Dir = e.cwd
 	c.Env = append(e.environ(), "PATH="+filepath.Dir(trailBin)+":"+os.Getenv("PATH"))
-	out, err := c.CombinedOutput()
+	out, err := c.Output()
 	if err != nil {
 		e.t.Fatalf("bash completion of %q: %v\n%s", words, err, out)
 	}
-	return strings.Fields(string(out))
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
 }
 
 // The bash script, sourced, completes commands, options, their values, and
@@ -86,7 +87,7 @@ func TestBashCompletionOfHostileNamesRunsNothing(t *testing.T) {
 		e.must("", "run", "--provider", "echo", "--name", n, "x")
 	}
 	for _, cur := range []string{"", "$", "`", "has", "o", "~", "g", "pl"} {
-		got := e.completeInBashRaw("trail", "resume", cur)
+		got := e.completeInBash("trail", "resume", cur)
 		for _, inserted := range got {
 			// what bash would put on the line, read back as a shell word
 			out, err := exec.Command("bash", "-c", "printf '%s' "+inserted).Output()
@@ -99,10 +100,10 @@ func TestBashCompletionOfHostileNamesRunsNothing(t *testing.T) {
 			}
 		}
 	}
-	if got := e.completeInBashRaw("trail", "resume", "has"); len(got) != 1 || got[0] != `has\ space` {
+	if got := e.completeInBash("trail", "resume", "has"); len(got) != 1 || got[0] != `has\ space` {
 		t.Errorf("has<TAB> = %q, want one word, has\\ space", got)
 	}
-	if got := e.completeInBashRaw("trail", "resume", "o"); len(got) != 1 || got[0] != `o\'brien` {
+	if got := e.completeInBash("trail", "resume", "o"); len(got) != 1 || got[0] != `o\'brien` {
 		t.Errorf("o<TAB> = %q: a quote in one name must not swallow the others", got)
 	}
 	for _, f := range []string{"ran-ds", "ran-bt"} {
@@ -110,23 +111,6 @@ func TestBashCompletionOfHostileNamesRunsNothing(t *testing.T) {
 			t.Errorf("completing a session name ran the command in it (%s made)", f)
 		}
 	}
-}
-
-// completeInBashRaw is completeInBash keeping each candidate whole.
-func (e *env) completeInBashRaw(words ...string) []string {
-	e.t.Helper()
-	script := `source <(trail completion bash) || exit 9
-COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-_trail
-printf '%s\0' "${COMPREPLY[@]}"`
-	c := exec.Command("bash", append([]string{"-c", script, "bash"}, words...)...)
-	c.Dir = e.cwd
-	c.Env = append(e.environ(), "PATH="+filepath.Dir(trailBin)+":"+os.Getenv("PATH"))
-	out, err := c.Output()
-	if err != nil {
-		e.t.Fatalf("bash completion of %q: %v\n%s", words, err, out)
-	}
-	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })
 }
 
 // fish completes the names as they are, running nothing (fish quotes what
@@ -168,13 +152,13 @@ func TestBashCompletionOfANameWithAColon(t *testing.T) {
 	}
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--name", "fix:tests", "x")
-	if got := e.completeInBashRaw("trail", "resume", "fix", ":", "te"); len(got) != 1 || got[0] != "tests" {
+	if got := e.completeInBash("trail", "resume", "fix", ":", "te"); len(got) != 1 || got[0] != "tests" {
 		t.Errorf("fix:te<TAB> = %q, want tests after the colon", got)
 	}
-	if got := e.completeInBashRaw("trail", "resume", "fi"); len(got) != 1 || got[0] != "fix:tests" {
+	if got := e.completeInBash("trail", "resume", "fi"); len(got) != 1 || got[0] != "fix:tests" {
 		t.Errorf("fi<TAB> = %q", got)
 	}
-	if got := strings.Join(e.completeInBashRaw("trail", "run", "--permission-mode", ""), " "); got != "default plan acceptEdits dontAsk bypassPermissions" {
+	if got := strings.Join(e.completeInBash("trail", "run", "--permission-mode", ""), " "); got != "default plan acceptEdits dontAsk bypassPermissions" {
 		t.Errorf("--permission-mode <TAB> = %q", got)
 	}
 }
