@@ -169,6 +169,9 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.must("", "run", "--provider", "echo", "--name", "review", "named review")
+	if r := e.run("", "run", "--provider", "echo", "--session-id", "y.jsonl", "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session id") {
+		t.Errorf("--session-id y.jsonl: %s", r)
+	}
 	for _, id := range []string{"review", "review-2"} {
 		r := e.run("", "run", "--provider", "echo", "--session-id", id, "x")
 		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "review" of session`) {
@@ -186,7 +189,7 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	e.must("", "run", "--provider", "echo", "--name", "beefy tests", "x") // not an id
 	// bytes that are no UTF-8 would make the record no JSON; format
 	// characters make one name look like another
-	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes"} {
+	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes", "x.jsonl"} {
 		if r := e.run("", "run", "--provider", "echo", "--name="+name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
 			t.Errorf("--name %q: %s", name, r)
 		}

@@ -166,6 +166,10 @@ func checkName(st Store, name, self string) error {
 		// every later use would need "--" before it (trail resume -- -x)
 		return errs.Usagef("a name cannot start with -: it would read as an option", "invalid session name %s", store.QuoteInput(name))
 	}
+	if strings.HasSuffix(name, ".jsonl") {
+		// replay and validate-log read such a reference as a log file
+		return errs.Usagef("a name cannot end in .jsonl: replay and validate-log would read it as a log file", "invalid session name %s", store.QuoteInput(name))
+	}
 	if strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 		// ResolveSession refuses a reference that looks like a path
 		// before it reads anything: such a name could never be used.
@@ -202,6 +206,9 @@ func checkName(st Store, name, self string) error {
 // session's name, or begins one: the name would then name the new
 // session, or no session at all (ambiguous).
 func checkNewID(st Store, id string) error {
+	if strings.HasSuffix(id, ".jsonl") {
+		return errs.Usagef("choose an id that does not end in .jsonl: replay and validate-log would read it as a log file", "invalid session id %s", store.QuoteInput(id))
+	}
 	heads, err := st.ListHeads()
 	if err != nil {
 		return err
