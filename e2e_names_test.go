@@ -240,3 +240,28 @@ func TestARebuiltRecordKeepsOnlyANameItMayHave(t *testing.T) {
 		t.Errorf("%d sessions are named triage", named)
 	}
 }
+
+// "h" and "help" are names like any other: as a command's first argument
+// they name the session (and start a prompt), never a help page that
+// exits 0 having done nothing (trail delete help --yes deleted nothing).
+func TestASessionNamedHelpIsReachedByItsName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "h", "one")
+	e.must("", "run", "--provider", "echo", "--name", "help", "two")
+	if r := e.must("", "resume", "h", "y"); r.stdout != "echo: y\n" {
+		t.Errorf("resume h y: %s", r)
+	}
+	if r := e.must("", "replay", "help", "--format", "jsonl"); !strings.Contains(r.stdout, `"content":"two"`) {
+		t.Errorf("replay help: %s", r)
+	}
+	if r := e.must("", "delete", "help", "--yes"); len(e.sessionIDs()) != 1 {
+		t.Errorf("delete help --yes: %s (%d sessions left)", r, len(e.sessionIDs()))
+	}
+	if r := e.must("", "run", "--provider", "echo", "help", "me"); r.stdout != "echo: help me\n" {
+		t.Errorf("a prompt starting with help: %s", r)
+	}
+	if r := e.must("", "resume", "--help"); !strings.Contains(r.stdout, "trail resume -") {
+		t.Errorf("resume --help: %s", r)
+	}
+}

@@ -122,6 +122,10 @@ func newApp(d *Deps, only string) *cli.App {
 		}
 		c := cmd.build(d)
 		c.OnUsageError = onUsageError
+		// no "help" or "h" subcommand: as a command's first argument each
+		// is a session's name or a prompt's first word (trail resume h),
+		// not a request for help; --help and trail help CMD remain
+		c.HideHelpCommand = true
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
 		withExamples(c)
 		c.Flags = withNames(c.Flags)
