@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -265,9 +266,12 @@ func TestASessionThatOverflowedInOneToolLoopCompacts(t *testing.T) {
 	if n := len(e.messages(id)); n != 62 {
 		t.Fatalf("%d messages before compacting, want 62", n)
 	}
-	r = e.run("", "compact", "big")
+	r = e.run("", "compact", "big", "-o", "json")
 	if r.code != 1 || !strings.Contains(r.stderr, "the compaction summary hit its output limit") || len(e.messages(id)) != 62 {
 		t.Errorf("a cut summary: %s (%d messages)", r, len(e.messages(id)))
+	}
+	if res := jsonResult(t, r); res["compacted"] != false || !strings.Contains(fmt.Sprint(res["error"]), "output limit") || res["summary"] != nil {
+		t.Errorf("-o json of a cut summary = %v", res)
 	}
 	r = e.must("", "compact", "big", "--keep-last", "2")
 	if !strings.Contains(r.stdout, "write the report") {

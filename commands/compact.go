@@ -127,29 +127,34 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 	nothing := errors.Is(err, core.ErrNothingToCompact)
 	if nothing {
 		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
-		if o.Output != outJSON || res == nil {
-			return nil
-		}
-	} else if err != nil {
-		return err
 	}
-	if o.Output == outJSON {
-		// a script reads one object either way: compacted says which
-		var summary any = res.Summary
-		if nothing {
-			summary = nil
-		}
-		b, err := logfmt.Marshal(logfmt.Object{
+	if o.Output == outJSON && res != nil {
+		// a script reads one object whatever happened: compacted says
+		// which, and error why not (the stderr line and exit code too)
+		fields := logfmt.Object{
 			logfmt.F("session_id", res.SessionID),
-			logfmt.F("compacted", !nothing),
-			logfmt.F("summary", summary),
+			logfmt.F("compacted", err == nil),
+			logfmt.F("summary", nil),
 			logfmt.F("before", res.Before),
 			logfmt.F("after", res.After),
-		})
-		if err != nil {
-			return err
+		}
+		if err == nil {
+			fields[2] = logfmt.F("summary", res.Summary)
+		} else if !nothing {
+			fields = append(fields, logfmt.F("error", oneLine(err.Error())))
+		}
+		b, merr := logfmt.Marshal(fields)
+		if merr != nil {
+			return merr
 		}
 		fmt.Fprintf(o.IO.Out, "%s\n", b)
+	}
+	switch {
+	case nothing:
+		return nil
+	case err != nil:
+		return err
+	case o.Output == outJSON:
 		return nil
 	}
 	summary := res.Summary

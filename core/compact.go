@@ -51,6 +51,8 @@ type CompactResult struct {
 }
 
 // Compact summarises a stored session's conversation to shrink its context.
+// When the session was opened and the compaction then failed, the result
+// still names the session and its unchanged context, beside the error.
 func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResult, error) {
 	o := opts.Step
 	o.Resume = true
@@ -86,11 +88,8 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 		}
 		s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 		s.syncLog()
-		if errors.Is(err, ErrNothingToCompact) {
-			res.After = res.Before // what there is to say of the session
-			return res, err
-		}
-		return nil, err
+		res.After = res.Before // the conversation is as it was
+		return res, err
 	}
 	res.Summary, res.After = summary, s.contextState()
 	s.addUsageTotals()
