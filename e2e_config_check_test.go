@@ -56,3 +56,20 @@ func TestConfigCheckFindsWhatFailsOpen(t *testing.T) {
 		t.Errorf("config --check with a warning only: %s", r)
 	}
 }
+
+// A provider that plays a file, chosen by settings with no file named,
+// fails every step that gives none: config --check lists it (a warning: a
+// step may pass --script), and not once the environment names the file.
+func TestConfigCheckWarnsOfAFileProviderWithNoFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.writeFile(".trail/settings.json", `{"provider":"script"}`)
+	r := e.must("", "config", "--check")
+	if !strings.Contains(r.stdout, "WARNINGS:") || !strings.Contains(r.stdout, "provider script plays a file no setting names: every step needs --script FILE or TRAIL_SCRIPT") {
+		t.Errorf("config --check: %s", r)
+	}
+	e.setenv("TRAIL_SCRIPT=" + e.script(answer("x")))
+	if r := e.must("", "config", "--check"); strings.Contains(r.stdout, "plays a file") {
+		t.Errorf("with TRAIL_SCRIPT set: %s", r)
+	}
+}

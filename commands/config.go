@@ -75,6 +75,7 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	if o.Check {
 		problems = append(problems, envProblems(cfg)...)
 		problems = append(problems, modelProblems(cfg)...)
+		problems = append(problems, fileProviderWarnings(cfg, o.Deps.Env)...)
 	}
 	problems, warnings := splitWarnings(problems)
 	redact := configRedactor(o.Deps, entries)

@@ -6,6 +6,7 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"trail/core/provider"
@@ -76,4 +77,32 @@ func modelShown(r configRow, value string) string {
 		value += " (" + r.ResolvedWhy + ")"
 	}
 	return value
+}
+
+// fileProviderWarnings: a provider that plays a file (script, cassette)
+// chosen by settings or the environment fails every step that names no
+// file. Listed by --check as a warning: a step may give --script or
+// --cassette.
+func fileProviderWarnings(cfg []configRow, env func(string) string) []configProblem {
+	var out []configProblem
+	for _, r := range cfg {
+		if r.Key != "provider" || (r.File == "" && r.Env == "") {
+			continue
+		}
+		var name string
+		_ = json.Unmarshal(r.Value, &name)
+		need := ""
+		switch name {
+		case "script":
+			need = "TRAIL_SCRIPT"
+		case "cassette":
+			need = "TRAIL_CASSETTE"
+		}
+		if need == "" || env(need) != "" {
+			continue
+		}
+		out = append(out, configProblem{File: r.File, Env: r.Env, Key: r.Key, Warning: true,
+			Msg: fmt.Sprintf("provider %s plays a file no setting names: every step needs --%s FILE or %s", name, name, need)})
+	}
+	return out
 }
