@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -246,5 +247,22 @@ func TestCompactSummaryIsEscapedOnATerminal(t *testing.T) {
 	noTerminalControls(t, "compact's summary on a terminal", out)
 	if !strings.Contains(out, `SUM \x1b]52;c;cm0gLXJmIH4K\a \x1b[2J end`) {
 		t.Errorf("compact on a terminal does not show the summary escaped:\n%s", out)
+	}
+}
+
+// import's summary line names the file and the other agent's session id,
+// both from outside: escaped.
+func TestImportSummaryNamesTheFileEscaped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "peers", "claude-2-turns-continued.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := e.writeFile("f\x1b]0;FNAME\a.jsonl", string(b))
+	r := e.must("", "import", f)
+	noTerminalControls(t, "import's summary", r.stderr)
+	if !strings.Contains(r.stderr, `from f\x1b]0;FNAME\a.jsonl as `) {
+		t.Errorf("import's summary does not name the file escaped:\n%s", r.stderr)
 	}
 }

@@ -127,7 +127,7 @@ func runImport(ctx context.Context, o *ImportOptions) error {
 		return err
 	}
 	if !o.Globals.Quiet {
-		fmt.Fprintln(o.IO.ErrOut, "trail: "+importSummary(o, res))
+		fmt.Fprintln(o.IO.ErrOut, "trail: "+safeLine(importSummary(o, res))) // names from the file: escaped
 		if len(res.Earlier) > 0 {
 			// Each import is a new session: two copies would go their own
 			// ways, and a resume by title or name would find both.
