@@ -96,4 +96,25 @@ func TestAHomeFolderThatDoesNotExistIsRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.user, "nonexistent")); err == nil {
 		t.Error("trail made the missing home folder")
 	}
+	// what needs no home runs: a log by its path, on stdin, list (none)
+	e.must("", "run", "--provider", "echo", "hi")
+	log := e.logPath(e.onlySession())
+	for _, args := range [][]string{{"validate-log", log}, {"replay", log}, {"list"}, {"validate-log", "-"}} {
+		c := e.cmd(args...)
+		c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + missing, "TERM=dumb"}
+		if args[len(args)-1] == "-" {
+			f, err := os.Open(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			c.Stdin = f
+		}
+		if r := e.wait(c); r.code != 0 {
+			t.Errorf("%s with HOME missing: %s", args, r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.user, "nonexistent")); err == nil {
+		t.Error("trail made the missing home folder")
+	}
 }

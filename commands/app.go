@@ -280,8 +280,9 @@ func defaultHome(d *Deps) (string, error) {
 	}
 	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
 		// A service account's HOME (/nonexistent, /var/empty/x): trail's
-		// folders would be made from the root down, somewhere nobody looks.
-		return "", errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(home))
+		// folders would be made from the root down, somewhere nobody
+		// looks. The store refuses to make them (openStore).
+		d.missingHome = home
 	}
 	return filepath.Join(home, ".trail"), nil
 }

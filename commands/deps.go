@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +58,10 @@ type Deps struct {
 	StdinWait time.Duration
 
 	quiet bool // --quiet: no notices (readGlobals)
+	// missingHome is the user's home folder when it does not exist (a
+	// service account's /nonexistent): trail's own home under it is not
+	// made, but what needs none (validate-log FILE, replay FILE) runs.
+	missingHome string
 }
 
 // openStore is OpenStore with the line every command says, unless quiet,
@@ -64,6 +69,9 @@ type Deps struct {
 // much for its file lock, and up to --wait of silence looked like a hang.
 func (d *Deps) openStore(home string) *store.FS {
 	st := d.OpenStore(home)
+	if d.missingHome != "" && filepath.Dir(home) == d.missingHome {
+		st.NoHome = errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(d.missingHome))
+	}
 	if !d.quiet {
 		st.OnWait = func(id string, wait time.Duration) {
 			fmt.Fprintf(d.IO.ErrOut, "trail: session %s is busy: waiting up to %s for the step that holds it (Ctrl-C stops)\n", id, formatWait(wait))

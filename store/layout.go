@@ -21,6 +21,11 @@ type FS struct {
 	mu     sync.Mutex
 	held   map[string]*Lock // the locks this process holds, by session id
 	strays []string         // what the last IDs found in sessions/ that is no record (Strays)
+
+	// NoHome, when set, is the error for a Home that does not exist and
+	// must not be made (its parent is a user's home folder that does not
+	// exist either): EnsureLayout returns it instead of creating folders.
+	NoHome error
 }
 
 // New returns the store rooted at home. Nothing is created until a write.
@@ -51,6 +56,11 @@ func (s *FS) PayloadDir(id string) string { return filepath.Join(s.LogsDir(), id
 // already exist keep their mode: the user may have chosen a looser one on
 // purpose (a shared Robota folder, say), and chmod-ing it would surprise.
 func (s *FS) EnsureLayout() error {
+	if s.NoHome != nil {
+		if _, err := os.Stat(s.Home); errors.Is(err, fs.ErrNotExist) {
+			return s.NoHome
+		}
+	}
 	for _, dir := range []string{s.Home, s.SessionsDir(), s.LogsDir()} {
 		if err := mkdirPrivate(dir); err != nil {
 			return fmt.Errorf("create %s: %w", dir, err)

@@ -46,6 +46,9 @@ func (s *FS) Lock(ctx context.Context, id string, wait time.Duration) (*Lock, er
 		return nil, fmt.Errorf("lock session: %w", err)
 	}
 	if err := s.EnsureLayout(); err != nil {
+		if err == s.NoHome {
+			return nil, err // says all there is to say
+		}
 		return nil, fmt.Errorf("lock session %s: %w", id, err)
 	}
 	l, err := s.lockAt(ctx, s.LockPath(id), id, wait)

@@ -25,6 +25,9 @@ func (s *FS) NamesLockPath() string { return filepath.Join(s.Home, "names.lock")
 // LockNames takes the home's names lock.
 func (s *FS) LockNames(ctx context.Context) (*Lock, error) {
 	if err := s.EnsureLayout(); err != nil {
+		if err == s.NoHome {
+			return nil, err // says all there is to say
+		}
 		return nil, fmt.Errorf("lock names: %w", err)
 	}
 	l, err := lockFile(ctx, s.NamesLockPath(), "names", namesWait)
