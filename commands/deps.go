@@ -73,8 +73,8 @@ func (d *Deps) openStore(home string) *store.FS {
 		st.NoHome = errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(d.missingHome))
 	}
 	if !d.quiet {
-		st.OnWait = func(id string, wait time.Duration) {
-			fmt.Fprintf(d.IO.ErrOut, "trail: session %s is busy: waiting up to %s for the step that holds it (Ctrl-C stops)\n", id, formatWait(wait))
+		st.OnWait = func(what string, wait time.Duration) {
+			fmt.Fprintf(d.IO.ErrOut, "trail: %s is busy: waiting up to %s for the step that holds it (Ctrl-C stops)\n", what, formatWait(wait))
 		}
 	}
 	return st

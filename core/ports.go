@@ -20,7 +20,7 @@ type Store interface {
 	Lock(ctx context.Context, id string, wait time.Duration) (*store.Lock, error)
 	// LockNames takes the home's names lock, held while a name is checked
 	// and made known (store/names_lock.go).
-	LockNames(ctx context.Context) (*store.Lock, error)
+	LockNames(ctx context.Context, wait time.Duration) (*store.Lock, error)
 	// ListHeads returns the header of every record, corrupt ones flagged.
 	ListHeads() ([]store.Head, error)
 	// NoteTempFile durably journals path, a temp file a tool is about to

@@ -172,7 +172,7 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 		// A log may come from anywhere (a bug report, another machine):
 		// its name is held to the rules --name is, and is dropped with a
 		// warning when it breaks them. The session stays reachable by id.
-		names, err := e.Store.LockNames(ctx)
+		names, err := e.Store.LockNames(ctx, o.Wait)
 		if err != nil {
 			return nil, errs.Interrupted(err, "waiting for the home's names lock")
 		}

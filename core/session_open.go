@@ -208,7 +208,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 // claimName takes the home's names lock and checks the name is free for
 // self; the caller makes the name known, then unlocks.
 func (s *session) claimName(ctx context.Context, self string) (unlock func(), err error) {
-	l, err := s.e.Store.LockNames(ctx)
+	l, err := s.e.Store.LockNames(ctx, s.opts.Wait)
 	if err != nil {
 		return nil, errs.Interrupted(err, "waiting for the home's names lock")
 	}

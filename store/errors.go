@@ -33,4 +33,15 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // BusyError is a session lock not obtained within the wait.
 type BusyError struct{ ID string }
 
-func (e *BusyError) Error() string { return fmt.Sprintf("session %s is busy", e.ID) }
+func (e *BusyError) Error() string { return busyWhat(e.ID) + " is busy" }
+
+// namesLockID is the id the home's names lock is taken under.
+const namesLockID = ".names"
+
+// busyWhat names what a lock guards: a session, or the home's names.
+func busyWhat(id string) string {
+	if id == namesLockID {
+		return "the home's names lock"
+	}
+	return "session " + id
+}

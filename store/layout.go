@@ -16,7 +16,8 @@ type FS struct {
 	// OnWait, when set, is called once when Lock finds the session held
 	// and is about to wait for it (wait > 0): a wait of up to --wait in
 	// silence looked like a hang.
-	OnWait func(id string, wait time.Duration)
+	// what is "session <id>", or "the home's names lock".
+	OnWait func(what string, wait time.Duration)
 
 	mu     sync.Mutex
 	held   map[string]*Lock // the locks this process holds, by session id

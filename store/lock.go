@@ -84,7 +84,7 @@ func (s *FS) lockAt(ctx context.Context, path, id string, wait time.Duration) (*
 	var busy *BusyError
 	if errors.As(err, &busy) && wait > 0 {
 		if s.OnWait != nil {
-			s.OnWait(id, wait)
+			s.OnWait(busyWhat(id), wait)
 		}
 		l, err = lockFile(ctx, path, id, wait)
 	}

@@ -14,25 +14,19 @@ import (
 // both, a few milliseconds; a session's own lock is always taken first,
 // so no two processes wait on each other.
 
-// namesWait bounds the wait for the names lock: its holders keep it for
-// the time of a check and one write.
-const namesWait = 10 * time.Second
-
-// NamesLockPath is the home's names lock, beside its folders (a file in
-// sessions/ named <id>.lock would be some session's lock).
-func (s *FS) NamesLockPath() string { return filepath.Join(s.Home, "names.lock") }
-
-// LockNames takes the home's names lock.
-func (s *FS) LockNames(ctx context.Context) (*Lock, error) {
+// LockNames takes the home's names lock, waiting up to wait (--wait) for
+// a step that holds it: its holders keep it for the time of a check and
+// one write, so a wait means a step stopped at that moment (Ctrl-Z).
+func (s *FS) LockNames(ctx context.Context, wait time.Duration) (*Lock, error) {
 	if err := s.EnsureLayout(); err != nil {
 		if err == s.NoHome {
 			return nil, err // says all there is to say
 		}
 		return nil, fmt.Errorf("lock names: %w", err)
 	}
-	l, err := lockFile(ctx, s.NamesLockPath(), "names", namesWait)
-	if err != nil {
-		return nil, fmt.Errorf("another step is naming a session (%s held): %w", s.NamesLockPath(), err)
-	}
-	return l, nil
+	return s.lockAt(ctx, s.NamesLockPath(), namesLockID, wait)
 }
+
+// NamesLockPath is the home's names lock, beside its folders (a file in
+// sessions/ named <id>.lock would be some session's lock).
+func (s *FS) NamesLockPath() string { return filepath.Join(s.Home, "names.lock") }
