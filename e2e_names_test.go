@@ -189,12 +189,15 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	e.must("", "run", "--provider", "echo", "--name", "beefy tests", "x") // not an id
 	// bytes that are no UTF-8 would make the record no JSON; format
 	// characters make one name look like another
-	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes", "x.jsonl"} {
+	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes", "x.jsonl",
+		"zw\u200dz", "\u200d", "soft\u00adhy", "tag\U000E0041", " ", " lead", "trail ", "\u3000"} {
 		if r := e.run("", "run", "--provider", "echo", "--name="+name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
 			t.Errorf("--name %q: %s", name, r)
 		}
 	}
 	e.must("", "run", "--provider", "echo", "--name", "café ☕ 日本", "x")
+	e.must("", "run", "--provider", "echo", "--name", "family 👨\u200d👩\u200d👧", "x")
+	e.must("", "run", "--provider", "echo", "--name", "می\u200cخواهم", "x") // Persian: a ZWNJ inside a word
 }
 
 // A log may come from anywhere: the name its header gives is held to

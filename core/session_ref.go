@@ -156,7 +156,7 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 // session by its id: self is the session taking the name. The caller
 // holds the home's names lock (claimName), so two steps cannot both pass.
 func checkName(st Store, name, self string) error {
-	if !utf8.ValidString(name) || strings.ContainsFunc(name, hiddenInName) {
+	if !utf8.ValidString(name) || hidesCharacters(name) || strings.TrimSpace(name) != name {
 		// controls, bytes that are no UTF-8 (the record would not be
 		// JSON), and the format characters that make one name look like
 		// another (bidi overrides, zero-width spaces)
@@ -223,19 +223,27 @@ func checkNewID(st Store, id string) error {
 	return nil
 }
 
-// hiddenInName reports a character a name may not hold: a control, a
-// line or paragraph separator, a bidi embedding, override, isolate or
-// mark, or an invisible space or joiner that is no part of a script or an
-// emoji (U+200B, U+2060, U+FEFF). The zero-width joiners U+200C and
-// U+200D are kept: emoji sequences and Persian or Indic words need them.
-func hiddenInName(r rune) bool {
-	switch {
-	case unicode.IsControl(r), r == 0x2028, r == 0x2029:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	case r == 0x200b, r == 0x2060, r == 0xfeff, r == 0x180e:
-		return true
+// hidesCharacters reports a character a name may not hold, as it could
+// make one name look like another or like none: a control, a line or
+// paragraph separator, a bidi embedding, override, isolate or mark, an
+// invisible space, a soft hyphen or a tag character. The zero-width
+// joiners U+200C and U+200D are kept only between two characters past
+// ASCII, where emoji sequences and Persian or Indic words need them.
+func hidesCharacters(name string) bool {
+	runes := []rune(name)
+	for i, r := range runes {
+		switch {
+		case unicode.IsControl(r), r == 0x2028, r == 0x2029:
+			return true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return true
+		case r == 0x200b, r == 0x2060, r == 0xfeff, r == 0x180e, r == 0x00ad, r >= 0xe0000 && r <= 0xe007f:
+			return true
+		case r == 0x200c || r == 0x200d:
+			if i == 0 || i == len(runes)-1 || runes[i-1] < 0x80 || runes[i+1] < 0x80 || unicode.IsSpace(runes[i-1]) || unicode.IsSpace(runes[i+1]) {
+				return true
+			}
+		}
 	}
 	return false
 }
