@@ -268,3 +268,28 @@ func TestASessionNamedHelpIsReachedByItsName(t *testing.T) {
 		t.Errorf("resume --help: %s", r)
 	}
 }
+
+// A log's session id is held to --session-id's rule when it rebuilds a
+// record: an id that is another session's name, or begins one, would take
+// that name from it.
+func TestARebuiltRecordsIDMayNotTakeAName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "triage", "x")
+	for _, sid := range []string{"triage", "triage2"} {
+		log := e.writeFile(sid+"-log.jsonl", `{"timestamp":"2026-01-01T00:00:00.000Z","sessionId":"`+sid+`","event":"session_init","seq":0,"cwd":"/x","systemPrompt":"s"}`+"\n"+
+			`{"timestamp":"2026-01-01T00:00:00.000Z","sessionId":"`+sid+`","event":"history_mutation","seq":1,"mutation":"append_message","index":0,"message":{"id":"a","role":"user","content":"from log","state":"complete","timestamp":"2026-01-01T00:00:00.000Z"}}`+"\n")
+		r := e.run("", "replay", log, "--write-record")
+		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "triage"`) || fileExists(e.recordPath(sid)) {
+			t.Errorf("a log of session %s: %s", sid, r)
+		}
+	}
+	if r := e.must("", "resume", "triage", "--provider", "echo", "q"); r.stdout != "echo: q\n" {
+		t.Errorf("triage: %s", r)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

@@ -164,6 +164,13 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	if len(rep.Messages) == 0 {
 		return nil, &errs.InvalidDataError{Path: logPath, Err: errors.New("the log holds no messages to rebuild a record from")}
 	}
+	if base == nil {
+		// a session this home has no record of: its id, from a log that
+		// may come from anywhere, must not take another session's name
+		if err := checkNewID(e.Store, o.ID); err != nil {
+			return nil, err
+		}
+	}
 	rec := RebuildRecord(rep, base)
 	if err := checkMessages(rec.Messages); err != nil {
 		return nil, &errs.InvalidDataError{Path: logPath, Err: err}

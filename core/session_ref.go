@@ -202,9 +202,10 @@ func checkName(st Store, name, self string) error {
 	return nil
 }
 
-// checkNewID refuses an id given with --session-id that is another
-// session's name, or begins one: the name would then name the new
-// session, or no session at all (ambiguous).
+// checkNewID refuses an id a new session would take (--session-id, or a
+// log's when it rebuilds a record) that is another session's name, or
+// begins one: the name would then name the new session, or no session at
+// all (ambiguous).
 func checkNewID(st Store, id string) error {
 	if strings.HasSuffix(id, ".jsonl") {
 		return errs.Usagef("choose an id that does not end in .jsonl: replay and validate-log would read it as a log file", "invalid session id %s", store.QuoteInput(id))
@@ -215,7 +216,7 @@ func checkNewID(st Store, id string) error {
 	}
 	short := ShortIDs(heads)
 	for _, h := range heads {
-		if h.Name != "" && (h.Name == id || MatchesRef(id, h.Name)) {
+		if h.ID != id && h.Name != "" && (h.Name == id || MatchesRef(id, h.Name)) {
 			return errs.Usagef("choose another id, or rename that session first: trail resume "+short[h.ID]+" --name NEW",
 				"the id %s would take the name %s of session %s", store.QuoteInput(id), store.QuoteInput(h.Name), short[h.ID])
 		}
