@@ -3,6 +3,7 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -292,4 +293,34 @@ func TestARebuiltRecordsIDMayNotTakeAName(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// import --name follows --name's rules: a name another session holds, or
+// one run --name refuses, is exit 2 with nothing written.
+func TestImportNameFollowsTheNameRules(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "taken", "x")
+	src, err := filepath.Abs(filepath.Join("testdata", "peers", "claude-2-turns-continued.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"taken", "beef", "-x", "bad\x1b]0;X\a", "\xff"} {
+		for _, dry := range []bool{false, true} {
+			args := []string{"import", src, "--name=" + name}
+			if dry {
+				args = append(args, "--dry-run")
+			}
+			if r := e.run("", args...); r.code != 2 {
+				t.Errorf("import --name %q (dry run %v): %s", name, dry, r)
+			}
+		}
+	}
+	if n := len(e.sessionIDs()); n != 1 {
+		t.Errorf("%d sessions after refused imports", n)
+	}
+	e.must("", "import", src, "--name", "from claude")
+	if r := e.must("", "replay", "from claude", "--format", "jsonl"); r.stdout == "" {
+		t.Error("the imported session is not reached by its name")
+	}
 }

@@ -131,6 +131,11 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 		}
 	}()
 	if o.DryRun {
+		if o.Name != "" {
+			if err := checkName(e.Store, o.Name, id); err != nil {
+				return nil, err
+			}
+		}
 		if err := im.build(sys); err != nil {
 			return nil, err
 		}
@@ -149,6 +154,14 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 	}
 	if fi, err := os.Stat(e.Store.LogPath(id)); err == nil && fi.Size() > 0 {
 		return nil, fmt.Errorf("session %s has a log but no record (%s)", id, e.Store.LogPath(id))
+	}
+	if o.Name != "" {
+		// --name's rules, as run's (held until the record is written)
+		unlock, err := s.claimName(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
 	if err := im.write(sys, imported); err != nil {
 		s.dropImportLog()
