@@ -173,6 +173,14 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	if r := e.run("", "run", "--provider", "echo", "--session-id", "y.jsonl", "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session id") {
 		t.Errorf("--session-id y.jsonl: %s", r)
 	}
+	// an id that is another session's short id, or the start of its id
+	short := e.listJSON()[0]["shortId"].(string)
+	id := e.listJSON()[0]["id"].(string)
+	for _, sid := range []string{short, id[:8]} {
+		if r := e.run("", "run", "--provider", "echo", "--session-id", sid, "x"); r.code != 2 || !strings.Contains(r.stderr, "is how session "+short+" is known") {
+			t.Errorf("--session-id %s: %s", sid, r)
+		}
+	}
 	for _, id := range []string{"review", "review-2"} {
 		r := e.run("", "run", "--provider", "echo", "--session-id", id, "x")
 		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "review" of session`) {

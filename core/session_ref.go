@@ -216,9 +216,17 @@ func checkNewID(st Store, id string) error {
 	}
 	short := ShortIDs(heads)
 	for _, h := range heads {
-		if h.ID != id && h.Name != "" && (h.Name == id || MatchesRef(id, h.Name)) {
+		if h.ID == id {
+			continue
+		}
+		if h.Name != "" && (h.Name == id || MatchesRef(id, h.Name)) {
 			return errs.Usagef("choose another id, or rename that session first: trail resume "+short[h.ID]+" --name NEW",
 				"the id %s would take the name %s of session %s", store.QuoteInput(id), store.QuoteInput(h.Name), short[h.ID])
+		}
+		if short[h.ID] == id || MatchesRef(h.ID, id) {
+			// what list and every message showed for that session would
+			// then name the new one, or neither
+			return errs.Usagef("choose another id", "the id %s is how session %s is known (its short id, or the start of its id)", store.QuoteInput(id), short[h.ID])
 		}
 	}
 	return nil
