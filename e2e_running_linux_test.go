@@ -5,6 +5,7 @@ package main_test
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -135,6 +136,17 @@ func TestValidateLogOfARunningSessionIsValid(t *testing.T) {
 	r := e.run("", "validate-log", "busy")
 	if r.code != 0 || !strings.Contains(r.stdout, "0 errors") || !strings.Contains(r.stdout, "Its step is still running.") {
 		t.Errorf("validate-log while its step runs: %s", r)
+	}
+	// the same log by another way: a link to the logs folder, from a
+	// command whose home is elsewhere
+	link := filepath.Join(e.cwd, "linked-logs")
+	if err := os.Symlink(filepath.Join(e.home, "logs"), link); err != nil {
+		t.Fatal(err)
+	}
+	c2 := e.cmd("validate-log", link)
+	c2.Env = append(c2.Env, "TRAIL_HOME="+filepath.Join(e.cwd, "another-home"))
+	if r := e.wait(c2); r.code != 0 || !strings.Contains(r.stdout, "Its step is still running.") {
+		t.Errorf("validate-log of the logs through a link, from another home: %s", r)
 	}
 	if err := c.Wait(); err != nil {
 		t.Fatal(err)

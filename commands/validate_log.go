@@ -91,7 +91,7 @@ func runValidateLog(ctx context.Context, o *ValidateLogOptions) error {
 	if err != nil {
 		return err
 	}
-	markLive(st, targets)
+	markLive(targets)
 	cwd, _ := o.Deps.Getwd()
 	results := make([]logResult, 0, len(targets))
 	for _, t := range targets {
@@ -143,27 +143,34 @@ type target struct {
 	live    bool // a running step of the home writes it now
 }
 
-// markLive flags the targets that are the logs of the home's sessions a
-// step holds now: what that step has asked and not yet been answered is
-// under way, not missing (logfmt.ValidateOptions.Live).
-func markLive(st *store.FS, targets []target) {
-	running, _ := st.RunningIDs()
-	if len(running) == 0 {
-		return
-	}
-	logs, err := filepath.Abs(st.LogsDir())
-	if err != nil {
-		return
-	}
+// markLive flags the targets that are the logs of sessions a step holds
+// now: what that step has asked and not yet been answered is under way,
+// not missing (logfmt.ValidateOptions.Live). A log is found by its real
+// path, so a link to it or a home named another way counts, as does the
+// home of any log (<home>/logs/<id>.jsonl beside <home>/sessions/).
+func markLive(targets []target) {
+	running := map[string]map[string]bool{} // by home
 	for i := range targets {
-		abs, err := filepath.Abs(targets[i].path)
-		if targets[i].path == "" || err != nil {
+		if targets[i].path == "" {
 			continue
 		}
-		dir, base := filepath.Split(abs)
-		if id, ok := strings.CutSuffix(base, ".jsonl"); ok && filepath.Clean(dir) == logs && running[id] {
-			targets[i].live = true
+		real, err := filepath.EvalSymlinks(targets[i].path)
+		if err != nil {
+			continue
 		}
+		logs, base := filepath.Split(real)
+		logs = filepath.Clean(logs)
+		id, ok := strings.CutSuffix(base, ".jsonl")
+		if !ok || filepath.Base(logs) != "logs" {
+			continue
+		}
+		home := filepath.Dir(logs)
+		ids, seen := running[home]
+		if !seen {
+			ids, _ = store.New(home).RunningIDs()
+			running[home] = ids
+		}
+		targets[i].live = ids[id]
 	}
 }
 
