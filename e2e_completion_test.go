@@ -62,6 +62,11 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 	if got := e.completeInBash("trail", "--home", other.home, "delete", "else"); len(got) != 1 || got[0] != "elsewhere" {
 		t.Errorf("--home H delete else<TAB>: %q", got)
 	}
+	// --home as typed, ~ not yet expanded by the shell ($HOME is e.user)
+	e.must("", "--home", filepath.Join(e.user, "h2"), "run", "--provider", "echo", "--name", "under-tilde", "x")
+	if got := e.completeInBash("trail", "--home", "~/h2", "delete", "under"); len(got) != 1 || got[0] != "under-tilde" {
+		t.Errorf("--home ~/h2 delete under<TAB>: %q", got)
+	}
 	for _, sh := range []string{"zsh", "fish"} {
 		if r := e.must("", "completion", sh); !strings.Contains(r.stdout, "trail __complete") {
 			t.Errorf("completion %s: %s", sh, r)
@@ -160,5 +165,15 @@ func TestBashCompletionOfANameWithAColon(t *testing.T) {
 	}
 	if got := strings.Join(e.completeInBash("trail", "run", "--permission-mode", ""), " "); got != "default plan acceptEdits dontAsk bypassPermissions" {
 		t.Errorf("--permission-mode <TAB> = %q", got)
+	}
+	for _, tt := range []struct{ words, want string }{
+		{"export --to", "claude markdown"},
+		{"run --log-requests", "digest full"},
+		{"resume x --approve", "all"},
+	} {
+		words := append([]string{"trail"}, strings.Fields(tt.words)...)
+		if got := strings.Join(e.completeInBash(append(words, "")...), " "); got != tt.want {
+			t.Errorf("%s <TAB> = %q, want %q", tt.words, got, tt.want)
+		}
 	}
 }

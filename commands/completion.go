@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -56,6 +57,14 @@ func valueChoices(cmd, option string) []string {
 		return []string{"context", "transcript"}
 	case "status":
 		return []string{"idle", "running", "requires_action", "terminated", "corrupt"}
+	case "to":
+		return []string{"claude", "markdown"}
+	case "log-requests":
+		return []string{"digest", "full"}
+	case "approve", "deny":
+		if cmd == "resume" {
+			return []string{"all"}
+		}
 	case "format", "f":
 		switch cmd {
 		case "replay":
@@ -179,6 +188,7 @@ func complete(app *cli.App, d *Deps, words []string) {
 			} else if i+1 < len(words) {
 				home = words[i+1]
 			}
+			home = tildeHome(d, home) // as typed: the shell has not expanded it yet
 		}
 		switch {
 		case isOption(w):
@@ -257,4 +267,17 @@ func sessionCandidates(d *Deps, home string) []string {
 		out = append(out, short[h.ID])
 	}
 	return out
+}
+
+// tildeHome expands a leading ~ or ~/ of a path typed on the command line
+// being completed, as the shell will once the line runs.
+func tildeHome(d *Deps, p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	user, err := d.UserHome()
+	if err != nil || user == "" {
+		return p
+	}
+	return filepath.Join(user, strings.TrimPrefix(p, "~"))
 }
