@@ -332,3 +332,27 @@ func TestImportNameFollowsTheNameRules(t *testing.T) {
 		t.Error("the imported session is not reached by its name")
 	}
 }
+
+// A refused new session (a taken name, an id that is a name) leaves no
+// lock file behind: a script retrying names filled sessions/ with them.
+func TestARefusedRunLeavesNoLockFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "t1", "x")
+	for _, args := range [][]string{{"--name", "t1"}, {"--name", "beef"}, {"--name", "a/b"}, {"--session-id", "t1"}} {
+		if r := e.run("", append(append([]string{"run", "--provider", "echo"}, args...), "x")...); r.code != 2 {
+			t.Errorf("%s: %s", args, r)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(e.home, "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 { // the one session's record and lock
+		var names []string
+		for _, en := range entries {
+			names = append(names, en.Name())
+		}
+		t.Errorf("sessions/ holds %v", names)
+	}
+}

@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // nobody is the user the permission checks of these tests run as when
@@ -105,7 +107,16 @@ func (o *ownedTree) run(t *testing.T, script string) {
 	if os.Getuid() == 0 {
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(o.uid), Gid: uint32(o.uid)}}
 	}
-	if out, err := c.CombinedOutput(); err != nil {
+	out, err := c.CombinedOutput()
+	for try := 0; errors.Is(err, syscall.ETXTBSY) && try < 20; try++ {
+		// The copy was just written: a child another parallel test forked
+		// in that moment holds its write descriptor until it execs (Go
+		// issue 22315). Waiting lets it go.
+		time.Sleep(50 * time.Millisecond)
+		c = &exec.Cmd{Path: c.Path, Args: c.Args, Dir: c.Dir, Env: c.Env, SysProcAttr: c.SysProcAttr}
+		out, err = c.CombinedOutput()
+	}
+	if err != nil {
 		t.Fatalf("trail run: %v\n%s", err, out)
 	}
 }

@@ -38,6 +38,9 @@ func (e *Engine) open(ctx context.Context, opts *StepOptions, vet func(*session)
 		err = s.create(ctx)
 	}
 	if err != nil {
+		if !opts.Resume {
+			s.lock.DropUnused() // a refused new session leaves no lock file
+		}
 		s.close()
 		return nil, err
 	}

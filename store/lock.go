@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,6 +216,22 @@ func isTempOf(name, id string) bool {
 		}
 	}
 	return false
+}
+
+// DropUnused removes the lock file of a session that has neither record
+// nor log (a new session refused before its first write: a taken name),
+// so refused steps leave nothing in sessions/. It runs while the lock is
+// held, as delete removes a lock file; the caller unlocks after.
+func (l *Lock) DropUnused() {
+	if l == nil || l.f == nil || l.fs == nil {
+		return
+	}
+	for _, p := range []string{l.fs.RecordPath(l.id), l.fs.LogPath(l.id)} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
+	_ = os.Remove(l.fs.LockPath(l.id))
 }
 
 // Unlock releases the lock. Calling it again is a no-op.
