@@ -65,6 +65,11 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.checkPromptSize(); err != nil {
 		return err
 	}
+	if o.Name != "" {
+		if err := checkNameForm(o.Name); err != nil {
+			return err // before the home is touched
+		}
+	}
 	if err := s.takeLock(ctx, id); err != nil {
 		return err
 	}

@@ -156,6 +156,33 @@ func ambiguous(r string, heads []store.Head, matches []int, byName bool) error {
 // session by its id: self is the session taking the name. The caller
 // holds the home's names lock (claimName), so two steps cannot both pass.
 func checkName(st Store, name, self string) error {
+	if err := checkNameForm(name); err != nil {
+		return err
+	}
+	heads, err := st.ListHeads()
+	if err != nil {
+		return err
+	}
+	short := ShortIDs(heads)
+	for _, h := range heads {
+		// A session with only its log (a first step running or killed)
+		// keeps its name: its record comes back with it.
+		if h.ID == self || h.Corrupt && !h.LogOnly {
+			continue
+		}
+		if h.Name == name {
+			return errs.Usagef(fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID]),
+				"the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
+		}
+		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
+			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
+		}
+	}
+	return nil
+}
+
+// checkNameForm judges a name by itself, before any file is touched.
+func checkNameForm(name string) error {
 	if !utf8.ValidString(name) || hidesCharacters(name) || strings.TrimSpace(name) != name {
 		// controls, bytes that are no UTF-8 (the record would not be
 		// JSON), and the format characters that make one name look like
@@ -179,25 +206,6 @@ func checkName(st Store, name, self string) error {
 		// every id of this era starts with hex digits: a name such as
 		// "01a2" or "beef" would soon also name sessions by their ids
 		return errs.Usagef("choose a name that is not an id: one with a letter past f, or a space", "the name %s looks like a session id", store.QuoteInput(name))
-	}
-	heads, err := st.ListHeads()
-	if err != nil {
-		return err
-	}
-	short := ShortIDs(heads)
-	for _, h := range heads {
-		// A session with only its log (a first step running or killed)
-		// keeps its name: its record comes back with it.
-		if h.ID == self || h.Corrupt && !h.LogOnly {
-			continue
-		}
-		if h.Name == name {
-			return errs.Usagef(fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID]),
-				"the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
-		}
-		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
-			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
-		}
 	}
 	return nil
 }
