@@ -166,6 +166,14 @@ func TestBashCompletionOfANameWithAColon(t *testing.T) {
 	if got := strings.Join(e.completeInBash("trail", "run", "--permission-mode", ""), " "); got != "default plan acceptEdits dontAsk bypassPermissions" {
 		t.Errorf("--permission-mode <TAB> = %q", got)
 	}
+	// bash splits --option=value and a=b at the =: the value completes
+	e.must("", "run", "--provider", "echo", "--name", "a=b", "x")
+	if got := e.completeInBash("trail", "run", "--permission-mode", "=", "ac"); len(got) != 1 || got[0] != "acceptEdits" {
+		t.Errorf("--permission-mode=ac<TAB> = %q", got)
+	}
+	if got := e.completeInBash("trail", "resume", "a", "=", ""); len(got) != 1 || got[0] != "b" {
+		t.Errorf("a=<TAB> = %q, want b after the =", got)
+	}
 	for _, tt := range []struct{ words, want string }{
 		{"export --to", "claude markdown"},
 		{"run --log-requests", "digest full"},

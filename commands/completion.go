@@ -80,10 +80,12 @@ func valueChoices(cmd, option string) []string {
 // itself: compgen -W would expand each one ($(...), backquotes, ~, globs),
 // running whatever a session's name says at every TAB. What it inserts is
 // quoted with printf %q, so a name with a space or a quote stays one word
-// and runs nothing. bash splits a word at a colon (COMP_WORDBREAKS), so
-// "fix:te" reaches the function as three words: they are joined back, and
-// only what follows the last colon is inserted, since bash replaces only
-// that. It keeps to bash 3.2 (macOS): no mapfile, no negative indexes.
+// and runs nothing. bash splits a word at a colon or an equals sign
+// (COMP_WORDBREAKS), so "fix:te" and "--format=js" reach the function as
+// three words: they are joined back, an option's value after = is
+// completed as the value, and only what follows the last such sign is
+// inserted, since bash replaces only that. It keeps to bash 3.2 (macOS):
+// no mapfile, no negative indexes.
 const bashCompletion = `# bash completion for trail: source <(trail completion bash)
 _trail() {
     local -a words=()
@@ -91,7 +93,7 @@ _trail() {
     for ((i = 1; i <= COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         n=${#words[@]}
-        if ((n > 0)) && [[ $COMP_WORDBREAKS == *:* ]] && [[ $w == : || ${COMP_WORDS[i-1]} == : ]]; then
+        if ((n > 0)) && [[ $w == [:=] || ${COMP_WORDS[i-1]} == [:=] ]]; then
             words[n-1]+=$w
         else
             words+=("$w")
@@ -99,7 +101,16 @@ _trail() {
     done
     n=${#words[@]}
     cur=${words[n-1]}
-    [[ $cur == *:* ]] && pre=${cur%:*}:
+    if [[ $cur == --*=* ]]; then
+        # --option=value: the value is completed as after --option
+        words[n-1]=${cur%%=*}
+        cur=${cur#*=}
+        words+=("$cur")
+        n=${#words[@]}
+    fi
+    case $cur in
+    *[:=]*) pre=${cur%[:=]*}; pre=${cur:0:${#pre}+1} ;;
+    esac
     COMPREPLY=()
     while IFS= read -r w; do
         printf -v q '%q' "$w"
