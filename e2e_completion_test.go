@@ -75,6 +75,9 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 	if r := e.run("", "completion", "tcsh"); r.code != 2 {
 		t.Errorf("completion tcsh: %s", r)
 	}
+	if r := e.run("", "completion", "bash", "extra"); r.code != 2 || !strings.Contains(r.stderr, `unexpected argument "extra"`) {
+		t.Errorf("completion bash extra: %s", r)
+	}
 }
 
 // A session's name is data, whoever wrote it (a shared home, a copied

@@ -160,6 +160,9 @@ func newCompletionCmd(d *Deps) *cli.Command {
 		Description: "Completes commands, options, their values, and the names and short ids of the\n" +
 			"sessions in the home.",
 		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 1 {
+				return errs.Usagef("trail completion bash, zsh or fish", "unexpected argument %s", store.QuoteInput(c.Args().Get(1)))
+			}
 			var script string
 			switch sh := c.Args().First(); sh {
 			case "bash":
