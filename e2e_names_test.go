@@ -273,8 +273,10 @@ func TestASessionNamedHelpIsReachedByItsName(t *testing.T) {
 	if r := e.must("", "run", "--provider", "echo", "help", "me"); r.stdout != "echo: help me\n" {
 		t.Errorf("a prompt starting with help: %s", r)
 	}
-	if r := e.must("", "resume", "--help"); !strings.Contains(r.stdout, "trail resume -") {
-		t.Errorf("resume --help: %s", r)
+	for _, args := range [][]string{{"resume", "--help"}, {"resume", "h", "--help"}, {"replay", "no-such", "-h"}, {"delete", "x", "y", "--help"}} {
+		if r := e.must("", args...); !strings.Contains(r.stdout, "trail "+args[0]+" -") {
+			t.Errorf("%s: %s", args, r)
+		}
 	}
 }
 

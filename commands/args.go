@@ -159,6 +159,12 @@ func arrangeCommand(out []string, cmd *cli.Command, globals flagSet, rest []stri
 	out = append(out, moved...)
 	out = append(out, cmd.Name)
 	out = append(out, flags...)
+	helpFlag := func(a string) bool { return isOption(a) && isHelp(a) }
+	if slices.ContainsFunc(flags, helpFlag) || slices.ContainsFunc(moved, helpFlag) {
+		// trail resume triage --help is a request for resume's help: with
+		// its arguments kept, urfave looked "triage" up as a help topic
+		positional = nil
+	}
 	if len(positional) > 0 {
 		out = append(out, "--")
 		out = append(out, positional...)
