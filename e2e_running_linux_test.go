@@ -143,6 +143,12 @@ func TestValidateLogOfARunningSessionIsValid(t *testing.T) {
 	if err := os.Symlink(filepath.Join(e.home, "logs"), link); err != nil {
 		t.Fatal(err)
 	}
+	// relative paths too (README's own 'logs/*.jsonl', run in the home)
+	c3 := e.cmd("validate-log", "logs/")
+	c3.Dir = e.home
+	if r := e.wait(c3); r.code != 0 || !strings.Contains(r.stdout, "Its step is still running.") {
+		t.Errorf("validate-log logs/ in the home: %s", r)
+	}
 	c2 := e.cmd("validate-log", link)
 	c2.Env = append(c2.Env, "TRAIL_HOME="+filepath.Join(e.cwd, "another-home"))
 	if r := e.wait(c2); r.code != 0 || !strings.Contains(r.stdout, "Its step is still running.") {

@@ -154,7 +154,11 @@ func markLive(targets []target) {
 		if targets[i].path == "" {
 			continue
 		}
-		real, err := filepath.EvalSymlinks(targets[i].path)
+		abs, err := filepath.Abs(targets[i].path)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
 			continue
 		}
