@@ -176,7 +176,7 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	// an id that is another session's short id, or the start of its id
 	short := e.listJSON()[0]["shortId"].(string)
 	id := e.listJSON()[0]["id"].(string)
-	for _, sid := range []string{short, id[:8]} {
+	for _, sid := range []string{short, id[:8], short + "-job"} {
 		if r := e.run("", "run", "--provider", "echo", "--session-id", sid, "x"); r.code != 2 || !strings.Contains(r.stderr, "is how session "+short+" is known") {
 			t.Errorf("--session-id %s: %s", sid, r)
 		}
