@@ -37,8 +37,10 @@ func TestMigrateHistoryOfABusySessionIsExit5(t *testing.T) {
 }
 
 // The home's names lock, held by a step stopped while it names a session,
-// is waited for as a session's lock is: up to --wait, saying so, then
-// exit 5 naming it.
+// is waited for as a session's lock is, saying so, then exit 5 naming it.
+// It is held only for the time of a check, so even --wait 0 (do not wait
+// for a busy session) waits for it a while: steps naming different
+// sessions side by side must not fail on each other.
 func TestTheNamesLockIsWaitedForLikeASessions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -52,12 +54,9 @@ func TestTheNamesLockIsWaitedForLikeASessions(t *testing.T) {
 		t.Skip(err)
 	}
 	r := e.run("", "run", "--provider", "echo", "--name", "job", "--wait", "0", "x")
-	if r.code != 5 || !strings.Contains(r.stderr, "the home's names lock is busy") || r.elapsed > 5*time.Second {
+	if r.code != 5 || !strings.Contains(r.stderr, "trail: the home's names lock is busy: waiting up to 10s") ||
+		!strings.Contains(r.stderr, "hint: another trail step has held the home's names lock for long") || r.elapsed < 9*time.Second {
 		t.Errorf("--wait 0 beside a held names lock: %s (%v)", r, r.elapsed)
-	}
-	r = e.run("", "run", "--provider", "echo", "--name", "job", "--wait", "1s", "x")
-	if r.code != 5 || !strings.Contains(r.stderr, "trail: the home's names lock is busy: waiting up to 1s") {
-		t.Errorf("--wait 1s beside a held names lock: %s", r)
 	}
 	e.must("", "run", "--provider", "echo", "unnamed") // a step that names nothing does not wait
 }

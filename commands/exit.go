@@ -132,6 +132,8 @@ func hintOf(err error) string {
 		return notRegularHint
 	case errors.As(err, &rec):
 		return "the record was left untouched; rebuild it from the log with: trail replay " + idFromRecordPath(rec.Path) + " --write-record"
+	case errors.As(err, &busy) && busy.Names():
+		return "another trail step has held the home's names lock for long (stopped with Ctrl-Z?); let it go on, or try again"
 	case errors.As(err, &busy):
 		return "another trail step holds the session; wait for it, or pass --wait with a longer duration"
 	}

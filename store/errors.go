@@ -35,6 +35,9 @@ type BusyError struct{ ID string }
 
 func (e *BusyError) Error() string { return busyWhat(e.ID) + " is busy" }
 
+// Names reports whether the lock is the home's names lock, not a session's.
+func (e *BusyError) Names() bool { return e.ID == namesLockID }
+
 // namesLockID is the id the home's names lock is taken under.
 const namesLockID = ".names"
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -14,9 +15,18 @@ import (
 // both, a few milliseconds; a session's own lock is always taken first,
 // so no two processes wait on each other.
 
-// LockNames takes the home's names lock, waiting up to wait (--wait) for
-// a step that holds it: its holders keep it for the time of a check and
-// one write, so a wait means a step stopped at that moment (Ctrl-Z).
+// namesMinWait is the least the names lock is waited for, whatever
+// --wait says: --wait 0 means "do not wait for a busy session", and steps
+// naming different sessions side by side each hold this lock only for
+// the time of a check; namesQuiet is how long that may take before the
+// wait is said.
+const (
+	namesMinWait = 10 * time.Second
+	namesQuiet   = time.Second
+)
+
+// LockNames takes the home's names lock, waiting up to wait (--wait, at
+// least namesMinWait) for a step that holds it.
 func (s *FS) LockNames(ctx context.Context, wait time.Duration) (*Lock, error) {
 	if err := s.EnsureLayout(); err != nil {
 		if err == s.NoHome {
@@ -24,7 +34,16 @@ func (s *FS) LockNames(ctx context.Context, wait time.Duration) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("lock names: %w", err)
 	}
-	return s.lockAt(ctx, s.NamesLockPath(), namesLockID, wait)
+	wait = max(wait, namesMinWait)
+	l, err := lockFile(ctx, s.NamesLockPath(), namesLockID, namesQuiet)
+	var busy *BusyError
+	if errors.As(err, &busy) {
+		if s.OnWait != nil {
+			s.OnWait(busyWhat(namesLockID), wait)
+		}
+		l, err = lockFile(ctx, s.NamesLockPath(), namesLockID, wait-namesQuiet)
+	}
+	return l, err
 }
 
 // NamesLockPath is the home's names lock, beside its folders (a file in
