@@ -294,6 +294,9 @@ func TestARebuiltRecordsIDMayNotTakeAName(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "triage"`) || fileExists(e.recordPath(sid)) {
 			t.Errorf("a log of session %s: %s", sid, r)
 		}
+		if fileExists(filepath.Join(e.home, "sessions", sid+".lock")) {
+			t.Errorf("the refused rebuild of %s left its lock file", sid)
+		}
 	}
 	if r := e.must("", "resume", "triage", "--provider", "echo", "q"); r.stdout != "echo: q\n" {
 		t.Errorf("triage: %s", r)
@@ -328,6 +331,9 @@ func TestImportNameFollowsTheNameRules(t *testing.T) {
 	}
 	if n := len(e.sessionIDs()); n != 1 {
 		t.Errorf("%d sessions after refused imports", n)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(e.home, "sessions")); len(entries) != 2 {
+		t.Errorf("refused imports left files in sessions/: %d entries", len(entries))
 	}
 	e.must("", "import", src, "--name", "from claude")
 	if r := e.must("", "replay", "from claude", "--format", "jsonl"); r.stdout == "" {

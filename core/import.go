@@ -147,6 +147,9 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 		return nil, err
 	}
 	defer s.close()
+	// a refused import (a taken name) leaves no lock file; one that
+	// wrote its record keeps it
+	defer s.lock.DropUnused()
 	if exists, err := e.Store.Exists(id); err != nil {
 		return nil, err
 	} else if exists {

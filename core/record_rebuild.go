@@ -140,7 +140,10 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 	if err != nil {
 		return nil, errs.Interrupted(err, "waiting for session "+o.ID)
 	}
-	defer func() { _ = lock.Unlock() }()
+	defer func() {
+		lock.DropUnused() // a refused rebuild of a session the home lacks leaves no lock file
+		_ = lock.Unlock()
+	}()
 	var base *store.Record
 	old, err := e.Store.Load(o.ID)
 	var corrupt *store.CorruptError
