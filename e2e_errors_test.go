@@ -114,6 +114,12 @@ func TestAHomeFolderThatDoesNotExistIsRefused(t *testing.T) {
 			t.Errorf("%s with HOME missing: %s", args, r)
 		}
 	}
+	// Claude Code's folder under it is not made either
+	c = e.cmd("export", "--last", "--any-dir", "--to", "claude", "--install")
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + missing, "TRAIL_HOME=" + e.home, "TERM=dumb"}
+	if r := e.wait(c); r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
+		t.Errorf("export --install with HOME missing: %s", r)
+	}
 	if _, err := os.Stat(filepath.Join(e.user, "nonexistent")); err == nil {
 		t.Error("trail made the missing home folder")
 	}

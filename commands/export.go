@@ -3,8 +3,10 @@ package commands
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -160,6 +162,10 @@ func claudeTranscriptPath(o *ExportOptions, res *core.ExportResult) (string, err
 		home, err := o.Deps.UserHome()
 		if err != nil || home == "" {
 			return "", errs.Usagef("set HOME or CLAUDE_CONFIG_DIR, or use --output", "cannot find Claude Code's folder")
+		}
+		if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
+			// a service account's /nonexistent: not made from the root down
+			return "", errs.Usagef("set HOME or CLAUDE_CONFIG_DIR, or use --output", "the home folder %s does not exist", store.QuoteInput(home))
 		}
 		base = filepath.Join(home, ".claude")
 	}
