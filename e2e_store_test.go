@@ -529,3 +529,28 @@ func TestListNamesAFileInSessionsThatIsNoRecord(t *testing.T) {
 		t.Errorf("list beside a stray file: %s", r)
 	}
 }
+
+// TRAIL_HOME or --home written with a ~ no shell expanded ('~/x' in quotes,
+// an env file) is under the user's home, not a folder named "~" here.
+func TestAHomeWithAnUnexpandedTilde(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.cmd("run", "--provider", "echo", "hi")
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.user, "TRAIL_HOME=~/tilde-home", "TERM=dumb"}
+	if r := e.wait(c); r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	c = e.cmd("--home", "~/other-home", "run", "--provider", "echo", "hi")
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + e.user, "TERM=dumb"}
+	if r := e.wait(c); r.code != 0 {
+		t.Fatalf("run --home: %s", r)
+	}
+	for _, d := range []string{"tilde-home", "other-home"} {
+		if _, err := os.Stat(filepath.Join(e.user, d, "sessions")); err != nil {
+			t.Errorf("%s is not under HOME: %v", d, err)
+		}
+	}
+	if e.exists("~") {
+		t.Error("a folder named ~ was made in the working directory")
+	}
+}

@@ -250,6 +250,9 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 			return g, err
 		}
 	}
+	// ~ as written where no shell expanded it ('~/x' in quotes, an env
+	// file, a unit file): the user's home, not a folder named "~" here
+	g.Home = tildeHome(d, g.Home)
 	abs, err := filepath.Abs(g.Home)
 	if err != nil {
 		return g, fmt.Errorf("resolve --home %s: %w", g.Home, err)
