@@ -199,7 +199,8 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	// bytes that are no UTF-8 would make the record no JSON; format
 	// characters make one name look like another
 	for _, name := range []string{"\xff\xfe", "zw\u200bz", "rtl\u202eexe.txt", "-v", "--yes", "x.jsonl",
-		"zw\u200dz", "\u200d", "soft\u00adhy", "tag\U000E0041", " ", " lead", "trail ", "\u3000"} {
+		"zw\u200dz", "\u200d", "soft\u00adhy", "tag\U000E0041", " ", " lead", "trail ", "\u3000",
+		"ä\u200dö", "a\u00a0b", "a\u2009b", "a\u3000b"} {
 		if r := e.run("", "run", "--provider", "echo", "--name="+name, "x"); r.code != 2 || !strings.Contains(r.stderr, "invalid session name") {
 			t.Errorf("--name %q: %s", name, r)
 		}

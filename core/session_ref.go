@@ -257,12 +257,28 @@ func hidesCharacters(name string) bool {
 		case r == 0x200b, r == 0x2060, r == 0xfeff, r == 0x180e, r == 0x00ad, r >= 0xe0000 && r <= 0xe007f:
 			return true
 		case r == 0x200c || r == 0x200d:
-			if i == 0 || i == len(runes)-1 || runes[i-1] < 0x80 || runes[i+1] < 0x80 || unicode.IsSpace(runes[i-1]) || unicode.IsSpace(runes[i+1]) {
+			if i == 0 || i == len(runes)-1 || !joins(runes[i-1]) || !joins(runes[i+1]) {
 				return true
 			}
+		case unicode.IsSpace(r) && r != ' ':
+			return true // a no-break, thin or ideographic space looks like a space
 		}
 	}
 	return false
+}
+
+// joins reports whether a zero-width joiner beside r can change what is
+// drawn: beside an emoji or a mark, or a letter of a script whose letters
+// join (Arabic, the Indic scripts); beside a Latin, Greek or Cyrillic
+// letter, an ASCII character or a space it only hides.
+func joins(r rune) bool {
+	switch {
+	case r < 0x80, unicode.IsSpace(r):
+		return false
+	case unicode.IsLetter(r):
+		return !unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic)
+	}
+	return true
 }
 
 // oneLineLabel is a session's title or first prompt, short, for messages.

@@ -101,7 +101,7 @@ func lockFile(ctx context.Context, path, id string, wait time.Duration) (*Lock, 
 		}
 		f, err := tryLock(path)
 		if err != nil {
-			return nil, fmt.Errorf("lock session %s: %w", id, err)
+			return nil, fmt.Errorf("lock %s: %w", busyWhat(id), err)
 		}
 		if f != nil {
 			l := &Lock{f: f, id: id, dir: filepath.Dir(path)}
