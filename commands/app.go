@@ -290,6 +290,19 @@ func defaultHome(d *Deps) (string, error) {
 	return filepath.Join(home, ".trail"), nil
 }
 
+// tildeHome expands a leading ~ or ~/ that no shell expanded: a path on
+// a command line being completed, or a home written in quotes or a file.
+func tildeHome(d *Deps, p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	user, err := d.UserHome()
+	if err != nil || user == "" {
+		return p
+	}
+	return filepath.Join(user, strings.TrimPrefix(p, "~"))
+}
+
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()

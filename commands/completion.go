@@ -2,7 +2,6 @@ package commands
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -281,17 +280,4 @@ func sessionCandidates(d *Deps, home string) []string {
 		out = append(out, short[h.ID])
 	}
 	return out
-}
-
-// tildeHome expands a leading ~ or ~/ of a path typed on the command line
-// being completed, as the shell will once the line runs.
-func tildeHome(d *Deps, p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
-		return p
-	}
-	user, err := d.UserHome()
-	if err != nil || user == "" {
-		return p
-	}
-	return filepath.Join(user, strings.TrimPrefix(p, "~"))
 }

@@ -81,13 +81,20 @@ func (s *FS) heldLock(id string) *Lock {
 // lockAt takes the lock at path, first without waiting, then, when it is
 // held, telling OnWait and waiting up to wait.
 func (s *FS) lockAt(ctx context.Context, path, id string, wait time.Duration) (*Lock, error) {
-	l, err := lockFile(ctx, path, id, 0)
+	return s.lockQuietly(ctx, path, id, 0, wait)
+}
+
+// lockQuietly is lockAt that first waits up to quiet without a word: the
+// names lock, held for milliseconds, is not worth a line until then.
+func (s *FS) lockQuietly(ctx context.Context, path, id string, quiet, wait time.Duration) (*Lock, error) {
+	quiet = min(quiet, wait)
+	l, err := lockFile(ctx, path, id, quiet)
 	var busy *BusyError
-	if errors.As(err, &busy) && wait > 0 {
+	if errors.As(err, &busy) && wait > quiet {
 		if s.OnWait != nil {
 			s.OnWait(busyWhat(id), wait)
 		}
-		l, err = lockFile(ctx, path, id, wait)
+		l, err = lockFile(ctx, path, id, wait-quiet)
 	}
 	return l, err
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -34,16 +33,7 @@ func (s *FS) LockNames(ctx context.Context, wait time.Duration) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("lock names: %w", err)
 	}
-	wait = max(wait, namesMinWait)
-	l, err := lockFile(ctx, s.NamesLockPath(), namesLockID, namesQuiet)
-	var busy *BusyError
-	if errors.As(err, &busy) {
-		if s.OnWait != nil {
-			s.OnWait(busyWhat(namesLockID), wait)
-		}
-		l, err = lockFile(ctx, s.NamesLockPath(), namesLockID, wait-namesQuiet)
-	}
-	return l, err
+	return s.lockQuietly(ctx, s.NamesLockPath(), namesLockID, namesQuiet, max(wait, namesMinWait))
 }
 
 // NamesLockPath is the home's names lock, beside its folders (a file in
