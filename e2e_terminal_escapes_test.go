@@ -102,6 +102,23 @@ func TestSessionTextReachesNoTerminalRaw(t *testing.T) {
 	}
 }
 
+// A lone CR in a prompt does not end the title: "done\rFAILED" cut at
+// the CR would list as "done". The title keeps it, and the views show it
+// escaped or folded.
+func TestTitleKeepsWhatFollowsALoneCR(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--no-stdin", "build done\rFAILED\r\nsecond line")
+	if got := e.record(e.onlySession())["title"]; got != "build done\rFAILED" {
+		t.Errorf("title %q, want %q", got, "build done\rFAILED")
+	}
+	// list's label folds runs of white space, the CR with them.
+	r := e.must("", "list")
+	if !strings.Contains(r.stdout, "\tbuild done FAILED\t") {
+		t.Errorf("piped list does not show the whole title:\n%s", r.stdout)
+	}
+}
+
 func TestSessionTextReachesNoTerminalRawOnATerminal(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
