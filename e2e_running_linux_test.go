@@ -56,12 +56,23 @@ func TestListShowsAStepRunningWhileItHoldsTheLock(t *testing.T) {
 // the end of its round): list used to show it with an empty name, cwd
 // and creation time, --here hid it, and `resume NAME` said no session had
 // that name. Now what its log says is shown, and a resume by name waits
-// for that step as for any other, then carries on.
+// for that step as for any other, then carries on; so does one by a
+// custom id shorter than an id prefix may be (it was "has a log but no
+// record", with a hint to rebuild the record of a running session).
 func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct{ ref, flag string }{{"slow", "--name"}, {"abc", "--session-id"}} {
+		t.Run(c.flag, func(t *testing.T) {
+			t.Parallel()
+			firstStepWaitedFor(t, c.ref, c.flag)
+		})
+	}
+}
+
+func firstStepWaitedFor(t *testing.T, ref, flag string) {
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "first", "delayMs": 2000}, answer("second"))
-	c := e.cmd("run", "--provider", "script", "--script", s, "--name", "slow", "go on")
+	c := e.cmd("run", "--provider", "script", "--script", s, flag, ref, "go on")
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,15 +86,16 @@ func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
 		row = rows[0]
 		return true
 	})
-	if row["status"] != "running" || row["name"] != "slow" || row["createdAt"] == "" || row["cwd"] == nil {
+	if row["status"] != "running" || row["createdAt"] == "" || row["cwd"] == nil ||
+		flag == "--name" && row["name"] != ref || flag == "--session-id" && row["id"] != ref {
 		t.Errorf("the running first step is listed as %v", row)
 	}
-	r := e.run("", "resume", "slow", "--wait", "20s", "again")
+	r := e.run("", "resume", ref, "--wait", "20s", "again")
 	if err := c.Wait(); err != nil {
 		t.Fatal(err)
 	}
 	if r.code != 0 || r.stdout != "second\n" || !strings.Contains(r.stderr, "is busy: waiting") {
-		t.Fatalf("resume by name during the first step: %s", r)
+		t.Fatalf("resume %s during the first step: %s", ref, r)
 	}
 	if got := len(e.messages(e.onlySession())); got != 5 {
 		t.Fatalf("%d messages after both steps, want 5", got)

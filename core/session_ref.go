@@ -63,7 +63,7 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 		if named {
 			byName++
 		}
-		if named || validID && MatchesRef(h.ID, r) {
+		if named || validID && (h.ID == r || MatchesRef(h.ID, r)) {
 			matches = append(matches, i)
 		}
 	}
