@@ -67,6 +67,29 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 	if got := e.completeInBash("trail", "--home", "~/h2", "delete", "under"); len(got) != 1 || got[0] != "under-tilde" {
 		t.Errorf("--home ~/h2 delete under<TAB>: %q", got)
 	}
+	// --home as typed with quotes or backslashes (bash hands the words
+	// over as typed): the shell would unquote it, and so does completion
+	e.must("", "--home", filepath.Join(e.user, "my home"), "run", "--provider", "echo", "--name", "spaced-home", "x")
+	for _, typed := range []string{`~/my\ home`, `~/"my home"`, `'` + filepath.Join(e.user, "my home") + `'`} {
+		if got := e.completeInBash("trail", "--home", typed, "delete", "spa"); len(got) != 1 || got[0] != "spaced-home" {
+			t.Errorf("--home %s delete spa<TAB>: %q", typed, got)
+		}
+	}
+	// a quoted ~ is no home folder: the shell would not expand it
+	if got := e.completeInBash("trail", "--home", `"~/my home"`, "delete", "spa"); len(got) != 0 {
+		t.Errorf(`--home "~/my home" delete spa<TAB>: %q, want nothing`, got)
+	}
+	// after an opening quote a name goes in as it is, closed
+	e.must("", "run", "--provider", "echo", "--name", "fix the build", "x")
+	for _, q := range []string{"'", `"`} {
+		if got := e.completeInBash("trail", "resume", q+"fix"); len(got) != 1 || got[0] != "fix the build"+q {
+			t.Errorf("resume %sfix<TAB>: %q", q, got)
+		}
+	}
+	// after --, words are the prompt: no options
+	if got := e.completeInBash("trail", "run", "--", "--"); len(got) != 0 {
+		t.Errorf("run -- --<TAB>: %q, want nothing", got)
+	}
 	for _, sh := range []string{"zsh", "fish"} {
 		if r := e.must("", "completion", sh); !strings.Contains(r.stdout, "trail __complete") {
 			t.Errorf("completion %s: %s", sh, r)

@@ -9,6 +9,7 @@ import (
 
 	"trail/core"
 	"trail/core/errs"
+	"trail/core/permission"
 	"trail/store"
 )
 
@@ -88,7 +89,7 @@ func valueChoices(cmd, option string) []string {
 const bashCompletion = `# bash completion for trail: source <(trail completion bash)
 _trail() {
     local -a words=()
-    local i w q n cur pre=
+    local i w q n cur pre= oq=
     for ((i = 1; i <= COMP_CWORD; i++)); do
         w=${COMP_WORDS[i]}
         n=${#words[@]}
@@ -108,15 +109,25 @@ _trail() {
         n=${#words[@]}
     fi
     case $cur in
+    [\'\"]*) oq=${cur:0:1}; cur=${cur:1} ;;
     *[:=]*) pre=${cur%[:=]*}; pre=${cur:0:${#pre}+1} ;;
     esac
     COMPREPLY=()
     while IFS= read -r w; do
+        if [[ -n $oq ]]; then
+            # after an opening quote the candidate goes in as it is, and
+            # its closing quote after it; one that the quote cannot hold
+            # as it is ($, backquote, backslash or the quote) is left out
+            if [[ $w == "$cur"* && $w != *"$oq"* && ($oq == "'" || $w != *[\\\$\"$'\x60']*) ]]; then
+                COMPREPLY+=("$w$oq")
+            fi
+            continue
+        fi
         printf -v q '%q' "$w"
         if [[ $w == "$cur"* || $q == "$cur"* ]]; then
             COMPREPLY+=("${q#"$pre"}")
         fi
-    done < <(trail __complete "${words[@]:0:n-1}" 2>/dev/null)
+    done < <(trail __complete --typed "${words[@]:0:n-1}" 2>/dev/null)
 }
 complete -o default -o bashdefault -F _trail trail
 `
@@ -127,7 +138,7 @@ const zshCompletion = `#compdef trail
 # zsh completion for trail: trail completion zsh > "${fpath[1]}/_trail"
 _trail() {
     local -a candidates
-    candidates=("${(@f)$(trail __complete "${(@)words[2,CURRENT-1]}" 2>/dev/null)}")
+    candidates=("${(@f)$(trail __complete --typed "${(@)words[2,CURRENT-1]}" 2>/dev/null)}")
     candidates=(${candidates:#})
     if (( ${#candidates} )); then
         compadd -- "${candidates[@]}"
@@ -193,17 +204,28 @@ func complete(app *cli.App, d *Deps, words []string) {
 	var cmd *cli.Command
 	var positional []string
 	prev := ""
+	// bash and zsh hand over the words as typed, quotes and all (their
+	// scripts say so first); fish hands them over unquoted.
+	typed := len(words) > 0 && words[0] == typedWords
+	if typed {
+		words = words[1:]
+	}
+	endOfOptions := false
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if optionName(w) == "home" {
+		if !endOfOptions && optionName(w) == "home" {
 			if v, ok := strings.CutPrefix(w, "--home="); ok {
 				home = v
 			} else if i+1 < len(words) {
 				home = words[i+1]
 			}
-			home = tildeHome(d, home) // as typed: the shell has not expanded it yet
+			home = homeAsTyped(d, home, typed)
 		}
 		switch {
+		case endOfOptions:
+			positional = append(positional, w)
+		case w == "--" && cmd != nil:
+			endOfOptions = true // what follows is the prompt, or arguments only
 		case isOption(w):
 			table := globals
 			if cmd != nil && flagTable(cmd.Flags).knows(w) {
@@ -237,13 +259,37 @@ func complete(app *cli.App, d *Deps, words []string) {
 		out(dashedNames(globals.long))
 		return
 	}
-	out(dashedNames(flagTable(cmd.Flags).long))
+	if !endOfOptions {
+		out(dashedNames(flagTable(cmd.Flags).long))
+	}
 	if sessionArgs(cmd.Name, len(positional)) {
 		out(sessionCandidates(d, home))
 	}
 	if cmd.Name == "completion" && len(positional) == 0 {
 		out([]string{"bash", "zsh", "fish"})
 	}
+}
+
+// typedWords comes first in the words of the bash and zsh scripts: the
+// words are as typed, quotes and backslashes in them.
+const typedWords = "--typed"
+
+// homeAsTyped is the folder a --home value on the command line names: the
+// shell has not expanded it yet, so ~ is the user's home where the shell
+// would expand it (not in quotes), and quotes and backslashes are resolved
+// ("~/my\ home", "'/srv/trail home'").
+func homeAsTyped(d *Deps, h string, typed bool) string {
+	if typed {
+		unquoted, ok := permission.ShellWord(h)
+		if !ok {
+			return ""
+		}
+		if !strings.HasPrefix(h, "~") {
+			return unquoted
+		}
+		h = unquoted
+	}
+	return tildeHome(d, h)
 }
 
 func dashedNames(names []string) []string {

@@ -411,3 +411,15 @@ func hasExpansion(cmd string) bool {
 	}
 	return false
 }
+
+// ShellWord is one word as typed at a shell prompt, its quotes and
+// backslashes resolved ("~/my\ home" is ~/my home), for shell completion,
+// which is handed the words of the line as typed. ok is false for what is
+// no single plain word: an unclosed quote, an expansion, a glob.
+func ShellWord(w string) (text string, ok bool) {
+	toks, broken := tokens(w)
+	if broken || len(toks) != 1 || toks[0].redir != "" || toks[0].dollar || toks[0].glob {
+		return "", false
+	}
+	return toks[0].text, true
+}
