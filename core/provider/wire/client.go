@@ -56,7 +56,10 @@ func (o *Options) fill() {
 // gzip layer may hold back bytes a streamed answer should show at once.
 // Timeouts come from the idle timer, not from the client. It is made on
 // first use: a command that calls no provider never builds the transport.
-var DefaultHTTP = lazy.Value[*http.Client]{New: func() *http.Client { return &http.Client{Transport: newTransport()} }}
+// Redirects are followed as checkRedirect says.
+var DefaultHTTP = lazy.Value[*http.Client]{New: func() *http.Client {
+	return &http.Client{Transport: newTransport(), CheckRedirect: checkRedirect}
+}}
 
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
@@ -294,8 +297,8 @@ func (c *Client) shouldRetry(status int, h http.Header, body []byte, pe *errs.Pr
 }
 
 // transportError classifies a failure before the response began: the
-// caller's cancel, the idle timer (not retried), or a connection failure
-// (retried).
+// caller's cancel, the idle timer or a redirect not followed (not
+// retried), or a connection failure (retried).
 func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -306,6 +309,10 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
+	}
+	if re, ok := redirectFailure(err); ok {
+		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(re.Error()), Err: err,
+			Fix: "if that is the server to use, make it the base URL: --base-url " + re.base() + " (or the baseUrl setting)"}
 	}
 	msg := "connection failed: " + err.Error()
 	if u != nil {
