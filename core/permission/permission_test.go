@@ -200,7 +200,8 @@ func TestDescribeCallShowsWhatWillRun(t *testing.T) {
 	}{
 		{args("command", "go test ./..."), "Bash(go test ./...)"},
 		{args("command", "echo hi\nrm -rf ~"), "Bash(echo hi …)"},
-		{args("command", "ls\x1b[2K\rtrue"), `Bash(ls\x1b[2K …)`},
+		// a lone CR is no line break: the whole command shows, escaped
+		{args("command", "ls\x1b[2K\rtrue"), `Bash(ls\x1b[2K\rtrue)`},
 		{json.RawMessage(`{"command":"ls","command":"rm -rf ~"}`), "Bash(rm -rf ~)"},
 	}
 	for _, tt := range tests {

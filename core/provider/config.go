@@ -92,6 +92,34 @@ type Config struct {
 	// which of two credentials was sent, a stored base URL kept over the
 	// environment's.
 	Notes []string
+	// NetworkEnv are the network variables (networkVars) the settings'
+	// env block sets and the environment lacks: the HTTP providers put
+	// them in the process's environment before their first request.
+	NetworkEnv map[string]string
+}
+
+// networkVars are the variables of the settings' env block that apply to
+// trail's own requests, not only to Bash and hooks: Claude Code applies its
+// settings' env to itself, and its network-config page has users put their
+// proxy and certificate authorities there. A variable the environment
+// sets, in either case (https_proxy), wins.
+var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"}
+
+func networkEnv(env func(string) string, set map[string]string) map[string]string {
+	var out map[string]string
+	for _, k := range networkVars {
+		lower := strings.ToLower(k)
+		if env(k) != "" || env(lower) != "" {
+			continue
+		}
+		if v := cmp.Or(set[k], set[lower]); v != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // Ref is what the record keeps of the provider (never a key).
@@ -152,7 +180,13 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		envBase = env("OPENAI_BASE_URL")
 	}
 	storedBase := when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.BaseURL }))
+	// The settings' env block is where Claude Code users keep a gateway's
+	// ANTHROPIC_BASE_URL; trail's own baseUrl key comes first.
 	c.BaseURL = cmp.Or(flags.BaseURL, storedBase, envBase, s.BaseURL)
+	if c.Name == Anthropic || c.Name == OpenAI {
+		c.BaseURL = cmp.Or(c.BaseURL, s.Env[envName(c.Name)])
+		c.NetworkEnv = networkEnv(env, s.Env)
+	}
 	if flags.BaseURL == "" && storedBase != "" && envBase != "" && envBase != storedBase {
 		// The session goes on where it began (SPEC 1.4), but a server that
 		// moved (a local one on a new port) must not be dialled in silence.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"trail/core/errs"
-	"trail/lazy"
 )
 
 // Options tune a Client. Zero values mean the defaults.
@@ -30,7 +29,10 @@ type Options struct {
 
 func (o *Options) fill() {
 	if o.HTTP == nil {
-		o.HTTP = DefaultHTTP.Get()
+		// Shared by every provider, made on first use (a command that
+		// calls no provider never builds it); timeouts come from the idle
+		// timer, not from the client; redirects as checkRedirect says.
+		o.HTTP = defaultHTTP.Get().client
 	}
 	if o.BaseDelay <= 0 {
 		o.BaseDelay = DefaultBaseDelay
@@ -50,21 +52,6 @@ func (o *Options) fill() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-}
-
-// DefaultHTTP is the client every provider shares. Compression is off: a
-// gzip layer may hold back bytes a streamed answer should show at once.
-// Timeouts come from the idle timer, not from the client. It is made on
-// first use: a command that calls no provider never builds the transport.
-// Redirects are followed as checkRedirect says.
-var DefaultHTTP = lazy.Value[*http.Client]{New: func() *http.Client {
-	return &http.Client{Transport: newTransport(), CheckRedirect: checkRedirect}
-}}
-
-func newTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DisableCompression = true
-	return t
 }
 
 // Client sends one provider's streaming requests.
@@ -119,6 +106,9 @@ const maxErrorBody = 1 << 20
 // package doc says; retry is told about each retry before its wait.
 func (c *Client) Open(ctx context.Context, newReq func(context.Context) (*http.Request, error), retry func(attempt int, wait time.Duration, reason error)) (*Stream, error) {
 	c.Opts.fill()
+	if c.Opts.HTTP == nil {
+		return nil, defaultHTTP.Get().err // Setup reports it first
+	}
 	for n := 0; ; n++ {
 		s, after, err := c.attempt(ctx, newReq)
 		if err == nil {
@@ -297,8 +287,8 @@ func (c *Client) shouldRetry(status int, h http.Header, body []byte, pe *errs.Pr
 }
 
 // transportError classifies a failure before the response began: the
-// caller's cancel, the idle timer or a redirect not followed (not
-// retried), or a connection failure (retried).
+// caller's cancel, the idle timer, a redirect not followed or a refused
+// certificate (not retried), or a connection failure (retried).
 func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -314,14 +304,21 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(re.Error()), Err: err,
 			Fix: "if that is the server to use, make it the base URL: --base-url " + re.base() + " (or the baseUrl setting)"}
 	}
+	if fix := tlsFix(err); fix != "" {
+		// A certificate is refused the same way on every try.
+		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(fmt.Sprintf("connection to %s failed: %v", shownURL(u), err)), Err: err, Fix: fix}
+	}
 	msg := "connection failed: " + err.Error()
 	if u != nil {
 		msg = fmt.Sprintf("connection to %s failed: %v", shownURL(u), err)
 	}
 	pe := &errs.ProviderError{Provider: c.Provider, Message: c.scrub(msg), Err: err}
 	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
+	switch {
+	case errors.As(err, &op) && op.Op == "dial":
 		pe.Fix = "is the server running? check --base-url"
+	case errors.As(err, &op) && op.Op == "proxyconnect":
+		pe.Fix = "is the proxy running? check HTTPS_PROXY (HTTP_PROXY for http://), or NO_PROXY to reach the server directly"
 	}
 	return &retryable{pe}
 }

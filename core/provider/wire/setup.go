@@ -15,6 +15,12 @@ import (
 // the URL it posts to and a client whose idle timeout and retries come
 // from cfg (opts supplies the rest, e.g. a shorter backoff in tests).
 func Setup(name string, cfg provider.Config, opts Options, defaultBase, path string) (string, *Client, error) {
+	applyNetworkEnv(cfg.NetworkEnv)
+	if opts.HTTP == nil {
+		if err := defaultHTTP.Get().err; err != nil {
+			return "", nil, err
+		}
+	}
 	secrets := []string{cfg.APIKey}
 	endpoint, err := Endpoint(cfg.BaseURL, defaultBase, path, secrets)
 	if err != nil {

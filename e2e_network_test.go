@@ -1,0 +1,145 @@
+package main_test
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"trail/core/provider/wire/wiretest"
+)
+
+// Behind a company network, Claude Code users set HTTPS_PROXY, NO_PROXY
+// (space- or comma-separated) and NODE_EXTRA_CA_CERTS, in the environment
+// or in their settings' env block (Claude Code's network-config page),
+// and keep a gateway's ANTHROPIC_BASE_URL there too. trail reaches the
+// provider the same way; a certificate it cannot trust ends the step at
+// once with the fix, rather than four retries.
+
+// tlsProvider is an HTTPS server replaying Anthropic's recorded stream,
+// and the file of the authority its certificate comes from.
+func tlsProvider(t *testing.T, e *env) (*httptest.Server, string) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse"))))
+	srv.EnableHTTP2 = true
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are the test
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	ca := e.writeFile(filepath.Join(e.user, "corp-ca.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+	return srv, ca
+}
+
+func writeClaudeSettings(t *testing.T, e *env, settings map[string]any) {
+	b, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.writeFile(filepath.Join(e.user, ".claude", "settings.json"), string(b))
+}
+
+func TestACertificateThisMachineDoesNotTrustEndsTheStepWithTheFix(t *testing.T) {
+	t.Parallel()
+	e := anthropicEnv(t)
+	srv, ca := tlsProvider(t, e)
+
+	r := e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi")
+	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+	if r.code != 6 || len(lines) != 2 || strings.Contains(r.stderr, "retrying") {
+		t.Fatalf("want exit 6 at once, one error and one hint: %s", r)
+	}
+	if !strings.Contains(lines[0], "certificate signed by unknown authority") ||
+		!strings.HasPrefix(lines[1], "hint: the server's certificate is signed by an authority this machine does not trust; for a company proxy or a server of your own, set NODE_EXTRA_CA_CERTS") {
+		t.Errorf("the error does not name the certificate and its fix:\n%s", r.stderr)
+	}
+
+	// the authority added, from the environment
+	e.setenv("NODE_EXTRA_CA_CERTS=" + ca)
+	r = e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi")
+	if r.code != 0 || r.stdout != "Hello!\n" {
+		t.Errorf("with NODE_EXTRA_CA_CERTS: %s", r)
+	}
+
+	// a file with no certificate in it is named, not passed over
+	e.setenv("NODE_EXTRA_CA_CERTS=" + e.writeFile("not-a-cert.pem", "hello\n"))
+	r = e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `not-a-cert.pem" holds no certificate in PEM`) {
+		t.Errorf("NODE_EXTRA_CA_CERTS of a file with no certificate: %s", r)
+	}
+}
+
+func TestClaudeCodeNetworkSettingsReachTheProvider(t *testing.T) {
+	t.Parallel()
+	e := anthropicEnv(t)
+	srv, ca := tlsProvider(t, e)
+
+	// the gateway and its authority from ~/.claude/settings.json's env
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"ANTHROPIC_BASE_URL": srv.URL, "NODE_EXTRA_CA_CERTS": ca}})
+	if r := e.run("", "run", "--no-stdin", "hi"); r.code != 0 || r.stdout != "Hello!\n" {
+		t.Errorf("ANTHROPIC_BASE_URL and NODE_EXTRA_CA_CERTS from the settings' env: %s", r)
+	}
+
+	// An HTTP proxy from the settings' env. The base URL's host is
+	// 0.0.0.0, which Go proxies (it never proxies localhost or 127.0.0.1)
+	// and which, dialled directly, is this machine: nothing leaves it
+	// either way. The proxy tells the two apart by the request's form.
+	var proxied, direct atomic.Int32
+	answer := wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse"))
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.RequestURI, "http://") {
+			proxied.Add(1)
+		} else {
+			direct.Add(1)
+		}
+		answer(w, r)
+	}))
+	t.Cleanup(plain.Close)
+	u, err := url.Parse(plain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://0.0.0.0:" + u.Port()
+	for _, tt := range []struct {
+		name, noProxy   string
+		proxied, direct int32
+	}{
+		{"proxied", "", 1, 0},
+		{"NO_PROXY separated by spaces", "gateway.corp.test 0.0.0.0", 0, 1},
+		{"NO_PROXY separated by commas", "gateway.corp.test,0.0.0.0", 0, 1},
+		{"NO_PROXY naming another host", "gateway.corp.test 10.0.0.1", 1, 0},
+	} {
+		env := map[string]any{"HTTP_PROXY": plain.URL}
+		if tt.noProxy != "" {
+			env["NO_PROXY"] = tt.noProxy
+		}
+		writeClaudeSettings(t, e, map[string]any{"env": env})
+		p0, d0 := proxied.Load(), direct.Load()
+		r := e.run("", "run", "--base-url", base, "--no-stdin", "hi")
+		if r.code != 0 || r.stdout != "Hello!\n" {
+			t.Errorf("%s: %s", tt.name, r)
+		}
+		if p, d := proxied.Load()-p0, direct.Load()-d0; p != tt.proxied || d != tt.direct {
+			t.Errorf("%s: %d requests through the proxy and %d direct, want %d and %d", tt.name, p, d, tt.proxied, tt.direct)
+		}
+	}
+
+	// a proxy that is not there is named as the thing to check
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"HTTP_PROXY": "http://127.0.0.1:9"}})
+	r := e.run("", "run", "--base-url", base, "--max-retries", "0", "--no-stdin", "hi")
+	if r.code != 6 || !strings.Contains(r.stderr, "hint: is the proxy running? check HTTPS_PROXY (HTTP_PROXY for http://)") {
+		t.Errorf("a proxy that refuses connections: %s", r)
+	}
+
+	// the environment's own proxy setting wins over the settings'
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"HTTP_PROXY": "http://127.0.0.1:9"}})
+	e.setenv("http_proxy=" + plain.URL)
+	p0 := proxied.Load()
+	if r := e.run("", "run", "--base-url", base, "--no-stdin", "hi"); r.code != 0 || proxied.Load() != p0+1 {
+		t.Errorf("http_proxy in the environment beside HTTP_PROXY in the settings: %s", r)
+	}
+}
