@@ -174,6 +174,22 @@ func TestConfigShowsTheEnvironment(t *testing.T) {
 	if strings.Contains(r.stdout, "0123456789abcdefghij") {
 		t.Errorf("config shows the API key:\n%s", r.stdout)
 	}
+
+	// a gateway in Claude Code's env block is the base URL, and shown
+	// as it is (an address is no secret; a proxy's password is)
+	gw := newEnv(t)
+	gw.setenv("ANTHROPIC_API_KEY=sk-ant-test-0123456789abcdefghij")
+	gw.writeFile(filepath.Join(gw.user, ".claude", "settings.json"),
+		`{"env": {"ANTHROPIC_BASE_URL": "https://llm-gateway.corp.example/anthropic", "HTTPS_PROXY": "http://build:Pr0xyPassw0rd@proxy.corp.example:8080"}}`)
+	r = gw.must("", "config")
+	for _, want := range []string{
+		`(?m)^baseUrl +"https://llm-gateway\.corp\.example/anthropic" +~/\.claude/settings\.json$`,
+		`(?m)^env\.HTTPS_PROXY +"\[REDACTED\]" +~/\.claude/settings\.json$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("trail config lacks %s:\n%s", want, r.stdout)
+		}
+	}
 }
 
 // A refused settings file says what is wrong in JSON's words, never Go's

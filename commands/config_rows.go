@@ -64,6 +64,15 @@ func configRows(env func(string) string, entries []settings.Entry) []configRow {
 	for _, v := range configEnvVars(env, chosen) {
 		set(configRow{Key: v.key, Value: jsonString(env(v.name)), Env: v.name})
 	}
+	// A gateway kept in the env block (Claude Code's way) is the base
+	// URL when neither the environment nor a baseUrl key names one.
+	if v := baseURLVar(chosen); v != "" {
+		if _, ok := byKey["baseUrl"]; !ok {
+			if i, ok := byKey["env."+v]; ok {
+				set(configRow{Key: "baseUrl", Value: rows[i].Value, File: rows[i].File})
+			}
+		}
+	}
 	for _, d := range configDefaults(chosen, why) {
 		if _, ok := byKey[d.Key]; !ok {
 			set(d)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -77,7 +78,13 @@ func secretName(name string) bool {
 func plainSetting(name, value string) bool {
 	n := strings.ToUpper(name)
 	switch n {
-	case "PATH", "HOME", "SHELL", "USER", "LANG", "TERM", "TZ", "EDITOR", "PAGER", "PWD":
+	case "PATH", "HOME", "SHELL", "USER", "LANG", "TERM", "TZ", "EDITOR", "PAGER", "PWD", "NO_PROXY":
+		return true
+	}
+	if u, err := url.Parse(value); err == nil && u.Host != "" && u.User == nil && u.RawQuery == "" &&
+		(u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "socks5") {
+		// A gateway's or a proxy's address; one with a user:password or
+		// a query (where gateways take keys) stays a secret.
 		return true
 	}
 	for _, suffix := range []string{"_DIR", "_PATH", "_FILE", "_HOME", "_MODEL", "_REGION", "_MODE", "_LEVEL"} {

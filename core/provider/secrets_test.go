@@ -33,13 +33,22 @@ func TestSecretsInUse(t *testing.T) {
 		"TIMEOUT_MS":      "1200000",
 		"DEBUG":           "true",
 		"WEBHOOK_SIGNING": "whsec_Abc123Def456",
+		// a company network's settings (Claude Code's network config):
+		// URLs without a credential and host lists are no secrets; a
+		// proxy URL with a password is one
+		"ANTHROPIC_BASE_URL": "https://llm-gateway.corp.example/anthropic",
+		"HTTPS_PROXY":        "http://proxy.corp.example:8080",
+		"HTTP_PROXY":         "http://build:Pr0xyPassw0rd@proxy.corp.example:8080",
+		"NO_PROXY":           "localhost,10.0.0.5,.corp.example",
+		"HOOK_URL":           "https://hooks.example/x?token=Abc123Def456",
 	}
 	got := SecretsInUse(func(k string) string { return env[k] }, environ, settings)
 	want := []string{
 		"sk-ant-in-use-0123456789",
 		"sk-ant-in-use-0123456789", "gh-token-value-0001", "aws-secret-value-0002", "pg-password-0003",
 		"stripe-value-0004", "deploy-pass-0005", "private-key-0006",
-		"dk-settings-0007", "short", "whsec_Abc123Def456",
+		"dk-settings-0007", "https://hooks.example/x?token=Abc123Def456", "http://build:Pr0xyPassw0rd@proxy.corp.example:8080",
+		"short", "whsec_Abc123Def456",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("secrets in use:\n got %q\nwant %q", got, want)
