@@ -166,6 +166,8 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		hookToken   = "ghs_" + "Hook0123456789abcdefghijklmnopqrstuv"
 		hookKeyID   = "ASIA" + "HOOK0123456789AB"
 		pausedKey   = "pk-0123456789-paused"
+		// a proxy's password is a secret whatever its variable's name
+		proxyPassword = "Pr0xy-0123456789"
 	)
 	tests := []struct {
 		name    string
@@ -183,6 +185,12 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		}},
 		{"the environment printed by Bash (env)", []string{githubToken, e2eAWSSecret}, func(e *env) result {
 			e.setenv("GITHUB_TOKEN="+githubToken, "AWS_SECRET_ACCESS_KEY="+e2eAWSSecret)
+			s := e.script(calls(call("Bash", map[string]any{"command": "env"})), answer("done"))
+			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+		}},
+		{"a proxy's password in the environment, printed by Bash (env)", []string{proxyPassword}, func(e *env) result {
+			// a proxy that refuses (port 9): the echo provider never uses it
+			e.setenv("https_proxy=http://build:" + proxyPassword + "@127.0.0.1:9")
 			s := e.script(calls(call("Bash", map[string]any{"command": "env"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 		}},

@@ -12,7 +12,8 @@ import (
 //   - the API keys trail reads (Secrets);
 //   - every value of an environment variable whose name says it holds a
 //     secret (secretName: *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, ...),
-//     since Bash and hooks inherit the environment and `env` prints it;
+//     and the password of every URL-valued one (a proxy's), since Bash
+//     and hooks inherit the environment and `env` prints it;
 //   - the values of the settings' `env` block, which trail itself exports
 //     to Bash and hooks, except those that are plainly not secrets: paths,
 //     numbers, lowercase words ("production"), text with spaces, and names
@@ -31,8 +32,13 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 	out := Secrets(env)
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && secretName(name) {
+		switch {
+		case ok && secretName(name):
 			out = append(out, value)
+		case ok:
+			if pw := urlPassword(value); pw != "" {
+				out = append(out, pw)
+			}
 		}
 	}
 	for _, name := range sortedNames(settingsEnv) {
@@ -41,6 +47,21 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 		}
 	}
 	return out
+}
+
+// urlPassword is the password of a URL with one (a proxy's
+// HTTPS_PROXY=http://user:password@proxy:8080, a database URL): a secret
+// whatever the variable's name, since `env` prints it.
+func urlPassword(value string) string {
+	if !strings.Contains(value, "://") || !strings.Contains(value, "@") {
+		return "" // most values: no parse
+	}
+	u, err := url.Parse(value)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	pw, _ := u.User.Password()
+	return pw
 }
 
 func sortedNames(m map[string]string) []string {
