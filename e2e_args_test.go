@@ -3,6 +3,8 @@ package main_test
 import (
 	"strings"
 	"testing"
+
+	"trail/core/provider/wire/wiretest"
 )
 
 // Words of an unquoted prompt stay words: after the prompt's first word
@@ -102,5 +104,43 @@ func TestBareTrailWithPipedInputIsRun(t *testing.T) {
 	code, shown := e.startOnTerminal().wait()
 	if code != 0 || !strings.Contains(shown, "USAGE:") || !strings.Contains(shown, "echo \"PROMPT\" | trail") {
 		t.Errorf("bare trail on a terminal: exit %d\n%s", code, shown)
+	}
+}
+
+// An option given an empty value (an unset variable in a script) is
+// refused, not taken as absent: --cassette "" made the real provider the
+// keys pick answer a test meant to be offline, --session-id "" started a
+// session under a random id. Where empty means something (no system
+// prompt, no tools) it stays a value.
+func TestAnEmptyOptionValueIsRefused(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := anthropicEnv(t)
+	e.setenv("ANTHROPIC_BASE_URL=" + srv.URL)
+	for _, args := range [][]string{
+		{"run", "--cassette", "", "offline test"},
+		{"run", "--cassette=", "offline test"},
+		{"run", "--session-id", "", "hi"},
+		{"run", "--name", "", "hi"},
+		{"run", "--system-file", "", "hi"},
+		{"run", "--provider", "", "hi"},
+		{"run", "-m", "", "hi"},
+		{"--home", "", "run", "hi"},
+		{"run", "hi", "--settings", ""},
+		{"list", "--home="},
+	} {
+		r := e.run("", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "is empty (an unset variable?)") {
+			t.Errorf("trail %q: %s", args, r)
+		}
+	}
+	if n := srv.Requests(); n != 0 {
+		t.Errorf("the provider got %d requests from commands that were refused", n)
+	}
+	if len(e.sessionIDs()) != 0 {
+		t.Errorf("a refused command made sessions: %v", e.sessionIDs())
+	}
+	if r := e.run("", "run", "--system", "", "--tools", "", "hi"); r.code != 0 || r.stdout != "Hello!\n" {
+		t.Errorf("--system \"\" --tools \"\": %s", r)
 	}
 }

@@ -34,8 +34,8 @@ func TestMigrateHistoryDirFeedback(t *testing.T) {
 			`trail: folder "` + filepath.Join(e.home, "missing") + `" not found`},
 		{"the home names its sessions folder", []string{"--dir", e.home}, 0, "Migrated: 0, Skipped: 0, Failed: 0, Total: 0\n",
 			"it looks like a trail home, whose records are in its sessions folder\nhint: trail migrate-history --dir " + filepath.Join(e.home, "sessions") + "\n"},
-		{"an empty --dir is not the default folder", []string{"--dir", ""}, 2, "", "trail: --dir is empty\n"},
-		{"--dir= is empty too", []string{"--dir="}, 2, "", "trail: --dir is empty\n"},
+		{"an empty --dir is not the default folder", []string{"--dir", ""}, 2, "", "trail: --dir is empty"},
+		{"--dir= is empty too", []string{"--dir="}, 2, "", "trail: --dir is empty"},
 	}
 	for _, tt := range tests {
 		r := e.run("", append([]string{"migrate-history"}, tt.dir...)...)

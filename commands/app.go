@@ -103,7 +103,7 @@ func newApp(d *Deps, only string) *cli.App {
 			if c.Bool("no-color") {
 				d.IO.SetNoColor()
 			}
-			return nil
+			return refuseEmptyValues(c, c.App.Flags)
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("version") {
@@ -129,6 +129,7 @@ func newApp(d *Deps, only string) *cli.App {
 		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exitCodesHelp
 		withExamples(c)
 		c.Flags = withNames(c.Flags)
+		c.Before = func(c *cli.Context) error { return refuseEmptyValues(c, c.Command.Flags) }
 		app.Commands = append(app.Commands, c)
 	}
 	if only == "" {
