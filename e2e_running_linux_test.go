@@ -61,7 +61,7 @@ func TestListShowsAStepRunningWhileItHoldsTheLock(t *testing.T) {
 // record", with a hint to rebuild the record of a running session).
 func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ ref, flag string }{{"slow", "--name"}, {"abc", "--session-id"}} {
+	for _, c := range []struct{ ref, flag string }{{"slow", "--name"}, {"abc", "--session-id"}, {"--last", "--last"}} {
 		t.Run(c.flag, func(t *testing.T) {
 			t.Parallel()
 			firstStepWaitedFor(t, c.ref, c.flag)
@@ -69,10 +69,18 @@ func TestAFirstStepBeforeItsRecordIsListedAndWaitedFor(t *testing.T) {
 	}
 }
 
+// firstStepWaitedFor runs a slow first step (named by flag ref, or with
+// flag --last, beside an older idle session of the same folder) and
+// resumes it by ref while it runs.
 func firstStepWaitedFor(t *testing.T, ref, flag string) {
 	e := newEnv(t)
 	s := e.script(map[string]any{"text": "first", "delayMs": 2000}, answer("second"))
-	c := e.cmd("run", "--provider", "script", "--script", s, flag, ref, "go on")
+	args := []string{"run", "--provider", "script", "--script", s, flag, ref, "go on"}
+	if flag == "--last" {
+		e.must("", "run", "--provider", "echo", "--name", "older", "hi")
+		args = []string{"run", "--provider", "script", "--script", s, "go on"}
+	}
+	c := e.cmd(args...)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +88,13 @@ func firstStepWaitedFor(t *testing.T, ref, flag string) {
 	waitFor(t, func() bool {
 		r := e.run("", "list", "--here", "--json")
 		var rows []map[string]any
-		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 1 {
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) == 0 || rows[0]["status"] != "running" {
 			return false
 		}
-		row = rows[0]
+		row = rows[0] // newest first
 		return true
 	})
-	if row["status"] != "running" || row["createdAt"] == "" || row["cwd"] == nil ||
+	if row["createdAt"] == "" || row["cwd"] == nil ||
 		flag == "--name" && row["name"] != ref || flag == "--session-id" && row["id"] != ref {
 		t.Errorf("the running first step is listed as %v", row)
 	}
@@ -97,8 +105,44 @@ func firstStepWaitedFor(t *testing.T, ref, flag string) {
 	if r.code != 0 || r.stdout != "second\n" || !strings.Contains(r.stderr, "is busy: waiting") {
 		t.Fatalf("resume %s during the first step: %s", ref, r)
 	}
-	if got := len(e.messages(e.onlySession())); got != 5 {
+	if got := len(e.messages(row["id"].(string))); got != 5 {
 		t.Fatalf("%d messages after both steps, want 5", got)
+	}
+}
+
+// A first step killed before its first save leaves the newest session of
+// the folder with a log and no record: resume --last says so, with the
+// repair, rather than sending the prompt to the older session.
+func TestResumeLastOfAKilledFirstStepSaysSo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.rawLogs = true // killed mid-step
+	e.must("", "run", "--provider", "echo", "--name", "older", "hi")
+	older := e.onlySession()
+	s := e.script(map[string]any{"text": "first", "delayMs": 60000})
+	c := e.cmd("run", "--provider", "script", "--script", s, "go on")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := ""
+	waitFor(t, func() bool {
+		logs, _ := filepath.Glob(filepath.Join(e.home, "logs", "*.jsonl"))
+		for _, l := range logs {
+			if id := strings.TrimSuffix(filepath.Base(l), ".jsonl"); id != older {
+				killed = id
+			}
+		}
+		b, _ := os.ReadFile(e.logPath(killed))
+		return killed != "" && strings.Contains(string(b), `"provider_request"`) // on its provider call
+	})
+	c.Process.Signal(syscall.SIGKILL)
+	c.Wait()
+	r := e.run("", "resume", "--last", "--provider", "echo", "continue")
+	if r.code != 3 || !strings.Contains(r.stderr, "has a log but no record") || !strings.Contains(r.stderr, "trail replay "+killed+" --write-record") {
+		t.Errorf("resume --last after a killed first step: %s", r)
+	}
+	if got := len(e.messages(older)); got != 3 {
+		t.Errorf("the older session got the prompt: %d messages", got)
 	}
 }
 

@@ -218,9 +218,12 @@ func filterHeads(heads []store.Head, o *ListOptions, now time.Time) []store.Head
 // sortHeads orders newest first; corrupt records (no trustworthy time) last.
 func sortHeads(heads []store.Head) {
 	sort.SliceStable(heads, func(i, j int) bool {
+		// A record that does not parse has no time to sort by: last. A
+		// session with only its log (a first step running, or killed)
+		// has its log's, and sorts by it, newest first as the rest.
 		a, b := heads[i], heads[j]
-		if a.Corrupt != b.Corrupt {
-			return !a.Corrupt
+		if ua, ub := a.Corrupt && !a.LogOnly, b.Corrupt && !b.LogOnly; ua != ub {
+			return !ua
 		}
 		if a.UpdatedAt != b.UpdatedAt {
 			return a.UpdatedAt > b.UpdatedAt

@@ -297,8 +297,12 @@ func resolveLast(st Store, ref SessionRef) (string, error) {
 	}
 	best := -1
 	here := store.NewDirMatcher(ref.Cwd)
+	// A session with only its log counts, by its log's time and cwd: the
+	// newest may be a first step still running (waited for, as by name)
+	// or one killed before its first save (said so); passing over it
+	// sent the prompt to an older conversation without a word.
 	for i, h := range heads {
-		if h.Corrupt || (!ref.AnyDir && !here.Match(h.Cwd)) {
+		if h.Corrupt && !h.LogOnly || (!ref.AnyDir && !here.Match(h.Cwd)) {
 			continue
 		}
 		if best < 0 || h.UpdatedAt > heads[best].UpdatedAt || (h.UpdatedAt == heads[best].UpdatedAt && h.ID > heads[best].ID) {
@@ -311,6 +315,9 @@ func resolveLast(st Store, ref SessionRef) (string, error) {
 			fix = "start one with trail run"
 		}
 		return "", &errs.NotFoundError{What: "no session found for " + ref.Cwd, Fix: fix}
+	}
+	if h := heads[best]; h.LogOnly && !firstStepRunning(st, h.ID) {
+		return "", logOnly(h.ID)
 	}
 	return heads[best].ID, nil
 }
