@@ -3,6 +3,7 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -181,6 +182,10 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 			t.Errorf("--session-id %s: %s", sid, r)
 		}
 	}
+	// two UUIDs whose random ends share their first characters are two
+	// ids, as trail makes them: the short ids grow to tell them apart
+	e.must("", "run", "--provider", "echo", "--session-id", "01a21eff-0000-7000-8000-aaaaaaaaaaa1", "x")
+	e.must("", "run", "--provider", "echo", "--session-id", "01a21eff-0000-7000-8000-aaaaaaaaaaa2", "x")
 	for _, id := range []string{"review", "review-2"} {
 		r := e.run("", "run", "--provider", "echo", "--session-id", id, "x")
 		if r.code != 2 || !strings.Contains(r.stderr, `would take the name "review" of session`) {
@@ -363,5 +368,47 @@ func TestARefusedRunLeavesNoLockFile(t *testing.T) {
 			names = append(names, en.Name())
 		}
 		t.Errorf("sessions/ holds %v", names)
+	}
+}
+
+// A name and an id are checked under one lock: a step naming a session
+// "nightly" and one starting the session id "nightly" at the same moment
+// both passed their checks (4 times in 20), and `resume nightly` then
+// took one of them in silence. So did the ids job-1 and job-10 (the one
+// begins with the other). Exactly one of each pair may start.
+func TestANameAndAnIDTakenAtTheSameMomentDoNotBothStart(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// every pair at once: the more steps run together, the wider the
+	// window between a check and the write that makes a name known
+	type pair struct {
+		flags [2][]string
+		cmds  []*exec.Cmd
+	}
+	var pairs []*pair
+	for i := range 16 {
+		pairs = append(pairs,
+			&pair{flags: [2][]string{{"--name", fmt.Sprintf("nightly%d", i)}, {"--session-id", fmt.Sprintf("nightly%d", i)}}},
+			&pair{flags: [2][]string{{"--session-id", fmt.Sprintf("job%d-1", i)}, {"--session-id", fmt.Sprintf("job%d-10", i)}}})
+	}
+	for _, p := range pairs {
+		for _, flag := range p.flags {
+			c := e.cmd(append([]string{"run", "--provider", "echo", "--no-stdin"}, append(flag, "x")...)...)
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			p.cmds = append(p.cmds, c)
+		}
+	}
+	for _, p := range pairs {
+		ok := 0
+		for _, c := range p.cmds {
+			if c.Wait() == nil {
+				ok++
+			}
+		}
+		if ok != 1 {
+			t.Errorf("%v and %v at once: %d started, want 1", p.flags[0], p.flags[1], ok)
+		}
 	}
 }

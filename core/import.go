@@ -160,7 +160,7 @@ func (e *Engine) Import(ctx context.Context, o ImportOptions) (*ImportResult, er
 	}
 	if o.Name != "" {
 		// --name's rules, as run's (held until the record is written)
-		unlock, err := s.claimName(ctx, id)
+		unlock, err := s.claimName(ctx, id, false)
 		if err != nil {
 			return nil, err
 		}

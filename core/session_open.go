@@ -73,14 +73,11 @@ func (s *session) create(ctx context.Context) error {
 	if err := s.takeLock(ctx, id); err != nil {
 		return err
 	}
-	if o.SessionID != "" {
-		if err := checkNewID(e.Store, id); err != nil {
-			return err
-		}
-	}
-	if o.Name != "" {
-		// held until the log's session_init makes the name known
-		unlock, err := s.claimName(ctx, id)
+	if o.Name != "" || o.SessionID != "" {
+		// held until the log's session_init makes the name and the id
+		// known: a step naming a session "nightly" and one starting the
+		// session id "nightly" at the same moment must not both pass
+		unlock, err := s.claimName(ctx, id, o.SessionID != "")
 		if err != nil {
 			return err
 		}
@@ -188,7 +185,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 		}
 		// held until the name is known: the fork's first log line, or
 		// the renamed record
-		unlock, err := s.claimName(ctx, self)
+		unlock, err := s.claimName(ctx, self, false)
 		if err != nil {
 			return err
 		}
@@ -213,14 +210,23 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	return nil
 }
 
-// claimName takes the home's names lock and checks the name is free for
-// self; the caller makes the name known, then unlocks.
-func (s *session) claimName(ctx context.Context, self string) (unlock func(), err error) {
+// claimName takes the home's names lock and checks that the name (when
+// one is given) is free for self, and that self, an id chosen by the user
+// (newID), names no other session; the caller makes them known, then
+// unlocks.
+func (s *session) claimName(ctx context.Context, self string, newID bool) (unlock func(), err error) {
 	l, err := s.e.Store.LockNames(ctx, s.opts.Wait)
 	if err != nil {
 		return nil, errs.Interrupted(err, "waiting for the home's names lock")
 	}
-	if err := checkName(s.e.Store, s.opts.Name, self); err != nil {
+	err = nil
+	if newID {
+		err = checkNewID(s.e.Store, self)
+	}
+	if err == nil && s.opts.Name != "" {
+		err = checkName(s.e.Store, s.opts.Name, self)
+	}
+	if err != nil {
 		_ = l.Unlock()
 		return nil, err
 	}

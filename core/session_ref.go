@@ -231,9 +231,12 @@ func checkNewID(st Store, id string) error {
 			return errs.Usagef("choose another id, or rename that session first: trail resume "+short[h.ID]+" --name NEW",
 				"the id %s would take the name %s of session %s", store.QuoteInput(id), store.QuoteInput(h.Name), short[h.ID])
 		}
-		if short[h.ID] == id || MatchesRef(h.ID, id) || MatchesRef(id, short[h.ID]) {
+		if short[h.ID] == id || MatchesRef(h.ID, id) || strings.HasPrefix(id, short[h.ID]) {
 			// what list and every message showed for that session would
-			// then name the new one, or both (ambiguous)
+			// then name the new one, or both (ambiguous). An id whose
+			// random end only shares the short id's characters (two UUIDs
+			// ending in the same digits) is no such reference: the short
+			// ids grow, as for any two ids trail makes.
 			return errs.Usagef("choose another id", "the id %s is how session %s is known (its short id, or the start of its id)", store.QuoteInput(id), short[h.ID])
 		}
 	}
