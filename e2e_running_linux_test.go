@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // A session is running while a step holds its lock (SPEC 5.4), from the
@@ -215,5 +216,41 @@ func TestValidateLogOfARunningSessionIsValid(t *testing.T) {
 	}
 	if r := e.must("", "validate-log", "busy"); !strings.Contains(r.stdout, "valid") || strings.Contains(r.stdout, "still running") {
 		t.Errorf("once the step ended: %s", r)
+	}
+}
+
+// A step that takes its lock after validate-log has read the lock table,
+// and writes its request before validate-log reaches its log, is under
+// way too: it was reported as errors (exit 7), now and then, in a CI job
+// checking logs/ beside a running agent. Here validate-log has long logs
+// to read first, and the step starts once it runs.
+func TestValidateLogOfAStepStartedWhileItReadsIsValid(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// a log that takes a while to validate: a few MB of prompt
+	big := strings.Repeat(strings.Repeat("0123456789abcdef", 6)+"\n", 30000)
+	e.must(big, "run", "--provider", "echo", "--context-window", "100000000", "--session-id", "big", "summarise")
+	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 4000})
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "zz-busy", "go")
+	args := []string{"validate-log"}
+	for range 12 {
+		args = append(args, e.logPath("big"))
+	}
+	args = append(args, e.logPath("zz-busy"))
+	v := e.cmd(args...)
+	var out strings.Builder
+	v.Stdout = &out
+	if err := v.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond) // past its reading of the lock table
+	c := e.cmd("resume", "zz-busy", "again")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Wait()
+	err := v.Wait()
+	if err != nil || !strings.Contains(out.String(), "Its step is still running.") {
+		t.Errorf("validate-log while a step started: %v\n%s", err, out.String())
 	}
 }

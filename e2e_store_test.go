@@ -189,7 +189,7 @@ func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.rawLogs = true // the record is corrupt on purpose
-	e.must("", "run", "--provider", "echo", "hello")
+	e.must("", "run", "--provider", "echo", "--name", "nightly", "hello")
 	id := e.onlySession()
 	full, _ := os.ReadFile(e.recordPath(id))
 	cut := full[:len(full)/2]
@@ -198,6 +198,18 @@ func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
 	r := e.run("", "resume", id, "again", "--provider", "echo")
 	if r.code != 7 || !strings.Contains(r.stderr, e.recordPath(id)) {
 		t.Fatalf("resume of a truncated record: %s", r)
+	}
+	// its name is still its own (its log says it): reached by name, with
+	// the repair, and not free for a new session (a "resume, else run"
+	// script forked the conversation, and the repair lost the name)
+	if r := e.run("", "resume", "nightly", "again", "--provider", "echo"); r.code != 7 || !strings.Contains(r.stderr, e.recordPath(id)) {
+		t.Errorf("resume by the name of a truncated record: %s", r)
+	}
+	if r := e.run("", "run", "--name", "nightly", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `the name "nightly" is taken`) {
+		t.Errorf("run --name of a truncated record's name: %s", r)
+	}
+	if r := e.run("", "resume", "--last", "again", "--provider", "echo"); r.code != 7 {
+		t.Errorf("resume --last when the newest record is truncated: %s", r)
 	}
 	if strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
 		t.Errorf("error is more than a line and a hint: %q", r.stderr)

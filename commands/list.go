@@ -218,13 +218,10 @@ func filterHeads(heads []store.Head, o *ListOptions, now time.Time) []store.Head
 // sortHeads orders newest first; corrupt records (no trustworthy time) last.
 func sortHeads(heads []store.Head) {
 	sort.SliceStable(heads, func(i, j int) bool {
-		// A record that does not parse has no time to sort by: last. A
-		// session with only its log (a first step running, or killed)
-		// has its log's, and sorts by it, newest first as the rest.
+		// A session with only its log, or a record that does not parse,
+		// has its log's time and sorts by it; one with neither has none
+		// and comes last.
 		a, b := heads[i], heads[j]
-		if ua, ub := a.Corrupt && !a.LogOnly, b.Corrupt && !b.LogOnly; ua != ub {
-			return !ua
-		}
 		if a.UpdatedAt != b.UpdatedAt {
 			return a.UpdatedAt > b.UpdatedAt
 		}

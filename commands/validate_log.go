@@ -140,7 +140,9 @@ type target struct {
 	path    string
 	stdin   bool
 	missing error
-	live    bool // a running step of the home writes it now
+	live    bool   // a running step of the home writes it now
+	home    string // the home whose logs/ holds it, "" when none does
+	id      string // its session's id there
 }
 
 // markLive flags the targets that are the logs of sessions a step holds
@@ -174,8 +176,38 @@ func markLive(targets []target) {
 			ids, _ = store.New(home).RunningIDs()
 			running[home] = ids
 		}
-		targets[i].live = ids[id]
+		targets[i].live, targets[i].home, targets[i].id = ids[id], home, id
 	}
+}
+
+// validateLogFile validates one log file. A step may take its session's
+// lock after markLive read the lock table, and write the log while it is
+// read: what that step has asked and not yet seen answered then reads as
+// missing, and a CI job checking logs/ beside a running agent failed now
+// and then. A home's log that shows errors is looked at again: if its step
+// runs now, or the log grew while it was read, it is validated again (as
+// live when its step runs), at most twice more.
+func validateLogFile(ctx context.Context, t target) (*logfmt.Report, error) {
+	for try := 0; ; try++ {
+		before := fileSize(t.path)
+		rep, err := logfmt.ValidateFileContext(ctx, t.path, logfmt.ValidateOptions{Live: t.live})
+		if err != nil || rep.Errors == 0 || t.home == "" || try == 2 {
+			return rep, err
+		}
+		ids, _ := store.New(t.home).RunningIDs()
+		if ids[t.id] == t.live && fileSize(t.path) == before {
+			return rep, err // as it was, and nothing changed since
+		}
+		t.live = ids[t.id]
+	}
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
 }
 
 // expandLogArgs turns arguments into logs: globs and folders are expanded,
@@ -246,7 +278,7 @@ func validateOne(ctx context.Context, o *ValidateLogOptions, t target, cwd strin
 	case t.stdin:
 		res.Report, res.Err = logfmt.ValidateContext(ctx, o.IO.In, logfmt.ValidateOptions{Dir: cwd})
 	default:
-		res.Report, res.Err = logfmt.ValidateFileContext(ctx, t.path, logfmt.ValidateOptions{Live: t.live})
+		res.Report, res.Err = validateLogFile(ctx, t)
 		if errors.Is(res.Err, fs.ErrNotExist) {
 			res.Missing, res.Err = true, logNotFound(t.path)
 		}

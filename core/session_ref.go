@@ -59,7 +59,7 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 	var matches []int
 	byName := 0
 	for i, h := range heads {
-		named := (!h.Corrupt || h.LogOnly) && h.Name == r // a log-only session's name is its log's
+		named := h.Name == r // a session whose record is lost or broken has its log's name
 		if named {
 			byName++
 		}
@@ -165,9 +165,10 @@ func checkName(st Store, name, self string) error {
 	}
 	short := ShortIDs(heads)
 	for _, h := range heads {
-		// A session with only its log (a first step running or killed)
-		// keeps its name: its record comes back with it.
-		if h.ID == self || h.Corrupt && !h.LogOnly {
+		// A session with only its log (a first step running or killed),
+		// or a record that does not parse, keeps the name its log gives:
+		// its record comes back with it.
+		if h.ID == self {
 			continue
 		}
 		if h.Name == name {
@@ -300,12 +301,14 @@ func resolveLast(st Store, ref SessionRef) (string, error) {
 	}
 	best := -1
 	here := store.NewDirMatcher(ref.Cwd)
-	// A session with only its log counts, by its log's time and cwd: the
-	// newest may be a first step still running (waited for, as by name)
-	// or one killed before its first save (said so); passing over it
-	// sent the prompt to an older conversation without a word.
+	// A session with only its log, or a record that does not parse,
+	// counts by its log's time and cwd: the newest may be a first step
+	// still running (waited for, as by name), one killed before its
+	// first save, or a broken record (each said so, with its repair);
+	// passing over it sent the prompt to an older conversation without a
+	// word.
 	for i, h := range heads {
-		if h.Corrupt && !h.LogOnly || (!ref.AnyDir && !here.Match(h.Cwd)) {
+		if !ref.AnyDir && !here.Match(h.Cwd) {
 			continue
 		}
 		if best < 0 || h.UpdatedAt > heads[best].UpdatedAt || (h.UpdatedAt == heads[best].UpdatedAt && h.ID > heads[best].ID) {

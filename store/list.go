@@ -105,9 +105,17 @@ func (s *FS) ListHeads() ([]Head, error) {
 	wg.Wait()
 	out := heads[:0]
 	for i, h := range heads {
-		if !gone[i] {
-			out = append(out, h)
+		if gone[i] {
+			continue
 		}
+		if h.Corrupt {
+			// A record that does not parse still has its log, which says
+			// the session's name, cwd and time: resume NAME then reaches
+			// it (exit 7, with the repair) instead of "not found", and
+			// the name is not free for another session to take.
+			fillFromLog(&h, s.LogPath(h.ID))
+		}
+		out = append(out, h)
 	}
 	<-logsRead
 	return append(out, logOnly...), nil
