@@ -1,6 +1,7 @@
 package logfmt
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,26 @@ func BenchmarkEncodeStreamedTextDelta(b *testing.B) {
 			b.Fatal(err)
 		}
 		w.buf = line[:0]
+	}
+}
+
+// BenchmarkRedactLargeText: a 4 MB pasted file (base64, where AKIA and
+// ASIA occur by chance about once in 4 MB, and a few real-looking keys)
+// redacted as one string, as a prompt or a tool output is. The shapes'
+// regular expressions run only around the places their literal starts.
+func BenchmarkRedactLargeText(b *testing.B) {
+	raw := make([]byte, 3<<20)
+	for i := range raw {
+		raw[i] = byte(i*7919 + i>>8)
+	}
+	text := base64.StdEncoding.EncodeToString(raw) +
+		" AKIAIOSFODNN7EXAMPLE Bearer abcdefgh12345678 sk-ant-0123456789abcdefghijklmnop"
+	r := newRedactor(nil)
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		if out := r.scrub(text); !strings.HasSuffix(out, " [REDACTED] Bearer [REDACTED] [REDACTED]") {
+			b.Fatalf("not redacted: %q", out[len(out)-80:])
+		}
 	}
 }
