@@ -36,6 +36,16 @@ func TestNamesAreUnique(t *testing.T) {
 	if r := e.run("", "resume", "dup", "--fork", "--name", "dup", "x"); r.code != 2 {
 		t.Errorf("a fork named like its parent: %s", r)
 	}
+	// a script retrying run --name after a provider failure is told the
+	// way on: its first try holds the name and still owes the answer
+	failed := anthropicEnv(t)
+	failed.setenv("ANTHROPIC_BASE_URL=http://127.0.0.1:9")
+	for try := range 2 {
+		r := failed.run("", "run", "--max-retries", "0", "--name", "nightly", "do the report")
+		if try == 1 && (r.code != 2 || !strings.Contains(r.stderr, "hint: its last step failed before the answer; to ask again: trail resume ")) {
+			t.Errorf("run --name again after a provider failure: %s", r)
+		}
+	}
 	// an unknown name is said to be a name
 	if r := e.run("", "resume", "no-such-name", "x"); r.code != 3 || !strings.Contains(r.stderr, `hint: no session is named "no-such-name"`) {
 		t.Errorf("an unknown name: %s", r)

@@ -172,8 +172,13 @@ func checkName(st Store, name, self string) error {
 			continue
 		}
 		if h.Name == name {
-			return errs.Usagef(fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID]),
-				"the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
+			fix := fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID])
+			if h.StopReason == "error" {
+				// A script retrying `run --name X` after a provider
+				// failure meets its own first try: the way on is resume.
+				fix = fmt.Sprintf("its last step failed before the answer; to ask again: trail resume %s (no prompt), or choose another name", short[h.ID])
+			}
+			return errs.Usagef(fix, "the name %s is taken by session %s (%s)", store.QuoteInput(name), short[h.ID], oneLineLabel(h))
 		}
 		if h.ID == name || store.ValidateID(name) == nil && MatchesRef(h.ID, name) {
 			return errs.Usagef("choose a name that is not an id", "the name %s would also name session %s by its id", store.QuoteInput(name), short[h.ID])
