@@ -658,3 +658,42 @@ func TestARebuildFromALogFileNamesThatFile(t *testing.T) {
 		t.Errorf("replay FILE --write-record of a log with no messages: %s", r)
 	}
 }
+
+// A log from outside the home (a bug report, another machine's logs)
+// rebuilds its record, and the home takes a copy of it with its payloads:
+// the record was left without its log ("it ran with --no-log"), and the
+// next step started a log of its own without the history.
+func TestARecordRebuiltFromALogOutsideTheHomeBringsTheLogIn(t *testing.T) {
+	t.Parallel()
+	src := newEnv(t)
+	big := strings.Repeat("a line of the pasted file, long enough to go to a payload\n", 2000)
+	src.must(big, "run", "--provider", "echo", "--session-id", "other", "summarise")
+	e := newEnv(t)
+	dir := filepath.Join(e.cwd, "bug-report")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(src.home, "logs"))); err != nil {
+		t.Fatal(err)
+	}
+	r := e.must("", "replay", filepath.Join("bug-report", "other.jsonl"), "--write-record")
+	if !strings.Contains(r.stderr, "trail: the log is copied to "+e.logPath("other")+", with its payloads") {
+		t.Errorf("replay FILE --write-record: %s", r)
+	}
+	payloads, _ := os.ReadDir(filepath.Join(e.home, "logs", "other.payloads"))
+	if len(payloads) == 0 {
+		t.Errorf("no payload was copied")
+	}
+	if r := e.must("", "validate-log", "other"); !strings.Contains(r.stdout, "valid") {
+		t.Errorf("validate-log of the copied log: %s", r)
+	}
+	e.must("", "resume", "other", "--provider", "echo", "more")
+	if got := len(e.replayInProcess("other")); got != 5 {
+		t.Errorf("the home's log replays to %d messages after a resume, want 5", got)
+	}
+	// the home's own log is never replaced by another's
+	other := filepath.Join(e.cwd, "elsewhere")
+	if err := os.CopyFS(other, os.DirFS(filepath.Join(src.home, "logs"))); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run("", "replay", filepath.Join("elsewhere", "other.jsonl"), "--write-record", "--force"); r.code == 0 {
+		t.Errorf("a rebuild from another copy over the home's own log: %s", r)
+	}
+}

@@ -212,6 +212,9 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 			warnInvalidLog(ctx, o, t.Path)
 		}
 		linef(o.IO.ErrOut, "trail: rebuilt %s from %s (%s)\n", st.RecordPath(rec.ID), t.Path, plural(len(rec.Messages), "message"))
+		if home := st.LogPath(rec.ID); home != t.Path && !store.SameFile(home, t.Path) {
+			linef(o.IO.ErrOut, "trail: the log is copied to %s, with its payloads: the session goes on there\n", home)
+		}
 		if o.Format == "" {
 			return nil // the record is the result; print the conversation only when asked
 		}

@@ -37,6 +37,9 @@ type Store interface {
 	TranscriptPath(id string) string
 	WriteTranscript(id string, data []byte) error
 	AppendTranscript(id string, data []byte) error
+	// AdoptLog copies a log kept outside the home, with its payloads, to
+	// the session's log, under the session lock lk.
+	AdoptLog(lk *store.Lock, id, src string) error
 }
 
 // Logger appends events to one session's JSONL log (implemented by *logfmt.Writer).

@@ -194,6 +194,14 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 			rec.Name = ""
 		}
 	}
+	if o.Path != "" && !store.SameFile(o.Path, e.Store.LogPath(o.ID)) {
+		// A log from outside the home: the home takes a copy, so that
+		// the record is not left without its log (replay ID said it
+		// "ran with --no-log") and the next step appends to the history.
+		if err := e.Store.AdoptLog(lock, o.ID, o.Path); err != nil {
+			return nil, fmt.Errorf("copy the log into the home: %w", err)
+		}
+	}
 	if err := e.Store.Save(rec); err != nil {
 		return nil, err
 	}
