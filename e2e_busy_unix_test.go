@@ -54,8 +54,8 @@ func TestTheNamesLockIsWaitedForLikeASessions(t *testing.T) {
 		t.Skip(err)
 	}
 	r := e.run("", "run", "--provider", "echo", "--name", "job", "--wait", "0", "x")
-	if r.code != 5 || !strings.Contains(r.stderr, "trail: the home's names lock is busy: waiting up to 10s") ||
-		!strings.Contains(r.stderr, "hint: another trail step has held the home's names lock for long") || r.elapsed < 9*time.Second {
+	if r.code != 5 || !strings.Contains(r.stderr, "trail: the home's names lock is busy: waiting up to 30s") ||
+		!strings.Contains(r.stderr, "hint: trail steps naming sessions queue for the home's names lock") || r.elapsed < 29*time.Second {
 		t.Errorf("--wait 0 beside a held names lock: %s (%v)", r, r.elapsed)
 	}
 	e.must("", "run", "--provider", "echo", "unnamed") // a step that names nothing does not wait

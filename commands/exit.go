@@ -133,7 +133,7 @@ func hintOf(err error) string {
 	case errors.As(err, &rec):
 		return "the record was left untouched; rebuild it from the log with: trail replay " + idFromRecordPath(rec.Path) + " --write-record"
 	case errors.As(err, &busy) && busy.Names():
-		return "another trail step has held the home's names lock for long (stopped with Ctrl-Z?); let it go on, or try again"
+		return "trail steps naming sessions queue for the home's names lock, each for the time of a check; many at once (xargs -P), or one stopped with Ctrl-Z, can hold it this long: try again, or start fewer at once"
 	case errors.As(err, &busy):
 		return "another trail step holds the session; wait for it, or pass --wait with a longer duration"
 	}
