@@ -99,6 +99,10 @@ func firstStepWaitedFor(t *testing.T, ref, flag string) {
 		flag == "--name" && row["name"] != ref || flag == "--session-id" && row["id"] != ref {
 		t.Errorf("the running first step is listed as %v", row)
 	}
+	// it is young: a delete by age passes it over without a word
+	if r := e.run("", "delete", "--older-than", "1h", "--yes"); r.code != 0 || r.stderr != "trail: no sessions to delete\n" {
+		t.Errorf("delete --older-than 1h beside the running first step: %s", r)
+	}
 	r := e.run("", "resume", ref, "--wait", "20s", "again")
 	if err := c.Wait(); err != nil {
 		t.Fatal(err)

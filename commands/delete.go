@@ -191,6 +191,9 @@ func selectForDelete(st *store.FS, o *DeleteOptions) ([]string, error) {
 	for _, h := range heads {
 		if o.OlderThan > 0 {
 			t, err := time.Parse(time.RFC3339Nano, h.UpdatedAt)
+			if h.LogOnly && err == nil && now.Sub(t) < o.OlderThan {
+				continue // its log is young (a first step running now): not one to delete
+			}
 			if h.Corrupt || err != nil {
 				// Its age is unknown: say so rather than keep it quietly.
 				why := "has no readable updatedAt"
