@@ -228,6 +228,13 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		}
 	} else if r.sj != nil && r.session != "" {
 		r.sj.finish(nil, err)
+	} else if err != nil && (r.o.Output == outJSON || r.o.Output == outStreamJSON) {
+		// The step never began (no such session, busy, a refused
+		// option): a script reading one result object still gets one,
+		// saying why, beside the stderr line and the exit code.
+		if b, jerr := logfmt.Marshal(failureObject(err, newUUID(r.o.Deps.NewID))); jerr == nil {
+			fmt.Fprintf(io.Out, "%s\n", b)
+		}
 	}
 	if err == nil && res != nil {
 		switch res.Subtype {
@@ -276,6 +283,23 @@ func (r *renderer) dim(s string) string {
 		return s
 	}
 	return "\x1b[2m" + s + "\x1b[0m"
+}
+
+// failureObject is the result of a step that never began: Claude Code's
+// result shape with what is known, which is why.
+func failureObject(err error, uuid string) logfmt.Object {
+	msg := oneLine(err.Error())
+	return logfmt.Object{
+		logfmt.F("type", "result"),
+		logfmt.F("schema_version", 1),
+		logfmt.F("subtype", core.SubtypeError),
+		logfmt.F("is_error", true),
+		logfmt.F("result", ""),
+		logfmt.F("session_id", nil),
+		logfmt.F("uuid", uuid),
+		logfmt.F("error", msg),
+		logfmt.F("errors", []string{msg}),
+	}
 }
 
 // resultObject is Claude Code's result shape (SPEC 6); fields are only ever
