@@ -258,3 +258,27 @@ func TestValidateLogOfAStepStartedWhileItReadsIsValid(t *testing.T) {
 		t.Errorf("validate-log while a step started: %v\n%s", err, out.String())
 	}
 }
+
+// A log that validate-log found in a folder or by a pattern, deleted
+// before it was read (trail delete beside a CI check), is skipped with a
+// note; it was exit 3, as if a log named on the command line were missing.
+func TestValidateLogSkipsALogDeletedWhileItRuns(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	big := strings.Repeat(strings.Repeat("0123456789abcdef", 6)+"\n", 60000)
+	e.must(big, "run", "--provider", "echo", "--context-window", "100000000", "--session-id", "aaa-big", "summarise")
+	e.must("", "run", "--provider", "echo", "--session-id", "zzz-gone", "hi")
+	v := e.cmd("validate-log", filepath.Join(e.home, "logs")+"/")
+	var out, errOut strings.Builder
+	v.Stdout, v.Stderr = &out, &errOut
+	if err := v.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // past its listing of the folder
+	if err := os.Remove(e.logPath("zzz-gone")); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Wait(); err != nil || !strings.Contains(errOut.String(), "zzz-gone.jsonl was deleted while validate-log ran; skipped") {
+		t.Errorf("validate-log of a folder whose log was deleted meanwhile: %v\n%s%s", err, out.String(), errOut.String())
+	}
+}
