@@ -42,7 +42,7 @@ func (s *IOStreams) EndQuestion() {
 // SystemIO wires the process's standard streams.
 func SystemIO() *IOStreams {
 	return &IOStreams{
-		In: os.Stdin, Out: &outWriter{w: os.Stdout}, ErrOut: os.Stderr,
+		In: os.Stdin, Out: &outWriter{w: &stdoutFile{}}, ErrOut: os.Stderr,
 		inFile:    os.Stdin,
 		outFile:   os.Stdout,
 		errFile:   os.Stderr,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -208,4 +209,23 @@ func unwrapPathError(err error) error {
 		}
 	}
 	return err
+}
+
+// stdoutFile is standard output, checked on its first write for a stream
+// the shell closed (closedAtStart): then every write fails, and the command
+// ends with exit 1 as for any output that cannot be written, rather than
+// exit 0 with the answer gone.
+type stdoutFile struct {
+	once   sync.Once
+	closed bool
+}
+
+var errStdoutClosed = errors.New("it was closed (>&-)")
+
+func (s *stdoutFile) Write(p []byte) (int, error) {
+	s.once.Do(func() { s.closed = closedAtStart(os.Stdout) })
+	if s.closed {
+		return 0, errStdoutClosed
+	}
+	return os.Stdout.Write(p)
 }
