@@ -1,10 +1,17 @@
 package main_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
 	"io"
 	"log"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,6 +19,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"trail/core/provider/wire/wiretest"
 )
@@ -141,5 +149,59 @@ func TestClaudeCodeNetworkSettingsReachTheProvider(t *testing.T) {
 	p0 := proxied.Load()
 	if r := e.run("", "run", "--base-url", base, "--no-stdin", "hi"); r.code != 0 || proxied.Load() != p0+1 {
 		t.Errorf("http_proxy in the environment beside HTTP_PROXY in the settings: %s", r)
+	}
+}
+
+// A server that asks for a client certificate (mutual TLS, Claude Code's
+// CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY) gets the one those
+// name, from the environment or the settings' env.
+func TestAClientCertificateFromClaudeCodesVariables(t *testing.T) {
+	t.Parallel()
+	e := anthropicEnv(t)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "trail-ci"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile := e.writeFile(filepath.Join(e.user, "client.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	keyFile := e.writeFile(filepath.Join(e.user, "client-key.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})))
+	clientCert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse"))))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	clients := x509.NewCertPool()
+	clients.AddCert(clientCert)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: clients}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	ca := e.writeFile(filepath.Join(e.user, "ca.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+	e.setenv("NODE_EXTRA_CA_CERTS=" + ca)
+
+	// Without one the handshake fails; under TLS 1.3 the server's alert
+	// may come after the request was written, so what the client reads
+	// first varies (a closed connection, or the alert with its hint).
+	if r := e.run("", "run", "--base-url", srv.URL, "--max-retries", "0", "--no-stdin", "hi"); r.code != 6 {
+		t.Errorf("no client certificate: %s", r)
+	}
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"CLAUDE_CODE_CLIENT_CERT": certFile, "CLAUDE_CODE_CLIENT_KEY": keyFile}})
+	if r := e.run("", "run", "--base-url", srv.URL, "--no-stdin", "hi"); r.code != 0 || r.stdout != "Hello!\n" {
+		t.Errorf("with the client certificate from the settings' env: %s", r)
+	}
+	e.setenv("CLAUDE_CODE_CLIENT_KEY_PASSPHRASE=secret-passphrase")
+	if r := e.run("", "run", "--base-url", srv.URL, "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, "encrypted with a passphrase") {
+		t.Errorf("an encrypted client key: %s", r)
 	}
 }

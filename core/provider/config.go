@@ -103,7 +103,8 @@ type Config struct {
 // settings' env to itself, and its network-config page has users put their
 // proxy and certificate authorities there. A variable the environment
 // sets, in either case (https_proxy), wins.
-var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"}
+var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE"}
 
 func networkEnv(env func(string) string, set map[string]string) map[string]string {
 	var out map[string]string

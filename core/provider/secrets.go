@@ -87,7 +87,7 @@ func secretName(name string) bool {
 	case n == "API_KEY" || strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_APIKEY"),
 		n == "TOKEN" || strings.HasSuffix(n, "_TOKEN"),
 		strings.Contains(n, "SECRET"),
-		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || n == "PASS" || strings.HasSuffix(n, "_PASS"),
+		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || strings.Contains(n, "PASSPHRASE") || n == "PASS" || strings.HasSuffix(n, "_PASS"),
 		strings.HasSuffix(n, "PRIVATE_KEY"):
 		return true
 	}

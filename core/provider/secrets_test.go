@@ -14,6 +14,7 @@ func TestSecretsInUse(t *testing.T) {
 		"PGPASSWORD=pg-password-0003",
 		"STRIPE_API_KEY=stripe-value-0004",
 		"DEPLOY_PASS=deploy-pass-0005",
+		"CLAUDE_CODE_CLIENT_KEY_PASSPHRASE=key-passphrase-0009",
 		"SSH_PRIVATE_KEY=private-key-0006",
 		"PASSWORD_STORE_DIR=/home/me/.password-store",
 		"GOOGLE_CLIENT_SECRET_FILE=/etc/secret.json",
@@ -49,7 +50,7 @@ func TestSecretsInUse(t *testing.T) {
 	want := []string{
 		"sk-ant-in-use-0123456789",
 		"sk-ant-in-use-0123456789", "gh-token-value-0001", "aws-secret-value-0002", "pg-password-0003",
-		"stripe-value-0004", "deploy-pass-0005", "private-key-0006", "Pr0xyPassw0rd-env", "Db-Passw0rd-0008",
+		"stripe-value-0004", "deploy-pass-0005", "key-passphrase-0009", "private-key-0006", "Pr0xyPassw0rd-env", "Db-Passw0rd-0008",
 		"dk-settings-0007", "https://hooks.example/x?token=Abc123Def456", "http://build:Pr0xyPassw0rd@proxy.corp.example:8080",
 		"short", "whsec_Abc123Def456",
 	}

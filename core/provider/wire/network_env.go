@@ -59,14 +59,48 @@ func newHTTP() httpSetup {
 	// Compression is off: a gzip layer may hold back bytes a streamed
 	// answer should show at once.
 	t.DisableCompression = true
+	var cfg tls.Config
 	if file := os.Getenv("NODE_EXTRA_CA_CERTS"); file != "" {
 		roots, err := extraRoots(file)
 		if err != nil {
 			return httpSetup{err: err}
 		}
-		t.TLSClientConfig = &tls.Config{RootCAs: roots}
+		cfg.RootCAs = roots
+	}
+	if cert, key := os.Getenv("CLAUDE_CODE_CLIENT_CERT"), os.Getenv("CLAUDE_CODE_CLIENT_KEY"); cert != "" || key != "" {
+		c, err := clientCertificate(cert, key)
+		if err != nil {
+			return httpSetup{err: err}
+		}
+		cfg.Certificates = []tls.Certificate{c}
+	}
+	if cfg.RootCAs != nil || cfg.Certificates != nil {
+		t.TLSClientConfig = &cfg
 	}
 	return httpSetup{client: &http.Client{Transport: t, CheckRedirect: checkRedirect}}
+}
+
+// clientCertificate is the certificate trail shows a server that asks for
+// one (mutual TLS), from the files Claude Code reads: CLAUDE_CODE_CLIENT_CERT
+// and CLAUDE_CODE_CLIENT_KEY, both PEM. A key encrypted with a passphrase
+// (CLAUDE_CODE_CLIENT_KEY_PASSPHRASE) is refused with the way to decrypt
+// it: Go reads no encrypted PKCS#8.
+func clientCertificate(certFile, keyFile string) (tls.Certificate, error) {
+	const fix = "CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"
+	switch {
+	case certFile == "":
+		return tls.Certificate{}, errs.Usagef(fix, "CLAUDE_CODE_CLIENT_KEY is set without CLAUDE_CODE_CLIENT_CERT")
+	case keyFile == "":
+		return tls.Certificate{}, errs.Usagef(fix, "CLAUDE_CODE_CLIENT_CERT is set without CLAUDE_CODE_CLIENT_KEY")
+	case os.Getenv("CLAUDE_CODE_CLIENT_KEY_PASSPHRASE") != "":
+		return tls.Certificate{}, errs.Usagef("decrypt the key once (openssl pkey -in key.pem -out key-plain.pem, kept private) and point CLAUDE_CODE_CLIENT_KEY at it",
+			"a client key encrypted with a passphrase (CLAUDE_CODE_CLIENT_KEY_PASSPHRASE) is not supported")
+	}
+	c, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return tls.Certificate{}, errs.Usagef(fix, "client certificate: %v", err)
+	}
+	return c, nil
 }
 
 // extraRoots is the system's certificate authorities and those of file.
@@ -107,6 +141,9 @@ func tlsFix(err error) string {
 		return "the server's certificate is expired, not yet valid or not for serving: renew it, or check this machine's clock"
 	case errors.As(err, &record):
 		return "the server does not speak TLS: if it is plain HTTP, use http:// in --base-url"
+	case strings.Contains(err.Error(), "tls: certificate required"), strings.Contains(err.Error(), "tls: bad certificate") && os.Getenv("CLAUDE_CODE_CLIENT_CERT") == "":
+		// the server's alert: it wants a client certificate (mutual TLS)
+		return "the server asks for a client certificate: set CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY (PEM files)"
 	}
 	return ""
 }
