@@ -128,9 +128,12 @@ func TestAnEmptyOptionValueIsRefused(t *testing.T) {
 		{"--home", "", "run", "hi"},
 		{"run", "hi", "--settings", ""},
 		{"list", "--home="},
+		{"run", "--disallowedTools", "", "hi"},
+		{"run", "--allowed-tools=", "hi"},
+		{"validate-log", ""},
 	} {
 		r := e.run("", args...)
-		if r.code != 2 || !strings.Contains(r.stderr, "is empty (an unset variable?)") {
+		if r.code != 2 || !strings.Contains(r.stderr, "empty") || !strings.Contains(r.stderr, "(an unset variable?)") {
 			t.Errorf("trail %q: %s", args, r)
 		}
 	}

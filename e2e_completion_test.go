@@ -75,6 +75,11 @@ func TestBashCompletionCompletesSessionNames(t *testing.T) {
 			t.Errorf("--home %s delete spa<TAB>: %q", typed, got)
 		}
 	}
+	// a home the shell would expand offers nothing, not the default
+	// home's sessions
+	if got := e.completeInBash("trail", "--home", `"$HOME/my home"`, "delete", "tri"); len(got) != 0 {
+		t.Errorf(`--home "$HOME/my home" delete tri<TAB>: %q, want nothing`, got)
+	}
 	// a quoted ~ is no home folder: the shell would not expand it
 	if got := e.completeInBash("trail", "--home", `"~/my home"`, "delete", "spa"); len(got) != 0 {
 		t.Errorf(`--home "~/my home" delete spa<TAB>: %q, want nothing`, got)

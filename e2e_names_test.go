@@ -187,10 +187,19 @@ func TestANameKeepsNamingItsSession(t *testing.T) {
 	// an id that is another session's short id, or the start of its id
 	short := e.listJSON()[0]["shortId"].(string)
 	id := e.listJSON()[0]["id"].(string)
-	for _, sid := range []string{short, id[:8], short + "-job"} {
+	for _, sid := range []string{short, id[:8]} {
 		if r := e.run("", "run", "--provider", "echo", "--session-id", sid, "x"); r.code != 2 || !strings.Contains(r.stderr, "is how session "+short+" is known") {
 			t.Errorf("--session-id %s: %s", sid, r)
 		}
+	}
+	// ids a CI job numbers share their start, as their short ids do
+	// (ci-run-1001's is ci-run): the short ids grow to tell them apart.
+	// An id that is the start of another's is still refused: typed as a
+	// prefix it named that other session.
+	e.must("", "run", "--provider", "echo", "--session-id", "ci-run-1001", "x")
+	e.must("", "run", "--provider", "echo", "--session-id", "ci-run-1002", "x")
+	if r := e.run("", "run", "--provider", "echo", "--session-id", "ci-run-100", "x"); r.code != 2 {
+		t.Errorf("--session-id ci-run-100 beside ci-run-1001: %s", r)
 	}
 	// two UUIDs whose random ends share their first characters are two
 	// ids, as trail makes them: the short ids grow to tell them apart
@@ -384,8 +393,9 @@ func TestARefusedRunLeavesNoLockFile(t *testing.T) {
 // A name and an id are checked under one lock: a step naming a session
 // "nightly" and one starting the session id "nightly" at the same moment
 // both passed their checks (4 times in 20), and `resume nightly` then
-// took one of them in silence. So did the ids job-1 and job-10 (the one
-// begins with the other). Exactly one of each pair may start.
+// took one of them in silence. So may a name and an id that begins with
+// it (review, review-2), refused in either order. Exactly one of each
+// pair may start.
 func TestANameAndAnIDTakenAtTheSameMomentDoNotBothStart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -399,7 +409,7 @@ func TestANameAndAnIDTakenAtTheSameMomentDoNotBothStart(t *testing.T) {
 	for i := range 16 {
 		pairs = append(pairs,
 			&pair{flags: [2][]string{{"--name", fmt.Sprintf("nightly%d", i)}, {"--session-id", fmt.Sprintf("nightly%d", i)}}},
-			&pair{flags: [2][]string{{"--session-id", fmt.Sprintf("job%d-1", i)}, {"--session-id", fmt.Sprintf("job%d-10", i)}}})
+			&pair{flags: [2][]string{{"--name", fmt.Sprintf("review%d", i)}, {"--session-id", fmt.Sprintf("review%d-2", i)}}})
 	}
 	for _, p := range pairs {
 		for _, flag := range p.flags {

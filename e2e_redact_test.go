@@ -194,6 +194,11 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 			s := e.script(calls(call("Bash", map[string]any{"command": "env"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 		}},
+		{"a proxy's password in the settings' env, printed alone by Bash", []string{proxyPassword + "-s"}, func(e *env) result {
+			e.writeFile(".trail/settings.json", `{"env": {"HTTPS_PROXY": "http://build:`+proxyPassword+`-s@127.0.0.1:9"}}`)
+			s := e.script(calls(call("Bash", map[string]any{"command": `echo "$HTTPS_PROXY" | cut -d: -f3 | cut -d@ -f1`})), answer("done"))
+			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+		}},
 		{"a key in a tool call's arguments", []string{bearerToken}, func(e *env) result {
 			s := e.script(calls(call("Bash", map[string]any{"command": "echo 'Authorization: Bearer " + bearerToken + "'"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")

@@ -693,7 +693,11 @@ func TestARecordRebuiltFromALogOutsideTheHomeBringsTheLogIn(t *testing.T) {
 	if err := os.CopyFS(other, os.DirFS(filepath.Join(src.home, "logs"))); err != nil {
 		t.Fatal(err)
 	}
-	if r := e.run("", "replay", filepath.Join("elsewhere", "other.jsonl"), "--write-record", "--force"); r.code == 0 {
-		t.Errorf("a rebuild from another copy over the home's own log: %s", r)
+	for _, force := range []string{"--force", "--write-record"} {
+		r := e.run("", "replay", filepath.Join("elsewhere", "other.jsonl"), "--write-record", force)
+		if r.code != 2 || !strings.Contains(r.stderr, "the home has its own log of session other") ||
+			!strings.Contains(r.stderr, "hint: rebuild from the home's own log: trail replay other --write-record") {
+			t.Errorf("a rebuild from another copy beside the home's own log (%s): %s", force, r)
+		}
 	}
 }

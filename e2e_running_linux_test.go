@@ -4,6 +4,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -149,6 +150,10 @@ func TestResumeLastOfAKilledFirstStepSaysSo(t *testing.T) {
 	if got := len(e.messages(older)); got != 3 {
 		t.Errorf("the older session got the prompt: %d messages", got)
 	}
+	// replay reads the log: --last shows it, as its id does
+	if r := e.run("", "replay", "--last", "--format", "jsonl"); r.code != 0 || !strings.Contains(r.stdout, "go on") {
+		t.Errorf("replay --last of a killed first step: %s", r)
+	}
 }
 
 // A trail killed outright (SIGKILL: the OOM killer, `timeout -s KILL`)
@@ -274,7 +279,16 @@ func TestValidateLogSkipsALogDeletedWhileItRuns(t *testing.T) {
 	if err := v.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // past its listing of the folder
+	// once it reads the first log, it has listed the folder
+	waitFor(t, func() bool {
+		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", v.Process.Pid))
+		for _, fd := range fds {
+			if target, _ := os.Readlink(fd); strings.Contains(target, "aaa-big") {
+				return true
+			}
+		}
+		return false
+	})
 	if err := os.Remove(e.logPath("zzz-gone")); err != nil {
 		t.Fatal(err)
 	}

@@ -205,7 +205,8 @@ func TestTruncatedRecordIsNeverOverwritten(t *testing.T) {
 	if r := e.run("", "resume", "nightly", "again", "--provider", "echo"); r.code != 7 || !strings.Contains(r.stderr, e.recordPath(id)) {
 		t.Errorf("resume by the name of a truncated record: %s", r)
 	}
-	if r := e.run("", "run", "--name", "nightly", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `the name "nightly" is taken`) {
+	if r := e.run("", "run", "--name", "nightly", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `the name "nightly" is taken`) ||
+		!strings.Contains(r.stderr, "hint: its record does not parse: rebuild it with trail replay "+id+" --write-record") {
 		t.Errorf("run --name of a truncated record's name: %s", r)
 	}
 	if r := e.run("", "resume", "--last", "again", "--provider", "echo"); r.code != 7 {

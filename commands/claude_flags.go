@@ -19,6 +19,7 @@ package commands
 // parentheses.
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -126,6 +127,11 @@ func splitRules(v string) []string {
 type listFlag struct{ rules []string }
 
 func (f *listFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		// --disallowedTools "$DENY" with DENY unset would run with no
+		// deny rule at all
+		return errors.New("it is empty (an unset variable?)")
+	}
 	f.rules = append(f.rules, splitRules(v)...)
 	return nil
 }

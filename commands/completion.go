@@ -210,7 +210,7 @@ func complete(app *cli.App, d *Deps, words []string) {
 	if typed {
 		words = words[1:]
 	}
-	endOfOptions := false
+	endOfOptions, unknownHome := false, false
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if !endOfOptions && optionName(w) == "home" {
@@ -219,7 +219,10 @@ func complete(app *cli.App, d *Deps, words []string) {
 			} else if i+1 < len(words) {
 				home = words[i+1]
 			}
-			home = homeAsTyped(d, home, typed)
+			var ok bool
+			if home, ok = homeAsTyped(d, home, typed); !ok {
+				unknownHome = true
+			}
 		}
 		switch {
 		case endOfOptions:
@@ -262,7 +265,7 @@ func complete(app *cli.App, d *Deps, words []string) {
 	if !endOfOptions {
 		out(dashedNames(flagTable(cmd.Flags).long))
 	}
-	if sessionArgs(cmd.Name, len(positional)) {
+	if sessionArgs(cmd.Name, len(positional)) && !unknownHome {
 		out(sessionCandidates(d, home))
 	}
 	if cmd.Name == "completion" && len(positional) == 0 {
@@ -278,18 +281,21 @@ const typedWords = "--typed"
 // shell has not expanded it yet, so ~ is the user's home where the shell
 // would expand it (not in quotes), and quotes and backslashes are resolved
 // ("~/my\ home", "'/srv/trail home'").
-func homeAsTyped(d *Deps, h string, typed bool) string {
+// ok is false for a value the shell would expand ("$HOME/x", a glob):
+// completion cannot know that folder, and offers no sessions rather than
+// the default home's.
+func homeAsTyped(d *Deps, h string, typed bool) (string, bool) {
 	if typed {
 		unquoted, ok := permission.ShellWord(h)
 		if !ok {
-			return ""
+			return "", false
 		}
 		if !strings.HasPrefix(h, "~") {
-			return unquoted
+			return unquoted, true
 		}
 		h = unquoted
 	}
-	return tildeHome(d, h)
+	return tildeHome(d, h), true
 }
 
 func dashedNames(names []string) []string {

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,12 +19,18 @@ import (
 // keep it.
 func refuseEmptyValues(c *cli.Context, flags []cli.Flag) error {
 	for _, f := range flags {
-		sf, ok := f.(stringFlag)
-		if !ok {
-			continue
+		var name string
+		empty := false
+		switch f := f.(type) {
+		case stringFlag:
+			name = f.names[0]
+			empty = c.IsSet(name) && c.String(name) == ""
+		case stringSliceFlag:
+			// --disallowedTools "$DENY" with DENY unset: no deny rule at all
+			name = f.names[0]
+			empty = c.IsSet(name) && slices.ContainsFunc(c.StringSlice(name), func(v string) bool { return strings.TrimSpace(v) == "" })
 		}
-		name := sf.names[0]
-		if emptyIsAValue(name) || !c.IsSet(name) || c.String(name) != "" {
+		if !empty || emptyIsAValue(name) {
 			continue
 		}
 		return errs.Usagef(fmt.Sprintf("give --%s a value, or leave it out", name),

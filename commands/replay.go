@@ -126,8 +126,13 @@ func runReplay(ctx context.Context, o *ReplayOptions) error {
 	var t logTarget
 	var err error
 	if o.Last {
-		var id string
-		if id, err = core.ResolveSession(st, core.SessionRef{Last: true, AnyDir: o.AnyDir, Cwd: o.Cwd}); err != nil {
+		id, err := core.ResolveSession(st, core.SessionRef{Last: true, AnyDir: o.AnyDir, Cwd: o.Cwd})
+		var nf *errs.NotFoundError
+		if errors.As(err, &nf) && nf.LogOnly != "" {
+			// the newest has a log and no record: its log is what replay reads
+			id, err = nf.LogOnly, nil
+		}
+		if err != nil {
 			return err
 		}
 		t = logTarget{Path: st.LogPath(id), ID: id}

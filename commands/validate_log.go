@@ -225,6 +225,8 @@ func expandLogArgs(st *store.FS, args []string) ([]target, error) {
 	var out []target
 	for _, arg := range args {
 		switch {
+		case strings.TrimSpace(arg) == "":
+			return nil, errs.Usagef("give a log file, a folder of logs, or a session", "an empty argument (an unset variable?)")
 		case arg == "-":
 			out = append(out, target{name: "<stdin>", stdin: true})
 		case strings.ContainsAny(arg, "*?["):

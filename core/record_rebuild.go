@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -144,6 +145,13 @@ func (e *Engine) RepairRecord(ctx context.Context, o RepairOptions) (*store.Reco
 		lock.DropUnused() // a refused rebuild of a session the home lacks leaves no lock file
 		_ = lock.Unlock()
 	}()
+	if o.Path != "" && !store.SameFile(o.Path, e.Store.LogPath(o.ID)) {
+		if _, err := os.Lstat(e.Store.LogPath(o.ID)); err == nil {
+			// the copy would replace the home's own log (AdoptLog refuses)
+			return nil, errs.Usagef("rebuild from the home's own log: trail replay "+o.ID+" --write-record, or delete the session first (trail delete "+o.ID+")",
+				"the home has its own log of session %s (%s); %s is another copy", o.ID, e.Store.LogPath(o.ID), store.QuoteInput(o.Path))
+		}
+	}
 	var base *store.Record
 	old, err := e.Store.Load(o.ID)
 	var corrupt *store.CorruptError

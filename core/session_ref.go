@@ -173,7 +173,12 @@ func checkName(st Store, name, self string) error {
 		}
 		if h.Name == name {
 			fix := fmt.Sprintf("choose another name, or rename that session first: trail resume %s --name NEW", short[h.ID])
-			if h.StopReason == "error" {
+			switch {
+			case h.Corrupt && !h.LogOnly:
+				fix = fmt.Sprintf("its record does not parse: rebuild it with trail replay %s --write-record, or choose another name", h.ID)
+			case h.LogOnly && !firstStepRunning(st, h.ID):
+				fix = fmt.Sprintf("it has a log but no record: trail replay %s --write-record rebuilds it, or choose another name", h.ID)
+			case h.StopReason == "error":
 				// A script retrying `run --name X` after a provider
 				// failure meets its own first try: the way on is resume.
 				fix = fmt.Sprintf("its last step failed before the answer; to ask again: trail resume %s (no prompt), or choose another name", short[h.ID])
@@ -237,12 +242,12 @@ func checkNewID(st Store, id string) error {
 			return errs.Usagef("choose another id, or rename that session first: trail resume "+short[h.ID]+" --name NEW",
 				"the id %s would take the name %s of session %s", store.QuoteInput(id), store.QuoteInput(h.Name), short[h.ID])
 		}
-		if short[h.ID] == id || MatchesRef(h.ID, id) || strings.HasPrefix(id, short[h.ID]) {
-			// what list and every message showed for that session would
-			// then name the new one, or both (ambiguous). An id whose
-			// random end only shares the short id's characters (two UUIDs
-			// ending in the same digits) is no such reference: the short
-			// ids grow, as for any two ids trail makes.
+		if short[h.ID] == id || MatchesRef(h.ID, id) {
+			// what list and every message showed for that session, or a
+			// prefix of its id, would then name the new one. An id that
+			// merely begins as another's short id does (ci-run-1002 beside
+			// ci-run-1001, short id ci-run) takes nothing: the short ids
+			// grow to tell them apart, as for any two ids trail makes.
 			return errs.Usagef("choose another id", "the id %s is how session %s is known (its short id, or the start of its id)", store.QuoteInput(id), short[h.ID])
 		}
 	}

@@ -109,7 +109,10 @@ var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXT
 func networkEnv(env func(string) string, set map[string]string) map[string]string {
 	var out map[string]string
 	for _, k := range networkVars {
-		lower := strings.ToLower(k)
+		lower := k // only the proxy variables have a lower-case spelling Go reads
+		if strings.HasSuffix(k, "_PROXY") {
+			lower = strings.ToLower(k)
+		}
 		if env(k) != "" || env(lower) != "" {
 			continue
 		}

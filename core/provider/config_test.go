@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"maps"
 	"testing"
 
 	"trail/core/errs"
@@ -149,5 +150,21 @@ func TestAProxyKeyInTheBaseURLComesBackFromTheEnvironment(t *testing.T) {
 	}
 	if c, err = Resolve(Flags{}, getenv, &settings.Settings{}, ref, "/work"); err != nil || c.BaseURL != "https://proxy.example/v1?token="+env["OPENAI_API_KEY"] {
 		t.Fatalf("resumed base URL without the environment's = %q, %v", c.BaseURL, err)
+	}
+}
+
+// The settings' network variables apply where the environment lacks
+// them; the environment's own wins in the spellings Go reads: either case
+// for the proxies, upper case only for the rest (a lower-case
+// node_extra_ca_certs is read by nothing, so it must not hide the
+// settings' NODE_EXTRA_CA_CERTS).
+func TestNetworkEnvFromTheSettings(t *testing.T) {
+	set := map[string]string{"HTTPS_PROXY": "http://proxy.corp:8080", "NO_PROXY": "localhost 10.0.0.5",
+		"NODE_EXTRA_CA_CERTS": "/etc/corp/ca.pem", "PATH": "/usr/bin"}
+	environ := map[string]string{"https_proxy": "http://mine:3128", "node_extra_ca_certs": "/tmp/ignored.pem"}
+	got := networkEnv(func(k string) string { return environ[k] }, set)
+	want := map[string]string{"NO_PROXY": "localhost 10.0.0.5", "NODE_EXTRA_CA_CERTS": "/etc/corp/ca.pem"}
+	if !maps.Equal(got, want) {
+		t.Errorf("networkEnv = %v, want %v", got, want)
 	}
 }

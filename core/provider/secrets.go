@@ -42,8 +42,12 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 		}
 	}
 	for _, name := range sortedNames(settingsEnv) {
-		if value := settingsEnv[name]; secretName(name) || !plainSetting(name, value) {
+		value := settingsEnv[name]
+		if secretName(name) || !plainSetting(name, value) {
 			out = append(out, value)
+		}
+		if pw := urlPassword(value); pw != "" {
+			out = append(out, pw) // a tool may print it alone
 		}
 	}
 	return out

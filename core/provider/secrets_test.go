@@ -51,7 +51,7 @@ func TestSecretsInUse(t *testing.T) {
 		"sk-ant-in-use-0123456789",
 		"sk-ant-in-use-0123456789", "gh-token-value-0001", "aws-secret-value-0002", "pg-password-0003",
 		"stripe-value-0004", "deploy-pass-0005", "key-passphrase-0009", "private-key-0006", "Pr0xyPassw0rd-env", "Db-Passw0rd-0008",
-		"dk-settings-0007", "https://hooks.example/x?token=Abc123Def456", "http://build:Pr0xyPassw0rd@proxy.corp.example:8080",
+		"dk-settings-0007", "https://hooks.example/x?token=Abc123Def456", "http://build:Pr0xyPassw0rd@proxy.corp.example:8080", "Pr0xyPassw0rd",
 		"short", "whsec_Abc123Def456",
 	}
 	if !slices.Equal(got, want) {

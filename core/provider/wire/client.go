@@ -301,8 +301,11 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 		err = ue.Err
 	}
 	if re, ok := redirectFailure(err); ok {
-		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(re.Error()), Err: err,
-			Fix: "if that is the server to use, make it the base URL: --base-url " + re.base() + " (or the baseUrl setting)"}
+		fix := "if that is the server to use, make it the base URL: --base-url " + re.base() + " (or the baseUrl setting)"
+		if re.loop {
+			fix = "the server redirects in a loop: check --base-url"
+		}
+		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(re.Error()), Err: err, Fix: fix}
 	}
 	if fix := tlsFix(err); fix != "" {
 		// A certificate is refused the same way on every try.

@@ -27,7 +27,8 @@ import (
 // certificate code read them, before the first request.
 func applyNetworkEnv(set map[string]string) {
 	for k, v := range set {
-		if os.Getenv(k) == "" && os.Getenv(strings.ToLower(k)) == "" {
+		// set holds only what the environment lacks (provider.Resolve)
+		if os.Getenv(k) == "" {
 			os.Setenv(k, v)
 		}
 	}

@@ -21,7 +21,7 @@ import (
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	first := via[0]
 	if len(via) >= 10 {
-		return &redirectError{from: first.URL, to: req.URL, status: redirectStatus(req), why: "stopped after 10 redirects"}
+		return &redirectError{from: first.URL, to: req.URL, status: redirectStatus(req), why: "stopped after 10 redirects", loop: true}
 	}
 	if req.Method != first.Method {
 		return &redirectError{from: first.URL, to: req.URL, status: redirectStatus(req),
@@ -70,6 +70,7 @@ type redirectError struct {
 	from, to *url.URL
 	status   string
 	why      string
+	loop     bool // ten redirects on the same server
 }
 
 func (e *redirectError) Error() string {

@@ -158,3 +158,18 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// A server that redirects to itself forever is named as such, not offered
+// as the base URL to use.
+func TestARedirectLoopIsNamed(t *testing.T) {
+	var srv *keyCounter
+	srv = newKeyCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Path, http.StatusTemporaryRedirect)
+	})
+	c, req := keyedClient(srv.URL)
+	_, err := c.Open(context.Background(), req, nil)
+	var pe *errs.ProviderError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "stopped after 10 redirects") || pe.Hint() != "the server redirects in a loop: check --base-url" {
+		t.Fatalf("err = %v (hint %q)", err, pe.Hint())
+	}
+}
