@@ -79,6 +79,11 @@ func TestACertificateThisMachineDoesNotTrustEndsTheStepWithTheFix(t *testing.T) 
 	if r.code != 2 || !strings.Contains(r.stderr, `not-a-cert.pem" holds no certificate in PEM`) {
 		t.Errorf("NODE_EXTRA_CA_CERTS of a file with no certificate: %s", r)
 	}
+	// config --check finds it in a settings file before a step does
+	e.writeFile(".trail/settings.json", `{"env": {"NODE_EXTRA_CA_CERTS": "`+e.writeFile("not-a-cert.pem", "hello\n")+`"}}`)
+	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, `NODE_EXTRA_CA_CERTS: "`) {
+		t.Errorf("config --check of a NODE_EXTRA_CA_CERTS with no certificate: %s", r)
+	}
 }
 
 func TestClaudeCodeNetworkSettingsReachTheProvider(t *testing.T) {

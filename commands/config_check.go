@@ -13,6 +13,7 @@ import (
 
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/provider/wire"
 	"trail/core/settings"
 	"trail/store"
 )
@@ -26,6 +27,15 @@ func entryProblems(e settings.Entry) []configProblem {
 	var out []configProblem
 	if msg := checkEntry(e); msg != "" {
 		return append(out, configProblem{Key: e.Key, Msg: msg})
+	}
+	if e.Key == "env.NODE_EXTRA_CA_CERTS" {
+		// every step against a provider would refuse it (exit 2)
+		var file string
+		if json.Unmarshal(e.Value, &file) == nil && file != "" {
+			if err := wire.CheckCAFile(file); err != nil {
+				out = append(out, configProblem{Key: e.Key, Msg: "NODE_EXTRA_CA_CERTS: " + oneLine(err.Error())})
+			}
+		}
 	}
 	if kind, ok := strings.CutPrefix(e.Key, "permissions."); ok && (kind == "allow" || kind == "ask" || kind == "deny") {
 		var rule string

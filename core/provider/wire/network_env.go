@@ -104,6 +104,20 @@ func clientCertificate(certFile, keyFile string) (tls.Certificate, error) {
 	return c, nil
 }
 
+// CheckCAFile says what is wrong with a NODE_EXTRA_CA_CERTS file, as a
+// step would refuse it (trail config --check); nil when it holds a
+// certificate.
+func CheckCAFile(file string) error {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(pem) {
+		return fmt.Errorf("%s holds no certificate in PEM", store.QuoteInput(file))
+	}
+	return nil
+}
+
 // extraRoots is the system's certificate authorities and those of file.
 // A file that adds none is an error: Node warns and goes on, and the
 // requests then fail with an unknown authority that no longer says why.
