@@ -307,6 +307,10 @@ func (c *Client) transportError(ctx, actx context.Context, err error, u *url.URL
 		}
 		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(re.Error()), Err: err, Fix: fix}
 	}
+	var se *setupError
+	if errors.As(err, &se) {
+		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(se.Error()), Err: err, Fix: se.fix}
+	}
 	if fix := tlsFix(err); fix != "" {
 		// A certificate is refused the same way on every try.
 		return &errs.ProviderError{Provider: c.Provider, Message: c.scrub(fmt.Sprintf("connection to %s failed: %v", shownURL(u), err)), Err: err, Fix: fix}

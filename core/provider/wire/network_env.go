@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 
 	"trail/core/errs"
 	"trail/lazy"
@@ -60,48 +62,129 @@ func newHTTP() httpSetup {
 	// Compression is off: a gzip layer may hold back bytes a streamed
 	// answer should show at once.
 	t.DisableCompression = true
-	var cfg tls.Config
-	if file := os.Getenv("NODE_EXTRA_CA_CERTS"); file != "" {
-		roots, err := extraRoots(file)
-		if err != nil {
-			return httpSetup{err: err}
-		}
-		cfg.RootCAs = roots
+	extra := tlsExtras{caFile: os.Getenv("NODE_EXTRA_CA_CERTS"),
+		certFile: os.Getenv("CLAUDE_CODE_CLIENT_CERT"), keyFile: os.Getenv("CLAUDE_CODE_CLIENT_KEY")}
+	if extra == (tlsExtras{}) {
+		return httpSetup{client: &http.Client{Transport: t, CheckRedirect: checkRedirect}}
 	}
-	if cert, key := os.Getenv("CLAUDE_CODE_CLIENT_CERT"), os.Getenv("CLAUDE_CODE_CLIENT_KEY"); cert != "" || key != "" {
-		c, err := clientCertificate(cert, key)
-		if err != nil {
-			return httpSetup{err: err}
-		}
-		cfg.Certificates = []tls.Certificate{c}
+	if err := extra.check(); err != nil {
+		return httpSetup{err: err}
 	}
-	if cfg.RootCAs != nil || cfg.Certificates != nil {
-		t.TLSClientConfig = &cfg
-	}
-	return httpSetup{client: &http.Client{Transport: t, CheckRedirect: checkRedirect}}
+	return httpSetup{client: &http.Client{Transport: &splitTransport{plain: t, extra: extra}, CheckRedirect: checkRedirect}}
 }
 
-// clientCertificate is the certificate trail shows a server that asks for
-// one (mutual TLS), from the files Claude Code reads: CLAUDE_CODE_CLIENT_CERT
-// and CLAUDE_CODE_CLIENT_KEY, both PEM. A key encrypted with a passphrase
-// (CLAUDE_CODE_CLIENT_KEY_PASSPHRASE) is refused with the way to decrypt
-// it: Go reads no encrypted PKCS#8.
-func clientCertificate(certFile, keyFile string) (tls.Certificate, error) {
+// tlsExtras are the company network's additions to TLS: authorities to
+// trust besides the system's (NODE_EXTRA_CA_CERTS) and a client
+// certificate (CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY).
+type tlsExtras struct{ caFile, certFile, keyFile string }
+
+// check finds, at once and cheaply, what would make every HTTPS request
+// fail: a usage error before any request (exit 2), not a connection
+// failure retried.
+func (x tlsExtras) check() error {
+	if x.caFile != "" && !isSystemBundle(x.caFile) {
+		pem, err := os.ReadFile(x.caFile)
+		if err != nil {
+			return errs.Usagef(caFix, "NODE_EXTRA_CA_CERTS: %v", err)
+		}
+		if !bytes.Contains(pem, []byte("-----BEGIN CERTIFICATE-----")) {
+			return errs.Usagef(caFix, "NODE_EXTRA_CA_CERTS: %s holds no certificate in PEM", store.QuoteInput(x.caFile))
+		}
+	}
 	const fix = "CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"
 	switch {
-	case certFile == "":
-		return tls.Certificate{}, errs.Usagef(fix, "CLAUDE_CODE_CLIENT_KEY is set without CLAUDE_CODE_CLIENT_CERT")
-	case keyFile == "":
-		return tls.Certificate{}, errs.Usagef(fix, "CLAUDE_CODE_CLIENT_CERT is set without CLAUDE_CODE_CLIENT_KEY")
+	case x.certFile == "" && x.keyFile == "":
+	case x.certFile == "":
+		return errs.Usagef(fix, "CLAUDE_CODE_CLIENT_KEY is set without CLAUDE_CODE_CLIENT_CERT")
+	case x.keyFile == "":
+		return errs.Usagef(fix, "CLAUDE_CODE_CLIENT_CERT is set without CLAUDE_CODE_CLIENT_KEY")
 	case os.Getenv("CLAUDE_CODE_CLIENT_KEY_PASSPHRASE") != "":
-		return tls.Certificate{}, errs.Usagef("decrypt the key once (openssl pkey -in key.pem -out key-plain.pem, kept private) and point CLAUDE_CODE_CLIENT_KEY at it",
+		// Go reads no encrypted PKCS#8 key
+		return errs.Usagef("decrypt the key once (openssl pkey -in key.pem -out key-plain.pem, kept private) and point CLAUDE_CODE_CLIENT_KEY at it",
 			"a client key encrypted with a passphrase (CLAUDE_CODE_CLIENT_KEY_PASSPHRASE) is not supported")
 	}
-	c, err := tls.LoadX509KeyPair(certFile, keyFile)
-	if err != nil {
-		return tls.Certificate{}, errs.Usagef(fix, "client certificate: %v", err)
+	return nil
+}
+
+const caFix = "NODE_EXTRA_CA_CERTS names a file of CA certificates in PEM (-----BEGIN CERTIFICATE-----); fix the path or unset it"
+
+// splitTransport sends http:// requests as they are, and builds the TLS
+// additions on the first https:// one: the system's authorities and a
+// bundle parsed cost about 20 ms and a thousand page faults, which a step
+// against a local server (http://localhost) must not pay, nor any step of
+// a machine whose NODE_EXTRA_CA_CERTS is the system bundle itself.
+type splitTransport struct {
+	plain *http.Transport
+	extra tlsExtras
+	once  sync.Once
+	tls   *http.Transport
+	err   error
+}
+
+func (s *splitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Scheme != "https" {
+		return s.plain.RoundTrip(r)
 	}
-	return c, nil
+	s.once.Do(func() {
+		var cfg tls.Config
+		if s.extra.caFile != "" && !isSystemBundle(s.extra.caFile) {
+			if cfg.RootCAs, s.err = extraRoots(s.extra.caFile); s.err != nil {
+				return
+			}
+		}
+		if s.extra.certFile != "" {
+			c, err := tls.LoadX509KeyPair(s.extra.certFile, s.extra.keyFile)
+			if err != nil {
+				s.err = &setupError{fmt.Errorf("client certificate: %w", err),
+					"CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"}
+				return
+			}
+			cfg.Certificates = []tls.Certificate{c}
+		}
+		s.tls = s.plain.Clone()
+		s.tls.TLSClientConfig = &cfg
+	})
+	if s.err != nil {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, s.err
+	}
+	return s.tls.RoundTrip(r)
+}
+
+// setupError is a TLS addition that could not be made: not retried.
+type setupError struct {
+	err error
+	fix string
+}
+
+func (e *setupError) Error() string { return e.err.Error() }
+func (e *setupError) Unwrap() error { return e.err }
+
+// systemBundles are the files Go reads the system's authorities from on
+// Linux when SSL_CERT_FILE names none (crypto/x509's root_linux.go).
+var systemBundles = []string{
+	"/etc/ssl/certs/ca-certificates.crt",
+	"/etc/pki/tls/certs/ca-bundle.crt",
+	"/etc/ssl/ca-bundle.pem",
+	"/etc/pki/tls/cacert.pem",
+	"/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+	"/etc/ssl/cert.pem",
+}
+
+// isSystemBundle reports whether file is the bundle Go takes the system's
+// authorities from already: adding it again adds nothing.
+func isSystemBundle(file string) bool {
+	if f := os.Getenv("SSL_CERT_FILE"); f != "" {
+		return store.SameFile(file, f)
+	}
+	for _, b := range systemBundles {
+		if _, err := os.Stat(b); err == nil {
+			return store.SameFile(file, b)
+		}
+	}
+	return false
 }
 
 // CheckCAFile says what is wrong with a NODE_EXTRA_CA_CERTS file, as a
@@ -122,17 +205,16 @@ func CheckCAFile(file string) error {
 // A file that adds none is an error: Node warns and goes on, and the
 // requests then fail with an unknown authority that no longer says why.
 func extraRoots(file string) (*x509.CertPool, error) {
-	fix := "NODE_EXTRA_CA_CERTS names a file of CA certificates in PEM (-----BEGIN CERTIFICATE-----); fix the path or unset it"
 	pem, err := os.ReadFile(file)
 	if err != nil {
-		return nil, errs.Usagef(fix, "NODE_EXTRA_CA_CERTS: %v", err)
+		return nil, &setupError{fmt.Errorf("NODE_EXTRA_CA_CERTS: %w", err), caFix}
 	}
 	roots, err := x509.SystemCertPool()
 	if err != nil || roots == nil {
 		roots = x509.NewCertPool()
 	}
 	if !roots.AppendCertsFromPEM(pem) {
-		return nil, errs.Usagef(fix, "NODE_EXTRA_CA_CERTS: %s holds no certificate in PEM", store.QuoteInput(file))
+		return nil, &setupError{fmt.Errorf("NODE_EXTRA_CA_CERTS: %s holds no certificate in PEM", store.QuoteInput(file)), caFix}
 	}
 	return roots, nil
 }

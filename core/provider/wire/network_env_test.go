@@ -1,0 +1,43 @@
+package wire
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A NODE_EXTRA_CA_CERTS that is the bundle Go reads the system's
+// authorities from (some machines export it so) adds nothing, and is not
+// parsed a second time.
+func TestTheSystemBundleIsNoExtraAuthority(t *testing.T) {
+	dir := t.TempDir()
+	bundle := filepath.Join(dir, "ca-certificates.crt")
+	other := filepath.Join(dir, "corp-ca.pem")
+	link := filepath.Join(dir, "link.crt")
+	for _, f := range []string{bundle, other} {
+		if err := os.WriteFile(f, []byte("-----BEGIN CERTIFICATE-----\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(bundle, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SSL_CERT_FILE", bundle)
+	for f, want := range map[string]bool{bundle: true, link: true, other: false, filepath.Join(dir, "missing"): false} {
+		if got := isSystemBundle(f); got != want {
+			t.Errorf("isSystemBundle(%s) = %v, want %v", filepath.Base(f), got, want)
+		}
+	}
+}
+
+func TestNoProxyList(t *testing.T) {
+	for in, want := range map[string]string{
+		"localhost 192.168.1.1 example.com .example.com": "localhost,192.168.1.1,example.com,.example.com",
+		"localhost, 10.0.0.5":                            "localhost,10.0.0.5",
+		"*":                                              "*",
+	} {
+		if got := noProxyList(in); got != want {
+			t.Errorf("noProxyList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
