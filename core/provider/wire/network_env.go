@@ -17,7 +17,8 @@ import (
 )
 
 // How trail reaches a provider through a company network, as Claude Code
-// does (its network-config page): the proxy variables (HTTPS_PROXY,
+// does (its network-config page, docs.claude.com/…/claude-code/network-config):
+// the proxy variables (HTTPS_PROXY,
 // HTTP_PROXY, NO_PROXY; Go reads them, and never proxies localhost), a
 // NO_PROXY list separated by spaces as well as commas, extra certificate
 // authorities in NODE_EXTRA_CA_CERTS (added to the system's; SSL_CERT_FILE
