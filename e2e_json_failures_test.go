@@ -35,3 +35,22 @@ func TestJSONOutputHasAnObjectWhenTheStepNeverBegan(t *testing.T) {
 		}
 	}
 }
+
+// A step that never began because its session is busy names that session.
+func TestJSONOutputOfABusySessionNamesIt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := e.script(answer("first"), map[string]any{"text": "slow", "delayMs": 3000})
+	e.must("", "run", "--provider", "script", "--script", s, "--session-id", "busy-one", "go")
+	c := e.cmd("resume", "busy-one", "again")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Wait()
+	waitFor(t, func() bool { return strings.Contains(e.run("", "list").stdout, "running") })
+	r := e.run("", "resume", "busy-one", "--wait", "0", "-o", "json", "more")
+	var obj map[string]any
+	if r.code != 5 || json.Unmarshal([]byte(r.stdout), &obj) != nil || obj["session_id"] != "busy-one" || obj["is_error"] != true {
+		t.Errorf("-o json of a busy session: %s", r)
+	}
+}

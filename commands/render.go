@@ -10,6 +10,7 @@ import (
 	"trail/core/permission"
 	"trail/core/provider"
 	"trail/logfmt"
+	"trail/store"
 )
 
 // renderer shows a step: it observes events while the step runs and writes
@@ -295,11 +296,29 @@ func failureObject(err error, uuid string) logfmt.Object {
 		logfmt.F("subtype", core.SubtypeError),
 		logfmt.F("is_error", true),
 		logfmt.F("result", ""),
-		logfmt.F("session_id", nil),
+		logfmt.F("session_id", nullIfEmpty(sessionOfError(err))),
 		logfmt.F("uuid", uuid),
 		logfmt.F("error", msg),
 		logfmt.F("errors", []string{msg}),
 	}
+}
+
+// sessionOfError is the session a failure before the step names, when it
+// names one: a session busy with another step, a broken record, one with
+// only its log. "" for none (not found, a refused option).
+func sessionOfError(err error) string {
+	var busy *store.BusyError
+	var rec *store.CorruptError
+	var nf *errs.NotFoundError
+	switch {
+	case errors.As(err, &busy) && !busy.Names():
+		return busy.ID
+	case errors.As(err, &rec):
+		return idFromRecordPath(rec.Path)
+	case errors.As(err, &nf):
+		return nf.LogOnly
+	}
+	return ""
 }
 
 // resultObject is Claude Code's result shape (SPEC 6); fields are only ever
