@@ -148,9 +148,13 @@ func TestClaudeCodeNetworkSettingsReachTheProvider(t *testing.T) {
 		t.Errorf("a proxy that refuses connections: %s", r)
 	}
 
-	// the environment's own proxy setting wins over the settings'
+	// the environment's own proxy setting wins over the settings', and
+	// config says so
 	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"HTTP_PROXY": "http://127.0.0.1:9"}})
 	e.setenv("http_proxy=" + plain.URL)
+	if r := e.must("", "config"); !strings.Contains(r.stdout, "(trail's own requests use the environment's http_proxy)") {
+		t.Errorf("config with a proxy in the environment and the settings:\n%s", r.stdout)
+	}
 	p0 := proxied.Load()
 	if r := e.run("", "run", "--base-url", base, "--no-stdin", "hi"); r.code != 0 || proxied.Load() != p0+1 {
 		t.Errorf("http_proxy in the environment beside HTTP_PROXY in the settings: %s", r)

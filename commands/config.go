@@ -249,6 +249,9 @@ func writeConfigText(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		switch {
 		case r.File != "":
 			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), shortPath(r.File, o.Cwd, userHome)
+			if r.Note != "" {
+				row[2] += " (" + r.Note + ")"
+			}
 		case r.Env != "":
 			row[1], row[2] = modelShown(r, cutEnd(redact(compactJSON(r.Value)), 60)), "env "+r.Env
 		default:
@@ -340,6 +343,9 @@ func writeConfigJSON(o *ConfigOptions, cfg []configRow, files []settings.FileRep
 		switch {
 		case r.File != "":
 			item = append(item, logfmt.F("file", r.File))
+			if r.Note != "" {
+				item = append(item, logfmt.F("note", r.Note))
+			}
 		case r.Env != "":
 			item = append(item, logfmt.F("env", r.Env))
 		default:

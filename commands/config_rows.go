@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"trail/core"
 	"trail/core/provider"
@@ -27,6 +28,9 @@ type configRow struct {
 	// one. Only rows with neither File nor Env are defaults.
 	Default string
 	Missing string // what a default without a value means
+	// Note says more of a file's value: a network variable of the env
+	// block that the environment's own replaces for trail's requests.
+	Note string
 	// Resolved is the model id a step sends for a Claude Code alias, and
 	// ResolvedWhy what chose it; Warning says the provider cannot use
 	// the alias (config_model.go).
@@ -42,7 +46,13 @@ func configRows(env func(string) string, entries []settings.Entry) []configRow {
 	byKey := map[string]int{}
 	for _, e := range entries {
 		byKey[e.Key] = len(rows)
-		rows = append(rows, configRow{Key: e.Key, Value: e.Value, File: e.File})
+		row := configRow{Key: e.Key, Value: e.Value, File: e.File}
+		if name, ok := strings.CutPrefix(e.Key, "env."); ok {
+			if v := provider.EnvironmentOverrides(env, name); v != "" {
+				row.Note = "trail's own requests use the environment's " + v
+			}
+		}
+		rows = append(rows, row)
 	}
 	set := func(r configRow) {
 		if i, ok := byKey[r.Key]; ok {

@@ -106,6 +106,25 @@ type Config struct {
 var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
 	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE"}
 
+// EnvironmentOverrides names the environment variable that replaces the
+// settings' env entry name for trail's own requests ("https_proxy"), ""
+// when none does or name is no network variable.
+func EnvironmentOverrides(env func(string) string, name string) string {
+	for _, k := range networkVars {
+		proxy := strings.HasSuffix(k, "_PROXY")
+		if name != k && !(proxy && name == strings.ToLower(k)) {
+			continue
+		}
+		if env(k) != "" {
+			return k
+		}
+		if proxy && env(strings.ToLower(k)) != "" {
+			return strings.ToLower(k)
+		}
+	}
+	return ""
+}
+
 func networkEnv(env func(string) string, set map[string]string) map[string]string {
 	var out map[string]string
 	for _, k := range networkVars {

@@ -168,3 +168,14 @@ func TestNetworkEnvFromTheSettings(t *testing.T) {
 		t.Errorf("networkEnv = %v, want %v", got, want)
 	}
 }
+
+func TestEnvironmentOverrides(t *testing.T) {
+	environ := map[string]string{"https_proxy": "http://mine:3128", "NODE_EXTRA_CA_CERTS": "/etc/corp.pem", "node_extra_ca_certs": "x"}
+	env := func(k string) string { return environ[k] }
+	for name, want := range map[string]string{"HTTPS_PROXY": "https_proxy", "https_proxy": "https_proxy",
+		"NODE_EXTRA_CA_CERTS": "NODE_EXTRA_CA_CERTS", "NO_PROXY": "", "DEPLOY_KEY": ""} {
+		if got := EnvironmentOverrides(env, name); got != want {
+			t.Errorf("EnvironmentOverrides(%s) = %q, want %q", name, got, want)
+		}
+	}
+}
