@@ -258,8 +258,9 @@ func TestValidateLogOfAStepStartedWhileItReadsIsValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Wait()
-	err := v.Wait()
-	if err != nil || !strings.Contains(out.String(), "Its step is still running.") {
+	// On a machine so slow that validate-log reaches the log before the
+	// step writes to it, the log is simply complete: exit 0 either way.
+	if err := v.Wait(); err != nil {
 		t.Errorf("validate-log while a step started: %v\n%s", err, out.String())
 	}
 }
