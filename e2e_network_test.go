@@ -214,3 +214,46 @@ func TestAClientCertificateFromClaudeCodesVariables(t *testing.T) {
 		t.Errorf("an encrypted client key: %s", r)
 	}
 }
+
+// A gateway set up as Claude Code's docs and gateways' own pages say:
+// ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN and ANTHROPIC_MODEL (the model
+// the gateway serves), and ANTHROPIC_CUSTOM_HEADERS for its own key, in
+// the environment or the settings' env. trail sent Anthropic's default
+// model and no header, and the gateway refused both.
+func TestAGatewayAsClaudeCodeIsSetUpForIt(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")),
+		wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")), wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")),
+		wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := newEnv(t)
+	e.setenv("ANTHROPIC_AUTH_TOKEN=gw-token-0123456789", "ANTHROPIC_BASE_URL="+srv.URL)
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{
+		"ANTHROPIC_MODEL": "deepseek-v3.2", "ANTHROPIC_CUSTOM_HEADERS": "x-gateway-key: gwk-0123456789abcdef\nx-route: eu-west"}})
+	model := func(i int) string {
+		var body struct{ Model string }
+		json.Unmarshal(srv.Body(i), &body)
+		return body.Model
+	}
+	e.must("", "run", "--no-stdin", "hi")
+	if model(0) != "deepseek-v3.2" || srv.Header(0).Get("X-Gateway-Key") != "gwk-0123456789abcdef" || srv.Header(0).Get("X-Route") != "eu-west" {
+		t.Errorf("from the settings' env: model %q, headers %v", model(0), srv.Header(0))
+	}
+	e.setenv("ANTHROPIC_MODEL=glm-4.6") // the environment's beats the settings'
+	e.must("", "run", "--no-stdin", "hi")
+	if model(1) != "glm-4.6" {
+		t.Errorf("ANTHROPIC_MODEL in the environment: model %q", model(1))
+	}
+	e.must("", "run", "-m", "qwen3-coder", "--no-stdin", "hi") // and the flag beats both
+	if model(2) != "qwen3-coder" {
+		t.Errorf("-m beside ANTHROPIC_MODEL: model %q", model(2))
+	}
+	// the header's value is a secret: a tool that prints the environment
+	// does not put it in the log
+	s := e.script(calls(call("Bash", map[string]any{"command": `echo "$ANTHROPIC_CUSTOM_HEADERS"`})), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	e.checkNoSecrets("gwk-0123456789abcdef")
+	e.setenv("ANTHROPIC_CUSTOM_HEADERS=not a header")
+	if r := e.run("", "run", "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, "ANTHROPIC_CUSTOM_HEADERS has a line that is no header") {
+		t.Errorf("a custom header line that is no header: %s", r)
+	}
+}

@@ -75,13 +75,20 @@ func configRows(env func(string) string, entries []settings.Entry) []configRow {
 		set(configRow{Key: v.key, Value: jsonString(env(v.name)), Env: v.name})
 	}
 	// A gateway kept in the env block (Claude Code's way) is the base
-	// URL when neither the environment nor a baseUrl key names one.
-	if v := baseURLVar(chosen); v != "" {
-		if _, ok := byKey["baseUrl"]; !ok {
-			if i, ok := byKey["env."+v]; ok {
-				set(configRow{Key: "baseUrl", Value: rows[i].Value, File: rows[i].File})
+	// URL, and its ANTHROPIC_MODEL the model, when neither the
+	// environment nor trail's own key names one.
+	fromEnvBlock := func(key, variable string) {
+		if _, ok := byKey[key]; !ok {
+			if i, ok := byKey["env."+variable]; ok {
+				set(configRow{Key: key, Value: rows[i].Value, File: rows[i].File})
 			}
 		}
+	}
+	if v := baseURLVar(chosen); v != "" {
+		fromEnvBlock("baseUrl", v)
+	}
+	if chosen == provider.Anthropic {
+		fromEnvBlock("model", "ANTHROPIC_MODEL")
 	}
 	for _, d := range configDefaults(chosen, why) {
 		if _, ok := byKey[d.Key]; !ok {
@@ -103,6 +110,8 @@ func configEnvVars(env func(string) string, name string) []configEnvVar {
 	}
 	if env("TRAIL_MODEL") != "" {
 		out = append(out, configEnvVar{"model", "TRAIL_MODEL"})
+	} else if name == provider.Anthropic && env("ANTHROPIC_MODEL") != "" {
+		out = append(out, configEnvVar{"model", "ANTHROPIC_MODEL"})
 	}
 	if v := baseURLVar(name); v != "" && env(v) != "" {
 		out = append(out, configEnvVar{"baseUrl", v})

@@ -96,6 +96,38 @@ type Config struct {
 	// env block sets and the environment lacks: the HTTP providers put
 	// them in the process's environment before their first request.
 	NetworkEnv map[string]string
+	// Headers are added to every request (ANTHROPIC_CUSTOM_HEADERS: a
+	// gateway's own key or routing); their values are secrets.
+	Headers [][2]string
+}
+
+// CustomHeaders reads ANTHROPIC_CUSTOM_HEADERS as Claude Code does: one
+// "Name: Value" a line. A line that is no header is a usage error, not a
+// header silently dropped (a gateway would then refuse every request).
+func CustomHeaders(v string) ([][2]string, error) {
+	var out [][2]string
+	for _, line := range strings.Split(v, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, errs.Usagef(`one "Name: Value" a line, e.g. ANTHROPIC_CUSTOM_HEADERS="x-gateway-key: abc123"`,
+				"ANTHROPIC_CUSTOM_HEADERS has a line that is no header: %s", store.QuoteInput(cutForError(line)))
+		}
+		out = append(out, [2]string{name, value})
+	}
+	return out, nil
+}
+
+// cutForError keeps a header line short in an error: its value may be a key.
+func cutForError(line string) string {
+	if len(line) > 12 {
+		return line[:12] + "…"
+	}
+	return line
 }
 
 // networkVars are the variables of the settings' env block that apply to
@@ -188,8 +220,17 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 	sameStored := stored != nil && stored.Name == c.Name
 
 	c.Model = cmp.Or(flags.Model, when(sameStored, storedField(stored, func(r *store.ProviderRef) string { return r.Model })), env("TRAIL_MODEL"))
+	if c.Name == Anthropic {
+		// Claude Code's variable, as gateway setups ask for it (with
+		// ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN): the model the
+		// gateway serves, where Anthropic's default would be refused
+		c.Model = cmp.Or(c.Model, env("ANTHROPIC_MODEL"))
+	}
 	if c.Model == "" && s.Model != "" {
 		c.Model, c.ModelFrom = s.Model, s.ModelFrom
+	}
+	if c.Name == Anthropic {
+		c.Model = cmp.Or(c.Model, s.Env["ANTHROPIC_MODEL"]) // the settings' env: after trail's own "model"
 	}
 	c.Model = cmp.Or(c.Model, defaultModel(c.Name))
 	if id, warning := ResolveModel(c.Name, c.Model, c.ModelFrom, AliasEnv(env, s)); id != c.Model {
@@ -209,6 +250,13 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 	if c.Name == Anthropic || c.Name == OpenAI {
 		c.BaseURL = cmp.Or(c.BaseURL, s.Env[envName(c.Name)])
 		c.NetworkEnv = networkEnv(env, s.Env)
+	}
+	if c.Name == Anthropic {
+		h, err := CustomHeaders(cmp.Or(env("ANTHROPIC_CUSTOM_HEADERS"), s.Env["ANTHROPIC_CUSTOM_HEADERS"]))
+		if err != nil {
+			return c, err
+		}
+		c.Headers = h
 	}
 	if flags.BaseURL == "" && storedBase != "" && envBase != "" && envBase != storedBase {
 		// The session goes on where it began (SPEC 1.4), but a server that

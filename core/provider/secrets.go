@@ -12,8 +12,9 @@ import (
 //   - the API keys trail reads (Secrets);
 //   - every value of an environment variable whose name says it holds a
 //     secret (secretName: *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, ...),
-//     and the password of every URL-valued one (a proxy's), since Bash
-//     and hooks inherit the environment and `env` prints it;
+//     the password of every URL-valued one (a proxy's) and the values of
+//     ANTHROPIC_CUSTOM_HEADERS, since Bash and hooks inherit the
+//     environment and `env` prints it;
 //   - the values of the settings' `env` block, which trail itself exports
 //     to Bash and hooks, except those that are plainly not secrets: paths,
 //     numbers, lowercase words ("production"), text with spaces, and names
@@ -35,6 +36,8 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 		switch {
 		case ok && secretName(name):
 			out = append(out, value)
+		case ok && name == "ANTHROPIC_CUSTOM_HEADERS":
+			out = append(out, headerValues(value)...)
 		case ok:
 			if pw := urlPassword(value); pw != "" {
 				out = append(out, pw)
@@ -49,6 +52,20 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 		if pw := urlPassword(value); pw != "" {
 			out = append(out, pw) // a tool may print it alone
 		}
+		if name == "ANTHROPIC_CUSTOM_HEADERS" {
+			out = append(out, headerValues(value)...)
+		}
+	}
+	return out
+}
+
+// headerValues are the values of ANTHROPIC_CUSTOM_HEADERS's headers: a
+// gateway's key travels there.
+func headerValues(v string) []string {
+	h, _ := CustomHeaders(v)
+	out := make([]string, 0, len(h))
+	for _, kv := range h {
+		out = append(out, kv[1])
 	}
 	return out
 }

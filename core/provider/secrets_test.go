@@ -23,6 +23,7 @@ func TestSecretsInUse(t *testing.T) {
 		"https_proxy=http://build:Pr0xyPassw0rd-env@proxy.corp.example:8080",
 		"DATABASE_URL=postgres://app:Db-Passw0rd-0008@db:5432/app",
 		"GIT_URL=https://github.com/org/repo.git",
+		"ANTHROPIC_CUSTOM_HEADERS=x-gateway-key: gw-key-0010\nx-route: eu",
 		"MALFORMED",
 	}
 	settings := map[string]string{
@@ -50,7 +51,7 @@ func TestSecretsInUse(t *testing.T) {
 	want := []string{
 		"sk-ant-in-use-0123456789",
 		"sk-ant-in-use-0123456789", "gh-token-value-0001", "aws-secret-value-0002", "pg-password-0003",
-		"stripe-value-0004", "deploy-pass-0005", "key-passphrase-0009", "private-key-0006", "Pr0xyPassw0rd-env", "Db-Passw0rd-0008",
+		"stripe-value-0004", "deploy-pass-0005", "key-passphrase-0009", "private-key-0006", "Pr0xyPassw0rd-env", "Db-Passw0rd-0008", "gw-key-0010", "eu",
 		"dk-settings-0007", "https://hooks.example/x?token=Abc123Def456", "http://build:Pr0xyPassw0rd@proxy.corp.example:8080", "Pr0xyPassw0rd",
 		"short", "whsec_Abc123Def456",
 	}

@@ -23,10 +23,11 @@ const apiVersion = "2023-06-01"
 
 // Provider calls the Messages API.
 type Provider struct {
-	url    string
-	key    string
-	bearer bool
-	client *wire.Client
+	url     string
+	key     string
+	bearer  bool
+	headers [][2]string // ANTHROPIC_CUSTOM_HEADERS
+	client  *wire.Client
 }
 
 // New returns the provider for cfg. opts tune retries and timeouts; cfg's
@@ -41,7 +42,7 @@ func New(cfg provider.Config, opts wire.Options) (*Provider, error) {
 	c.Final = final
 	c.Early = early
 	c.Whole = isWhole
-	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, client: c}, nil
+	return &Provider{url: url, key: cfg.APIKey, bearer: cfg.BearerAuth, headers: cfg.Headers, client: c}, nil
 }
 
 // early reads the start of a stream: message_start and pings come before
@@ -84,6 +85,9 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 		h.Set("Authorization", "Bearer "+p.key)
 	} else {
 		h.Set("X-Api-Key", p.key)
+	}
+	for _, kv := range p.headers {
+		h.Set(kv[0], kv[1]) // ANTHROPIC_CUSTOM_HEADERS, after trail's own, as Claude Code adds them
 	}
 	st, err := p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
 	if err != nil {

@@ -22,6 +22,9 @@ func Setup(name string, cfg provider.Config, opts Options, defaultBase, path str
 		}
 	}
 	secrets := []string{cfg.APIKey}
+	for _, h := range cfg.Headers {
+		secrets = append(secrets, h[1]) // a gateway's key, as likely as not
+	}
 	endpoint, err := Endpoint(cfg.BaseURL, defaultBase, path, secrets)
 	if err != nil {
 		return "", nil, err
