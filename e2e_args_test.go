@@ -130,6 +130,7 @@ func TestAnEmptyOptionValueIsRefused(t *testing.T) {
 		{"list", "--home="},
 		{"run", "--disallowedTools", "", "hi"},
 		{"run", "--allowed-tools=", "hi"},
+		{"run", "--disallowedTools", ",", "hi"}, // "$A,$B", both unset
 		{"validate-log", ""},
 	} {
 		r := e.run("", args...)

@@ -79,6 +79,21 @@ func TestACertificateThisMachineDoesNotTrustEndsTheStepWithTheFix(t *testing.T) 
 	if r.code != 2 || !strings.Contains(r.stderr, `not-a-cert.pem" holds no certificate in PEM`) {
 		t.Errorf("NODE_EXTRA_CA_CERTS of a file with no certificate: %s", r)
 	}
+	// a file that is no file of certificates is refused, never read
+	// whole (/dev/zero filled memory, a FIFO hung the step)
+	e.setenv("NODE_EXTRA_CA_CERTS=/dev/zero")
+	if r := e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, `"/dev/zero" is not a regular file`) {
+		t.Errorf("NODE_EXTRA_CA_CERTS=/dev/zero: %s", r)
+	}
+	// and none of it matters to a step against an http:// server (a
+	// stale path in a shell's profile must not stop a local model)
+	plain := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")), wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	for _, ca := range []string{"/dev/zero", filepath.Join(e.user, "gone.pem")} {
+		e.setenv("NODE_EXTRA_CA_CERTS=" + ca)
+		if r := e.run("", "run", "--provider", "anthropic", "--base-url", plain.URL, "--no-stdin", "hi"); r.code != 0 || r.stdout != "Hello!\n" {
+			t.Errorf("NODE_EXTRA_CA_CERTS=%s against http://: %s", ca, r)
+		}
+	}
 	// config --check finds it in a settings file before a step does
 	e.writeFile(".trail/settings.json", `{"env": {"NODE_EXTRA_CA_CERTS": "`+e.writeFile("not-a-cert.pem", "hello\n")+`"}}`)
 	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, `NODE_EXTRA_CA_CERTS: "`) {
@@ -252,8 +267,17 @@ func TestAGatewayAsClaudeCodeIsSetUpForIt(t *testing.T) {
 	s := e.script(calls(call("Bash", map[string]any{"command": `echo "$ANTHROPIC_CUSTOM_HEADERS"`})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 	e.checkNoSecrets("gwk-0123456789abcdef")
-	e.setenv("ANTHROPIC_CUSTOM_HEADERS=not a header")
-	if r := e.run("", "run", "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, "ANTHROPIC_CUSTOM_HEADERS has a line that is no header") {
+	// a line that is no header is refused, without quoting it: its value
+	// may be the key
+	e.setenv("ANTHROPIC_CUSTOM_HEADERS=x-gateway-key gwk-typed-without-colon")
+	if r := e.run("", "run", "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, "ANTHROPIC_CUSTOM_HEADERS: line 1 is no header") || strings.Contains(r.stderr, "gwk") {
 		t.Errorf("a custom header line that is no header: %s", r)
+	}
+	// config --check finds it in a settings file, and a gateway's base
+	// URL there without its scheme
+	e.setenv("ANTHROPIC_CUSTOM_HEADERS=")
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"ANTHROPIC_CUSTOM_HEADERS": "no header here", "ANTHROPIC_BASE_URL": "gateway.corp:8080"}})
+	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, "line 1 is no header") || !strings.Contains(r.stdout, "must start with http:// or https://") {
+		t.Errorf("config --check of the gateway's settings: %s", r)
 	}
 }

@@ -127,7 +127,7 @@ func splitRules(v string) []string {
 type listFlag struct{ rules []string }
 
 func (f *listFlag) Set(v string) error {
-	if strings.TrimSpace(v) == "" {
+	if len(splitRules(v)) == 0 {
 		// --disallowedTools "$DENY" with DENY unset would run with no
 		// deny rule at all
 		return errors.New("it is empty (an unset variable?)")

@@ -178,9 +178,13 @@ func checkEntry(e settings.Entry) string {
 		if _, ok := provider.DefaultModel(str); !ok || !isString {
 			return fmt.Sprintf("provider %s is not one of anthropic, openai, echo, script, cassette", e.Value)
 		}
-	case e.Key == "baseUrl":
+	case e.Key == "baseUrl", e.Key == "env.ANTHROPIC_BASE_URL", e.Key == "env.OPENAI_BASE_URL":
 		if !isString || !(strings.HasPrefix(str, "http://") || strings.HasPrefix(str, "https://")) {
-			return fmt.Sprintf("baseUrl %s must start with http:// or https://", e.Value)
+			return fmt.Sprintf("%s %s must start with http:// or https://", strings.TrimPrefix(e.Key, "env."), e.Value)
+		}
+	case e.Key == "env.ANTHROPIC_CUSTOM_HEADERS":
+		if _, err := provider.CustomHeaders(str); err != nil {
+			return oneLine(err.Error())
 		}
 	case e.Key == "permissions.defaultMode":
 		if !isString || !permission.ValidMode(str) {

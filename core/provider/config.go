@@ -106,7 +106,7 @@ type Config struct {
 // header silently dropped (a gateway would then refuse every request).
 func CustomHeaders(v string) ([][2]string, error) {
 	var out [][2]string
-	for _, line := range strings.Split(v, "\n") {
+	for i, line := range strings.Split(v, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
@@ -114,20 +114,13 @@ func CustomHeaders(v string) ([][2]string, error) {
 		name, value, ok := strings.Cut(line, ":")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, errs.Usagef(`one "Name: Value" a line, e.g. ANTHROPIC_CUSTOM_HEADERS="x-gateway-key: abc123"`,
-				"ANTHROPIC_CUSTOM_HEADERS has a line that is no header: %s", store.QuoteInput(cutForError(line)))
+			// the line is not quoted: its value may be a gateway's key
+			return nil, errs.Usagef(`one "Name: Value" a line, e.g. ANTHROPIC_CUSTOM_HEADERS="x-gateway-key: $GATEWAY_KEY"`,
+				"ANTHROPIC_CUSTOM_HEADERS: line %d is no header (a name without spaces, a colon, a value)", i+1)
 		}
 		out = append(out, [2]string{name, value})
 	}
 	return out, nil
-}
-
-// cutForError keeps a header line short in an error: its value may be a key.
-func cutForError(line string) string {
-	if len(line) > 12 {
-		return line[:12] + "…"
-	}
-	return line
 }
 
 // networkVars are the variables of the settings' env block that apply to

@@ -86,8 +86,12 @@ func (p *Provider) Call(ctx context.Context, req *provider.Request, sink provide
 	} else {
 		h.Set("X-Api-Key", p.key)
 	}
+	custom := http.Header{} // ANTHROPIC_CUSTOM_HEADERS, over trail's own, as Claude Code adds them
 	for _, kv := range p.headers {
-		h.Set(kv[0], kv[1]) // ANTHROPIC_CUSTOM_HEADERS, after trail's own, as Claude Code adds them
+		custom.Add(kv[0], kv[1])
+	}
+	for k, v := range custom {
+		h[k] = v
 	}
 	st, err := p.client.Open(ctx, wire.Post(p.url, body, h), sink.Retry)
 	if err != nil {

@@ -32,7 +32,7 @@ func (o *Options) fill() {
 		// Shared by every provider, made on first use (a command that
 		// calls no provider never builds it); timeouts come from the idle
 		// timer, not from the client; redirects as checkRedirect says.
-		o.HTTP = defaultHTTP.Get().client
+		o.HTTP = defaultHTTP.Get()
 	}
 	if o.BaseDelay <= 0 {
 		o.BaseDelay = DefaultBaseDelay
@@ -106,9 +106,6 @@ const maxErrorBody = 1 << 20
 // package doc says; retry is told about each retry before its wait.
 func (c *Client) Open(ctx context.Context, newReq func(context.Context) (*http.Request, error), retry func(attempt int, wait time.Duration, reason error)) (*Stream, error) {
 	c.Opts.fill()
-	if c.Opts.HTTP == nil {
-		return nil, defaultHTTP.Get().err // Setup reports it first
-	}
 	for n := 0; ; n++ {
 		s, after, err := c.attempt(ctx, newReq)
 		if err == nil {

@@ -6,12 +6,12 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 	"sync"
 
-	"trail/core/errs"
 	"trail/lazy"
 	"trail/store"
 )
@@ -50,15 +50,10 @@ func noProxyList(v string) string {
 	return strings.Join(strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }), ",")
 }
 
-// httpSetup is the client every provider shares, or why it cannot be made.
-type httpSetup struct {
-	client *http.Client
-	err    error
-}
+// defaultHTTP is the client every provider shares.
+var defaultHTTP = lazy.Value[*http.Client]{New: newHTTP}
 
-var defaultHTTP = lazy.Value[httpSetup]{New: newHTTP}
-
-func newHTTP() httpSetup {
+func newHTTP() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	// Compression is off: a gzip layer may hold back bytes a streamed
 	// answer should show at once.
@@ -66,12 +61,9 @@ func newHTTP() httpSetup {
 	extra := tlsExtras{caFile: os.Getenv("NODE_EXTRA_CA_CERTS"),
 		certFile: os.Getenv("CLAUDE_CODE_CLIENT_CERT"), keyFile: os.Getenv("CLAUDE_CODE_CLIENT_KEY")}
 	if extra == (tlsExtras{}) {
-		return httpSetup{client: &http.Client{Transport: t, CheckRedirect: checkRedirect}}
+		return &http.Client{Transport: t, CheckRedirect: checkRedirect}
 	}
-	if err := extra.check(); err != nil {
-		return httpSetup{err: err}
-	}
-	return httpSetup{client: &http.Client{Transport: &splitTransport{plain: t, extra: extra}, CheckRedirect: checkRedirect}}
+	return &http.Client{Transport: &splitTransport{plain: t, extra: extra}, CheckRedirect: checkRedirect}
 }
 
 // tlsExtras are the company network's additions to TLS: authorities to
@@ -79,41 +71,15 @@ func newHTTP() httpSetup {
 // certificate (CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY).
 type tlsExtras struct{ caFile, certFile, keyFile string }
 
-// check finds, at once and cheaply, what would make every HTTPS request
-// fail: a usage error before any request (exit 2), not a connection
-// failure retried.
-func (x tlsExtras) check() error {
-	if x.caFile != "" && !isSystemBundle(x.caFile) {
-		pem, err := os.ReadFile(x.caFile)
-		if err != nil {
-			return errs.Usagef(caFix, "NODE_EXTRA_CA_CERTS: %v", err)
-		}
-		if !bytes.Contains(pem, []byte("-----BEGIN CERTIFICATE-----")) {
-			return errs.Usagef(caFix, "NODE_EXTRA_CA_CERTS: %s holds no certificate in PEM", store.QuoteInput(x.caFile))
-		}
-	}
-	const fix = "CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"
-	switch {
-	case x.certFile == "" && x.keyFile == "":
-	case x.certFile == "":
-		return errs.Usagef(fix, "CLAUDE_CODE_CLIENT_KEY is set without CLAUDE_CODE_CLIENT_CERT")
-	case x.keyFile == "":
-		return errs.Usagef(fix, "CLAUDE_CODE_CLIENT_CERT is set without CLAUDE_CODE_CLIENT_KEY")
-	case os.Getenv("CLAUDE_CODE_CLIENT_KEY_PASSPHRASE") != "":
-		// Go reads no encrypted PKCS#8 key
-		return errs.Usagef("decrypt the key once (openssl pkey -in key.pem -out key-plain.pem, kept private) and point CLAUDE_CODE_CLIENT_KEY at it",
-			"a client key encrypted with a passphrase (CLAUDE_CODE_CLIENT_KEY_PASSPHRASE) is not supported")
-	}
-	return nil
-}
-
 const caFix = "NODE_EXTRA_CA_CERTS names a file of CA certificates in PEM (-----BEGIN CERTIFICATE-----); fix the path or unset it"
 
-// splitTransport sends http:// requests as they are, and builds the TLS
-// additions on the first https:// one: the system's authorities and a
+const certFix = "CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"
+
+// splitTransport sends http:// requests as they are, and makes the TLS
+// additions for https:// ones (prepare): the system's authorities and a
 // bundle parsed cost about 20 ms and a thousand page faults, which a step
-// against a local server (http://localhost) must not pay, nor any step of
-// a machine whose NODE_EXTRA_CA_CERTS is the system bundle itself.
+// against a local server (http://localhost) must not pay, and a stale
+// NODE_EXTRA_CA_CERTS in a shell's profile must not stop such a step.
 type splitTransport struct {
 	plain *http.Transport
 	extra tlsExtras
@@ -126,6 +92,19 @@ func (s *splitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Scheme != "https" {
 		return s.plain.RoundTrip(r)
 	}
+	if err := s.prepare(); err != nil {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, err
+	}
+	return s.tls.RoundTrip(r)
+}
+
+// prepare makes the https:// transport once: Setup calls it for a provider
+// whose base URL is https://, so that a bad file is a usage error (exit 2)
+// before any request.
+func (s *splitTransport) prepare() error {
 	s.once.Do(func() {
 		var cfg tls.Config
 		if s.extra.caFile != "" && !isSystemBundle(s.extra.caFile) {
@@ -133,11 +112,10 @@ func (s *splitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 				return
 			}
 		}
-		if s.extra.certFile != "" {
-			c, err := tls.LoadX509KeyPair(s.extra.certFile, s.extra.keyFile)
+		if s.extra.certFile != "" || s.extra.keyFile != "" {
+			c, err := clientCertificate(s.extra.certFile, s.extra.keyFile)
 			if err != nil {
-				s.err = &setupError{fmt.Errorf("client certificate: %w", err),
-					"CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY name the client certificate and its unencrypted private key, both PEM"}
+				s.err = err
 				return
 			}
 			cfg.Certificates = []tls.Certificate{c}
@@ -145,13 +123,66 @@ func (s *splitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		s.tls = s.plain.Clone()
 		s.tls.TLSClientConfig = &cfg
 	})
-	if s.err != nil {
-		if r.Body != nil {
-			r.Body.Close()
-		}
-		return nil, s.err
+	return s.err
+}
+
+// clientCertificate is the certificate trail shows a server that asks for
+// one (mutual TLS), from the files Claude Code reads. Go reads no key
+// encrypted with a passphrase: such a key is refused with the way to
+// decrypt it.
+func clientCertificate(certFile, keyFile string) (tls.Certificate, error) {
+	decrypt := &setupError{errors.New("the client key is encrypted with a passphrase, which trail cannot read"),
+		"decrypt the key once (openssl pkey -in key.pem -out key-plain.pem, kept private) and point CLAUDE_CODE_CLIENT_KEY at it"}
+	switch {
+	case certFile == "":
+		return tls.Certificate{}, &setupError{errors.New("CLAUDE_CODE_CLIENT_KEY is set without CLAUDE_CODE_CLIENT_CERT"), certFix}
+	case keyFile == "":
+		return tls.Certificate{}, &setupError{errors.New("CLAUDE_CODE_CLIENT_CERT is set without CLAUDE_CODE_CLIENT_KEY"), certFix}
+	case os.Getenv("CLAUDE_CODE_CLIENT_KEY_PASSPHRASE") != "":
+		return tls.Certificate{}, decrypt
 	}
-	return s.tls.RoundTrip(r)
+	certPEM, err := readPEM(certFile)
+	if err != nil {
+		return tls.Certificate{}, &setupError{fmt.Errorf("CLAUDE_CODE_CLIENT_CERT: %w", err), certFix}
+	}
+	keyPEM, err := readPEM(keyFile)
+	if err != nil {
+		return tls.Certificate{}, &setupError{fmt.Errorf("CLAUDE_CODE_CLIENT_KEY: %w", err), certFix}
+	}
+	if bytes.Contains(keyPEM, []byte("ENCRYPTED")) {
+		return tls.Certificate{}, decrypt
+	}
+	c, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return tls.Certificate{}, &setupError{fmt.Errorf("client certificate: %w", err), certFix}
+	}
+	return c, nil
+}
+
+// maxPEM bounds what is read of a certificate or key file: a system
+// bundle is a few hundred KiB; /dev/zero given by mistake must not fill
+// memory.
+const maxPEM = 16 << 20
+
+// readPEM reads a certificate or key file, which must be a regular file
+// (a FIFO would hang the step) of at most maxPEM bytes.
+func readPEM(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", store.QuoteInput(file))
+	}
+	if fi.Size() > maxPEM {
+		return nil, fmt.Errorf("%s is %d bytes, more than a file of certificates holds", store.QuoteInput(file), fi.Size())
+	}
+	return io.ReadAll(io.LimitReader(f, maxPEM))
 }
 
 // setupError is a TLS addition that could not be made: not retried.
@@ -192,7 +223,7 @@ func isSystemBundle(file string) bool {
 // step would refuse it (trail config --check); nil when it holds a
 // certificate.
 func CheckCAFile(file string) error {
-	pem, err := os.ReadFile(file)
+	pem, err := readPEM(file)
 	if err != nil {
 		return err
 	}
@@ -206,7 +237,7 @@ func CheckCAFile(file string) error {
 // A file that adds none is an error: Node warns and goes on, and the
 // requests then fail with an unknown authority that no longer says why.
 func extraRoots(file string) (*x509.CertPool, error) {
-	pem, err := os.ReadFile(file)
+	pem, err := readPEM(file)
 	if err != nil {
 		return nil, &setupError{fmt.Errorf("NODE_EXTRA_CA_CERTS: %w", err), caFix}
 	}

@@ -3,8 +3,10 @@ package wire
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"trail/core/errs"
 	"trail/core/provider"
@@ -16,11 +18,6 @@ import (
 // from cfg (opts supplies the rest, e.g. a shorter backoff in tests).
 func Setup(name string, cfg provider.Config, opts Options, defaultBase, path string) (string, *Client, error) {
 	applyNetworkEnv(cfg.NetworkEnv)
-	if opts.HTTP == nil {
-		if err := defaultHTTP.Get().err; err != nil {
-			return "", nil, err
-		}
-	}
 	secrets := []string{cfg.APIKey}
 	for _, h := range cfg.Headers {
 		secrets = append(secrets, h[1]) // a gateway's key, as likely as not
@@ -28,6 +25,17 @@ func Setup(name string, cfg provider.Config, opts Options, defaultBase, path str
 	endpoint, err := Endpoint(cfg.BaseURL, defaultBase, path, secrets)
 	if err != nil {
 		return "", nil, err
+	}
+	if st, ok := defaultHTTP.Get().Transport.(*splitTransport); ok && opts.HTTP == nil && strings.HasPrefix(endpoint, "https:") {
+		// the TLS additions this provider needs: a bad file is a usage
+		// error now, not a failed request retried
+		if err := st.prepare(); err != nil {
+			var se *setupError
+			if errors.As(err, &se) {
+				return "", nil, errs.Usagef(se.fix, "%s", se.Error())
+			}
+			return "", nil, err
+		}
 	}
 	if cfg.Timeout > 0 {
 		opts.IdleTimeout = cfg.Timeout
