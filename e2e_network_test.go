@@ -16,6 +16,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -257,6 +258,10 @@ func TestAGatewayAsClaudeCodeIsSetUpForIt(t *testing.T) {
 	e.must("", "run", "--no-stdin", "hi")
 	if model(1) != "glm-4.6" {
 		t.Errorf("ANTHROPIC_MODEL in the environment: model %q", model(1))
+	}
+	if r := e.must("", "config"); !regexp.MustCompile(`(?m)^model +"glm-4\.6" +env ANTHROPIC_MODEL$`).MatchString(r.stdout) ||
+		!strings.Contains(r.stdout, "(trail's own requests use the environment's ANTHROPIC_MODEL)") {
+		t.Errorf("config with ANTHROPIC_MODEL in the environment and the settings:\n%s", r.stdout)
 	}
 	e.must("", "run", "-m", "qwen3-coder", "--no-stdin", "hi") // and the flag beats both
 	if model(2) != "qwen3-coder" {

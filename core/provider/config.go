@@ -132,9 +132,17 @@ var networkVars = [...]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "NODE_EXT
 	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE"}
 
 // EnvironmentOverrides names the environment variable that replaces the
-// settings' env entry name for trail's own requests ("https_proxy"), ""
-// when none does or name is no network variable.
+// settings' env entry name for trail's own requests ("https_proxy", or
+// ANTHROPIC_MODEL itself), "" when none does or trail does not read name.
 func EnvironmentOverrides(env func(string) string, name string) string {
+	switch name {
+	case "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "ANTHROPIC_MODEL", "ANTHROPIC_CUSTOM_HEADERS":
+		// read from the environment first, the settings' env after
+		if env(name) != "" {
+			return name
+		}
+		return ""
+	}
 	for _, k := range networkVars {
 		proxy := strings.HasSuffix(k, "_PROXY")
 		if name != k && !(proxy && name == strings.ToLower(k)) {

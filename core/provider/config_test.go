@@ -170,10 +170,10 @@ func TestNetworkEnvFromTheSettings(t *testing.T) {
 }
 
 func TestEnvironmentOverrides(t *testing.T) {
-	environ := map[string]string{"https_proxy": "http://mine:3128", "NODE_EXTRA_CA_CERTS": "/etc/corp.pem", "node_extra_ca_certs": "x"}
+	environ := map[string]string{"https_proxy": "http://mine:3128", "NODE_EXTRA_CA_CERTS": "/etc/corp.pem", "node_extra_ca_certs": "x", "ANTHROPIC_MODEL": "glm-4.6"}
 	env := func(k string) string { return environ[k] }
 	for name, want := range map[string]string{"HTTPS_PROXY": "https_proxy", "https_proxy": "https_proxy",
-		"NODE_EXTRA_CA_CERTS": "NODE_EXTRA_CA_CERTS", "NO_PROXY": "", "DEPLOY_KEY": ""} {
+		"NODE_EXTRA_CA_CERTS": "NODE_EXTRA_CA_CERTS", "NO_PROXY": "", "DEPLOY_KEY": "", "ANTHROPIC_MODEL": "ANTHROPIC_MODEL", "ANTHROPIC_BASE_URL": ""} {
 		if got := EnvironmentOverrides(env, name); got != want {
 			t.Errorf("EnvironmentOverrides(%s) = %q, want %q", name, got, want)
 		}
