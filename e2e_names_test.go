@@ -408,8 +408,10 @@ func TestANameAndAnIDTakenAtTheSameMomentDoNotBothStart(t *testing.T) {
 	var pairs []*pair
 	for i := range 16 {
 		pairs = append(pairs,
-			&pair{flags: [2][]string{{"--name", fmt.Sprintf("nightly%d", i)}, {"--session-id", fmt.Sprintf("nightly%d", i)}}},
-			&pair{flags: [2][]string{{"--name", fmt.Sprintf("review%d", i)}, {"--session-id", fmt.Sprintf("review%d-2", i)}}})
+			// no pair's name or id begins another pair's: pairs must not
+			// refuse each other (nightly1 begins nightly10)
+			&pair{flags: [2][]string{{"--name", fmt.Sprintf("nightly-%02d-x", i)}, {"--session-id", fmt.Sprintf("nightly-%02d-x", i)}}},
+			&pair{flags: [2][]string{{"--name", fmt.Sprintf("review-%02d", i)}, {"--session-id", fmt.Sprintf("review-%02d-2", i)}}})
 	}
 	for _, p := range pairs {
 		for _, flag := range p.flags {
