@@ -274,13 +274,19 @@ func TestValidateLogSkipsALogDeletedWhileItRuns(t *testing.T) {
 	big := strings.Repeat(strings.Repeat("0123456789abcdef", 6)+"\n", 60000)
 	e.must(big, "run", "--provider", "echo", "--context-window", "100000000", "--session-id", "aaa-big", "summarise")
 	e.must("", "run", "--provider", "echo", "--session-id", "zzz-gone", "hi")
-	v := e.cmd("validate-log", filepath.Join(e.home, "logs")+"/")
+	// the big log first, several times over, then the folder (listed at
+	// the start, read last): zzz-gone is read well after it is deleted
+	args := []string{"validate-log"}
+	for range 8 {
+		args = append(args, e.logPath("aaa-big"))
+	}
+	v := e.cmd(append(args, filepath.Join(e.home, "logs")+"/")...)
 	var out, errOut strings.Builder
 	v.Stdout, v.Stderr = &out, &errOut
 	if err := v.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// once it reads the first log, it has listed the folder
+	// once it reads the first log, it has listed the folder too
 	waitFor(t, func() bool {
 		fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", v.Process.Pid))
 		for _, fd := range fds {
