@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,5 +40,18 @@ func TestNoProxyList(t *testing.T) {
 		if got := noProxyList(in); got != want {
 			t.Errorf("noProxyList(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The https:// transport made for the TLS additions is the plain one's
+// clone: the proxy from the environment, the timeouts and HTTP/2 stay.
+func TestTheTLSTransportKeepsTheProxy(t *testing.T) {
+	plain := http.DefaultTransport.(*http.Transport).Clone()
+	s := &splitTransport{plain: plain}
+	if err := s.prepare(); err != nil {
+		t.Fatal(err)
+	}
+	if s.tls == nil || s.tls.Proxy == nil || !s.tls.ForceAttemptHTTP2 || s.tls.TLSHandshakeTimeout != plain.TLSHandshakeTimeout {
+		t.Errorf("the https transport lost the plain one's settings: %+v", s.tls)
 	}
 }
