@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -284,5 +285,55 @@ func TestAGatewayAsClaudeCodeIsSetUpForIt(t *testing.T) {
 	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"ANTHROPIC_CUSTOM_HEADERS": "no header here", "ANTHROPIC_BASE_URL": "gateway.corp:8080"}})
 	if r := e.run("", "config", "--check"); r.code != 7 || !strings.Contains(r.stdout, "line 1 is no header") || !strings.Contains(r.stdout, "must start with http:// or https://") {
 		t.Errorf("config --check of the gateway's settings: %s", r)
+	}
+}
+
+// Claude Code's variables for what trail keeps as settings keys
+// (DISABLE_PROMPT_CACHING, CLAUDE_CODE_MAX_OUTPUT_TOKENS,
+// MAX_THINKING_TOKENS), from the environment or the settings' env, shape
+// the request where no settings file names trail's own key; a flag wins.
+func TestClaudeCodesRequestVariables(t *testing.T) {
+	t.Parallel()
+	steps := make([]wiretest.Step, 4)
+	for i := range steps {
+		steps[i] = wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse"))
+	}
+	srv := wiretest.NewServer(t, steps...)
+	e := anthropicEnv(t)
+	e.setenv("ANTHROPIC_BASE_URL="+srv.URL, "CLAUDE_CODE_MAX_OUTPUT_TOKENS=32000", "DISABLE_PROMPT_CACHING=1")
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"MAX_THINKING_TOKENS": "4096"}})
+	request := func(i int) (maxTokens, budget int, cached bool) {
+		var body struct {
+			MaxTokens int `json:"max_tokens"`
+			Thinking  struct {
+				Budget int `json:"budget_tokens"`
+			}
+		}
+		json.Unmarshal(srv.Body(i), &body)
+		return body.MaxTokens, body.Thinking.Budget, strings.Contains(string(srv.Body(i)), "cache_control")
+	}
+	e.must("", "run", "--no-stdin", "hi")
+	if m, b, c := request(0); m != 32000 || b != 4096 || c {
+		t.Errorf("from the variables: max_tokens %d, thinking budget %d, cache_control %v", m, b, c)
+	}
+	r := e.must("", "config")
+	for _, want := range []string{`(?m)^maxTokens +32000 +env CLAUDE_CODE_MAX_OUTPUT_TOKENS$`, `(?m)^thinking +4096 +~/\.claude/settings\.json$`, `(?m)^promptCaching +false +env DISABLE_PROMPT_CACHING$`} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("config lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	e.must("", "run", "--max-tokens", "5000", "--no-stdin", "hi")
+	if m, _, _ := request(1); m != 5000 {
+		t.Errorf("--max-tokens beside CLAUDE_CODE_MAX_OUTPUT_TOKENS: max_tokens %d", m)
+	}
+	e.writeFile(".trail/settings.json", `{"maxTokens": 6000}`)
+	e.must("", "run", "--no-stdin", "hi")
+	if m, _, _ := request(2); m != 6000 {
+		t.Errorf("maxTokens in a settings file beside CLAUDE_CODE_MAX_OUTPUT_TOKENS: max_tokens %d", m)
+	}
+	e.setenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS=lots")
+	os.Remove(filepath.Join(e.cwd, ".trail", "settings.json"))
+	if r := e.run("", "run", "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, `CLAUDE_CODE_MAX_OUTPUT_TOKENS "lots" is no number of tokens`) {
+		t.Errorf("CLAUDE_CODE_MAX_OUTPUT_TOKENS=lots: %s", r)
 	}
 }

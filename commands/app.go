@@ -307,7 +307,14 @@ func tildeHome(d *Deps, p string) string {
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	return settings.Load(settings.Paths(userHome, g.Home, cwd), settings.ProjectPaths(userHome, g.Home, cwd), g.Settings)
+	s, err := settings.Load(settings.Paths(userHome, g.Home, cwd), settings.ProjectPaths(userHome, g.Home, cwd), g.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ApplyClaudeCodeVars(d.Env); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // usageArgs reports extra or missing positional arguments.

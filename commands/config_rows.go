@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"trail/core"
@@ -89,6 +90,26 @@ func configRows(env func(string) string, entries []settings.Entry) []configRow {
 	}
 	if chosen == provider.Anthropic {
 		fromEnvBlock("model", "ANTHROPIC_MODEL")
+	}
+	// Claude Code's variables for trail's keys (settings.ApplyClaudeCodeVars):
+	// the environment's, else the env block's, where no file sets the key
+	for _, cv := range settings.ClaudeCodeVars {
+		name, key := cv[0], cv[1]
+		if _, ok := byKey[key]; ok && key != "promptCaching" {
+			continue
+		}
+		v, from := strings.TrimSpace(env(name)), configRow{Env: name}
+		if v == "" {
+			i, ok := byKey["env."+name]
+			if !ok || json.Unmarshal(rows[i].Value, &v) != nil || strings.TrimSpace(v) == "" {
+				continue
+			}
+			from = configRow{File: rows[i].File}
+		}
+		if value := claudeVarValue(key, strings.TrimSpace(v)); value != nil {
+			from.Key, from.Value = key, value
+			set(from)
+		}
 	}
 	for _, d := range configDefaults(chosen, why) {
 		if _, ok := byKey[d.Key]; !ok {
@@ -171,4 +192,26 @@ func configDefaults(name, why string) []configRow {
 func jsonString(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// claudeVarValue is the value of trail's key a Claude Code variable stands
+// for, as a settings file would write it; nil when it says nothing
+// (DISABLE_PROMPT_CACHING=0).
+func claudeVarValue(key, v string) json.RawMessage {
+	switch key {
+	case "promptCaching":
+		switch strings.ToLower(v) {
+		case "1", "true", "yes", "on":
+			return json.RawMessage("false")
+		}
+		return nil
+	case "thinking":
+		if v == "0" {
+			return json.RawMessage("false")
+		}
+	}
+	if _, err := strconv.Atoi(v); err == nil {
+		return json.RawMessage(v)
+	}
+	return jsonString(v) // shown as it is; a step refuses it
 }
