@@ -26,7 +26,8 @@ func refuseEmptyValues(c *cli.Context, flags []cli.Flag) error {
 			name = f.names[0]
 			empty = c.IsSet(name) && c.String(name) == ""
 		case stringSliceFlag:
-			// --disallowedTools "$DENY" with DENY unset: no deny rule at all
+			// a list option given "" among its values (listFlag refuses
+			// the Claude Code spellings' own)
 			name = f.names[0]
 			empty = c.IsSet(name) && slices.ContainsFunc(c.StringSlice(name), func(v string) bool { return strings.TrimSpace(v) == "" })
 		}
