@@ -132,6 +132,7 @@ func TestAnEmptyOptionValueIsRefused(t *testing.T) {
 		{"run", "--allowed-tools=", "hi"},
 		{"run", "--disallowedTools", ",", "hi"}, // "$A,$B", both unset
 		{"validate-log", ""},
+		{"import", ""},
 	} {
 		r := e.run("", args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "empty") || !strings.Contains(r.stderr, "(an unset variable?)") {

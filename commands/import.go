@@ -78,6 +78,10 @@ func newImportCmd(d *Deps, runF func(context.Context, *ImportOptions) error) *cl
 			if dir := c.String("cwd"); dir != "" {
 				o.Import.ForceCwd = absFrom(cwd, dir)
 			}
+			if strings.TrimSpace(args[0]) == "" {
+				// "$FILE" unset: not the current folder, nor a missing file
+				return errs.Usagef("give the path of a session file, or - for standard input", "an empty argument (an unset variable?)")
+			}
 			if args[0] == "-" {
 				if d.IO.IsStdinTTY() {
 					return errs.Usagef("pipe the file in (trail import - < session.jsonl), or name it", "standard input is a terminal")
