@@ -84,7 +84,7 @@ func TestACertificateThisMachineDoesNotTrustEndsTheStepWithTheFix(t *testing.T) 
 	// a file that is no file of certificates is refused, never read
 	// whole (/dev/zero filled memory, a FIFO hung the step)
 	e.setenv("NODE_EXTRA_CA_CERTS=/dev/zero")
-	if r := e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, `"/dev/zero" is not a regular file`) {
+	if r := e.run("", "run", "--provider", "anthropic", "--base-url", srv.URL, "--no-stdin", "hi"); r.code != 2 || !strings.Contains(r.stderr, `/dev/zero is a device, not a regular file`) {
 		t.Errorf("NODE_EXTRA_CA_CERTS=/dev/zero: %s", r)
 	}
 	// and none of it matters to a step against an http:// server (a

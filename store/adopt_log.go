@@ -51,14 +51,11 @@ func (s *FS) AdoptLog(lk *Lock, id, src string) error {
 // copyFileAtomic copies src, which must be a regular file (a link to one
 // is the user's own way of naming it), to dst.
 func copyFileAtomic(src, dst string, lk *Lock) error {
-	f, err := os.Open(src)
+	f, _, err := OpenUserFile(src)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("copy %s: not a regular file", src)
-	}
 	return writeAtomic(dst, 0o600, lk, func(w io.Writer) error {
 		_, err := io.Copy(w, f)
 		return err

@@ -2,10 +2,9 @@ package settings
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"syscall"
 
 	"trail/store"
 )
@@ -19,27 +18,19 @@ const maxSize = 4 << 20
 // most maxSize bytes. Settings files are read before anything else
 // and from folders the user may not control (./.claude in a cloned
 // repository), so a FIFO, a device, a socket or a folder is refused before
-// any read can block: O_NONBLOCK keeps the open of a FIFO without a writer
-// from waiting, and the fstat after it refuses what is not a file. Links
-// are followed: a settings file linked from a dotfiles repository is
-// common and harmless, since trail only reads it.
+// any read can block (store.OpenUserFile). Links are followed: a settings
+// file linked from a dotfiles repository is common and harmless, since
+// trail only reads it.
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, st, err := store.OpenUserFile(path)
+	var nr *store.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, fmt.Errorf("it is %s, not a regular file", nr.Kind)
+	}
 	if err != nil {
-		// A socket fails the open (ENXIO): say what it is instead.
-		if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
-			return nil, notAFile(st.Mode())
-		}
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notAFile(st.Mode())
-	}
 	if st.Size() > maxSize {
 		return nil, fmt.Errorf("the file is %d bytes; a settings file may be at most %d", st.Size(), maxSize)
 	}
@@ -56,8 +47,4 @@ func readFile(path string) ([]byte, error) {
 	// Notepad and PowerShell's Out-File start UTF-8 files with a byte-order
 	// mark; the JSON after it is what the user wrote.
 	return bytes.TrimPrefix(buf.Bytes(), []byte("\xef\xbb\xbf")), nil
-}
-
-func notAFile(m os.FileMode) error {
-	return fmt.Errorf("it is %s, not a regular file", store.FileKind(m))
 }

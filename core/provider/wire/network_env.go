@@ -167,18 +167,11 @@ const maxPEM = 16 << 20
 // readPEM reads a certificate or key file, which must be a regular file
 // (a FIFO would hang the step) of at most maxPEM bytes.
 func readPEM(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	f, fi, err := store.OpenUserFile(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", store.QuoteInput(file))
-	}
 	if fi.Size() > maxPEM {
 		return nil, fmt.Errorf("%s is %d bytes, more than a file of certificates holds", store.QuoteInput(file), fi.Size())
 	}
