@@ -144,15 +144,28 @@ func EnvironmentOverrides(env func(string) string, name string) string {
 		return ""
 	}
 	for _, k := range networkVars {
-		proxy := strings.HasSuffix(k, "_PROXY")
-		if name != k && !(proxy && name == strings.ToLower(k)) {
-			continue
+		if name == k || name == spellings(k)[1] {
+			return setSpelling(env, k)
 		}
-		if env(k) != "" {
-			return k
-		}
-		if proxy && env(strings.ToLower(k)) != "" {
-			return strings.ToLower(k)
+	}
+	return ""
+}
+
+// spellings are k's names Go reads: the proxy variables in either case,
+// the others upper case only (a lower-case node_extra_ca_certs is read by
+// nothing).
+func spellings(k string) [2]string {
+	if strings.HasSuffix(k, "_PROXY") {
+		return [2]string{k, strings.ToLower(k)}
+	}
+	return [2]string{k, k}
+}
+
+// setSpelling is the spelling of k the environment sets, "" for none.
+func setSpelling(env func(string) string, k string) string {
+	for _, n := range spellings(k) {
+		if env(n) != "" {
+			return n
 		}
 	}
 	return ""
@@ -161,14 +174,11 @@ func EnvironmentOverrides(env func(string) string, name string) string {
 func networkEnv(env func(string) string, set map[string]string) map[string]string {
 	var out map[string]string
 	for _, k := range networkVars {
-		lower := k // only the proxy variables have a lower-case spelling Go reads
-		if strings.HasSuffix(k, "_PROXY") {
-			lower = strings.ToLower(k)
-		}
-		if env(k) != "" || env(lower) != "" {
+		if setSpelling(env, k) != "" {
 			continue
 		}
-		if v := cmp.Or(set[k], set[lower]); v != "" {
+		names := spellings(k)
+		if v := cmp.Or(set[names[0]], set[names[1]]); v != "" {
 			if out == nil {
 				out = map[string]string{}
 			}
