@@ -126,7 +126,11 @@ func TestBashCompletionOfHostileNamesRunsNothing(t *testing.T) {
 		got := e.completeInBash("trail", "resume", cur)
 		for _, inserted := range got {
 			// what bash would put on the line, read back as a shell word
-			out, err := exec.Command("bash", "-c", "printf '%s' "+inserted).Output()
+			// read back in the session's folder: were a name ever inserted
+			// unquoted, what it runs lands where the check below looks
+			rb := exec.Command("bash", "-c", "printf '%s' "+inserted)
+			rb.Dir = e.cwd
+			out, err := rb.Output()
 			if err != nil {
 				t.Errorf("%q<TAB> inserts %q, which bash cannot read back: %v", cur, inserted, err)
 				continue
