@@ -74,6 +74,7 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	problems := configProblems(files, o.Check)
 	if o.Check {
 		problems = append(problems, envProblems(cfg)...)
+		problems = append(problems, claudeVarProblems(o.Deps.Env)...)
 		problems = append(problems, modelProblems(cfg)...)
 		problems = append(problems, fileProviderWarnings(cfg, o.Deps.Env)...)
 	}
@@ -201,6 +202,11 @@ func checkEntry(e settings.Entry) string {
 		if e.Key == "permissions.allow" && !r.AllowGlobOK() {
 			return fmt.Sprintf("allow rule %s is skipped by every step: an allow rule may use * in the tool name only after mcp__<server>__", store.QuoteInput(str))
 		}
+	case strings.HasPrefix(e.Key, "env.") && isString:
+		// Claude Code's variables that a step reads (settings.ApplyClaudeCodeVars)
+		if err := settings.CheckClaudeCodeVar(strings.TrimPrefix(e.Key, "env."), str); err != nil {
+			return oneLine(err.Error())
+		}
 	case e.Key == "maxTurns":
 		var n int
 		if json.Unmarshal(e.Value, &n) != nil || n < 0 {
@@ -220,6 +226,18 @@ func envProblems(cfg []configRow) []configProblem {
 		}
 		if msg := checkEntry(settings.Entry{Key: r.Key, Value: r.Value}); msg != "" {
 			out = append(out, configProblem{Env: r.Env, Key: r.Key, Msg: msg})
+		}
+	}
+	return out
+}
+
+// claudeVarProblems are the values of Claude Code's variables in the
+// environment that every step would refuse (BASH_MAX_TIMEOUT_MS=10min).
+func claudeVarProblems(env func(string) string) []configProblem {
+	var out []configProblem
+	for _, name := range settings.ClaudeCodeVarNames() {
+		if err := settings.CheckClaudeCodeVar(name, env(name)); err != nil {
+			out = append(out, configProblem{Env: name, Msg: oneLine(err.Error())})
 		}
 	}
 	return out

@@ -13,10 +13,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"trail/core/errs"
 	"trail/core/hooks"
 	"trail/core/permission"
+	"trail/core/tools"
 	"trail/logfmt"
 	"trail/store"
 )
@@ -50,7 +52,7 @@ func (s *session) prepare() error {
 	if err != nil {
 		return err
 	}
-	s.tools = offered
+	s.tools = withBashLimits(offered, o.Settings.BashTimeout, o.Settings.BashMaxTimeout)
 	p, err := permission.Build(permission.ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
 	if err != nil {
 		return err
@@ -61,6 +63,23 @@ func (s *session) prepare() error {
 		return err
 	}
 	return nil
+}
+
+// withBashLimits gives the Bash tool among offered the user's time
+// limits (Claude Code's BASH_*_TIMEOUT_MS, settings.ApplyClaudeCodeVars);
+// its schema says them to the model.
+func withBashLimits(offered []tools.Tool, def, most time.Duration) []tools.Tool {
+	if def == 0 && most == 0 {
+		return offered
+	}
+	out := slices.Clone(offered)
+	for i, t := range out {
+		if b, ok := t.(tools.Bash); ok {
+			b.Timeout, b.MaxTimeout = def, most
+			out[i] = b
+		}
+	}
+	return out
 }
 
 // opened finishes the setup once the record is known: the mode

@@ -2,8 +2,10 @@ package settings
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"trail/core/errs"
 )
@@ -13,42 +15,53 @@ import (
 // CLAUDE_CODE_MAX_OUTPUT_TOKENS and MAX_THINKING_TOKENS. A user's
 // environment or settings' env block that sets them means the same to
 // trail, where no settings file names trail's own key (promptCaching,
-// maxTokens, thinking); flags come after and win as ever.
+// maxTokens, thinking); flags come after and win as ever. Its Bash tool's
+// limits, BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS, have no key of
+// trail's: the variables are the setting, as there.
 
-// ClaudeCodeVars are the variables ApplyClaudeCodeVars reads, with the key
-// each stands for.
+// ClaudeCodeVars are the variables ApplyClaudeCodeVars reads that stand
+// for a key of trail's, with the key.
 var ClaudeCodeVars = [...][2]string{
 	{"DISABLE_PROMPT_CACHING", "promptCaching"},
 	{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", "maxTokens"},
 	{"MAX_THINKING_TOKENS", "thinking"},
 }
 
-// ApplyClaudeCodeVars applies them from env, else from the settings' env
-// block, where no settings file set the key (DISABLE_PROMPT_CACHING only
-// turns caching off). A value that is no number is a usage error naming
-// the variable: taken as unset, it would be a cap or a budget silently not
-// applied.
-func (s *Settings) ApplyClaudeCodeVars(env func(string) string) error {
-	get := func(k string) string {
-		if v := strings.TrimSpace(env(k)); v != "" {
-			return v
-		}
-		return strings.TrimSpace(s.Env[k])
-	}
-	if v := get("DISABLE_PROMPT_CACHING"); v != "" { // it can only turn caching off
-		switch strings.ToLower(v) {
+// claudeVar is one variable: apply sets what it means in s, unless a
+// settings file already did, and fails on a value that is no value of it.
+type claudeVar struct {
+	name  string
+	apply func(s *Settings, v string) error
+}
+
+// claudeVars, in the order they are applied: a value that is no number is
+// a usage error naming the variable, where Claude Code ignores it; taken
+// as unset it would be a cap, a budget or a time limit silently not
+// applied (a user who set a limit for a long build would meet the 2
+// minutes unwarned).
+var claudeVars = [...]claudeVar{
+	{"DISABLE_PROMPT_CACHING", func(s *Settings, v string) error {
+		switch strings.ToLower(v) { // it can only turn caching off
 		case "1", "true", "yes", "on":
 			s.PromptCachingOff = true
 		}
-	}
-	if v := get("CLAUDE_CODE_MAX_OUTPUT_TOKENS"); v != "" && s.MaxTokens == 0 {
+		return nil
+	}},
+	{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", func(s *Settings, v string) error {
+		if s.MaxTokens != 0 { // a settings file's maxTokens
+			return nil
+		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return errs.Usagef("a number of tokens, 1 or more (or unset it)", "CLAUDE_CODE_MAX_OUTPUT_TOKENS %s is no number of tokens", strconv.Quote(v))
 		}
 		s.MaxTokens = n
-	}
-	if v := get("MAX_THINKING_TOKENS"); v != "" && s.Thinking == "" {
+		return nil
+	}},
+	{"MAX_THINKING_TOKENS", func(s *Settings, v string) error {
+		if s.Thinking != "" { // a settings file's thinking
+			return nil
+		}
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil || n < 0:
@@ -57,6 +70,63 @@ func (s *Settings) ApplyClaudeCodeVars(env func(string) string) error {
 			s.Thinking = "off"
 		default:
 			s.Thinking = fmt.Sprint(n)
+		}
+		return nil
+	}},
+	{"BASH_DEFAULT_TIMEOUT_MS", func(s *Settings, v string) (err error) {
+		s.BashTimeout, err = milliseconds("BASH_DEFAULT_TIMEOUT_MS", v)
+		return err
+	}},
+	{"BASH_MAX_TIMEOUT_MS", func(s *Settings, v string) (err error) {
+		s.BashMaxTimeout, err = milliseconds("BASH_MAX_TIMEOUT_MS", v)
+		return err
+	}},
+}
+
+func milliseconds(name, v string) (time.Duration, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt32 {
+		return 0, errs.Usagef("a time in milliseconds, 1 or more (or unset it)", "%s %s is no time in milliseconds", name, strconv.Quote(v))
+	}
+	return time.Duration(n) * time.Millisecond, nil
+}
+
+// ApplyClaudeCodeVars applies them from env, else from the settings' env
+// block.
+func (s *Settings) ApplyClaudeCodeVars(env func(string) string) error {
+	for _, cv := range claudeVars {
+		v := strings.TrimSpace(env(cv.name))
+		if v == "" {
+			v = strings.TrimSpace(s.Env[cv.name])
+		}
+		if v == "" {
+			continue
+		}
+		if err := cv.apply(s, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClaudeCodeVarNames are the names of every variable ApplyClaudeCodeVars
+// reads.
+func ClaudeCodeVarNames() []string {
+	out := make([]string, len(claudeVars))
+	for i, cv := range claudeVars {
+		out[i] = cv.name
+	}
+	return out
+}
+
+// CheckClaudeCodeVar is the error a step stops on for the variable name
+// set to v where no settings file sets its key (config --check), nil for
+// a good value or a variable that is none of Claude Code's read here.
+func CheckClaudeCodeVar(name, v string) error {
+	v = strings.TrimSpace(v)
+	for _, cv := range claudeVars {
+		if cv.name == name && v != "" {
+			return cv.apply(&Settings{}, v)
 		}
 	}
 	return nil

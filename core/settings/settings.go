@@ -51,6 +51,11 @@ type Settings struct {
 	// Stream: "stream": true, plain text into a pipe is written as it
 	// arrives (run's --stream); nil when no file says.
 	Stream *bool
+	// BashTimeout and BashMaxTimeout are the Bash tool's time limits when
+	// no call names one, and the most a call may name: Claude Code's
+	// BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS (claude_vars.go);
+	// 0 when unset (2 and 10 minutes).
+	BashTimeout, BashMaxTimeout time.Duration
 	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
 	// switch); no hook runs.
 	DisableAllHooks bool

@@ -18,7 +18,8 @@ import (
 	"trail/logfmt"
 )
 
-// Bash timeouts in milliseconds (Robota's Shell tool).
+// Bash timeouts in milliseconds when the user sets none (Robota's Shell
+// tool, Claude Code's Bash).
 const (
 	bashDefaultTimeoutMS = 120000
 	bashMaxTimeoutMS     = 600000
@@ -32,12 +33,32 @@ const bashWaitDelay = 2 * time.Second
 type Bash struct {
 	// Shell is the shell to run (default "bash"); tests may point elsewhere.
 	Shell string
+	// Timeout is the limit of a call that names none, MaxTimeout the most
+	// a call may name (Claude Code's BASH_DEFAULT_TIMEOUT_MS and
+	// BASH_MAX_TIMEOUT_MS); 0 for the defaults.
+	Timeout, MaxTimeout time.Duration
+}
+
+// limits are the call's default and greatest time limits in milliseconds.
+// The greatest is never below the default, as in Claude Code: a default
+// of an hour with no maximum set means calls may ask for an hour.
+func (b Bash) limits() (def, most int) {
+	def = bashDefaultTimeoutMS
+	if b.Timeout > 0 {
+		def = int(b.Timeout.Milliseconds())
+	}
+	most = bashMaxTimeoutMS
+	if b.MaxTimeout > 0 {
+		most = int(b.MaxTimeout.Milliseconds())
+	}
+	return def, max(most, def)
 }
 
 func (b Bash) Schema() chat.ToolSchema {
+	def, most := b.limits()
 	return schema("Bash", bashDescription(),
 		param{name: "command", typ: "string", desc: "The shell command to execute", required: true},
-		param{name: "timeout", typ: "number", desc: "Optional timeout in milliseconds (max 600000). Default is 120000 (2 minutes)"},
+		param{name: "timeout", typ: "number", desc: fmt.Sprintf("Optional timeout in milliseconds (max %d). Default is %d (%s)", most, def, minutes(def))},
 		param{name: "workingDirectory", typ: "string", desc: "Working directory for the command. Defaults to the current working directory"},
 	)
 }
@@ -60,6 +81,19 @@ func bashDescription() string {
 		"",
 		"Output is limited to 30,000 characters. Longer output will be middle-truncated.",
 	}, "\n")
+}
+
+// minutes says a time limit as the schema's description always has: "2
+// minutes" for the default.
+func minutes(ms int) string {
+	d := time.Duration(ms) * time.Millisecond
+	switch {
+	case d == time.Minute:
+		return "1 minute"
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return d.String()
 }
 
 func posixHint() string {
@@ -110,7 +144,8 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	if strings.TrimSpace(a.Command) == "" {
 		return missing("Bash", "command")
 	}
-	timeoutMS := min(count(a.Timeout, bashDefaultTimeoutMS), bashMaxTimeoutMS)
+	def, most := b.limits()
+	timeoutMS := min(count(a.Timeout, def), most)
 	dir := env.Cwd
 	if a.WorkingDirectory != "" {
 		dir = a.WorkingDirectory

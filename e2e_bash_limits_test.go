@@ -1,0 +1,76 @@
+package main_test
+
+import (
+	"strings"
+	"testing"
+
+	"trail/core/provider/wire/wiretest"
+)
+
+// Claude Code's BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS (its
+// env-vars page; users set them in ~/.claude/settings.json's env for long
+// builds) are the Bash tool's limits here too, from the environment or the
+// settings' env: a call naming no timeout gets the default, a call naming
+// more than the maximum gets the maximum.
+func TestClaudeCodesBashTimeouts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("BASH_DEFAULT_TIMEOUT_MS=300")
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"BASH_MAX_TIMEOUT_MS": "700"}})
+	s := e.script(calls(
+		call("Bash", map[string]any{"command": "sleep 5"}),
+		call("Bash", map[string]any{"command": "sleep 5", "timeout": 100000}),
+		call("Bash", map[string]any{"command": "sleep 5", "timeout": 500}),
+	), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	results := e.toolResults(e.onlySession())
+	for c, want := range map[string]string{"call_0_0": "Command timed out after 300ms", "call_0_1": "Command timed out after 700ms", "call_0_2": "Command timed out after 500ms"} {
+		if got, _ := results[c]["error"].(string); got != want {
+			t.Errorf("%s: error %q, want %q", c, got, want)
+		}
+	}
+
+	e.setenv("BASH_DEFAULT_TIMEOUT_MS=5m")
+	if r := e.run("", "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `BASH_DEFAULT_TIMEOUT_MS "5m" is no time in milliseconds`) {
+		t.Errorf("BASH_DEFAULT_TIMEOUT_MS=5m: %s", r)
+	}
+}
+
+// The model is told the limits it may ask for, as Claude Code tells it: a
+// default of an hour with no maximum set lets a call ask for the hour.
+func TestBashTimeoutsReachTheToolSchema(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")), wiretest.Replay(wiretest.Transcript(t, "anthropic/text.sse")))
+	e := anthropicEnv(t)
+	e.setenv("ANTHROPIC_BASE_URL=" + srv.URL)
+	e.must("", "run", "--no-stdin", "hi")
+	if body := string(srv.Body(0)); !strings.Contains(body, "Optional timeout in milliseconds (max 600000). Default is 120000 (2 minutes)") {
+		t.Errorf("the Bash schema with no limits set: %s", body)
+	}
+	e.setenv("BASH_DEFAULT_TIMEOUT_MS=3600000")
+	e.must("", "run", "--no-stdin", "hi")
+	if body := string(srv.Body(1)); !strings.Contains(body, "Optional timeout in milliseconds (max 3600000). Default is 3600000 (60 minutes)") {
+		t.Errorf("the Bash schema with an hour's default: %s", body)
+	}
+}
+
+// config --check finds a value of Claude Code's variables that every step
+// would refuse, in a settings file's env or in the environment.
+func TestConfigCheckFindsClaudeCodesVariables(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"BASH_MAX_TIMEOUT_MS": "10min", "MAX_THINKING_TOKENS": "8000"}})
+	e.setenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS=lots")
+	r := e.run("", "config", "--check")
+	if r.code != 7 {
+		t.Fatalf("config --check: %s", r)
+	}
+	for _, want := range []string{`~/.claude/settings.json: BASH_MAX_TIMEOUT_MS "10min" is no time in milliseconds`, `env CLAUDE_CODE_MAX_OUTPUT_TOKENS: CLAUDE_CODE_MAX_OUTPUT_TOKENS "lots" is no number of tokens`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("config --check lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "MAX_THINKING_TOKENS \"8000\"") || strings.Count(r.stdout, "is no ") != 2 {
+		t.Errorf("config --check finds more than the two bad values:\n%s", r.stdout)
+	}
+}
