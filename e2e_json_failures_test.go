@@ -54,3 +54,47 @@ func TestJSONOutputOfABusySessionNamesIt(t *testing.T) {
 		t.Errorf("-o json of a busy session: %s", r)
 	}
 }
+
+// An option refused while the arguments are read, an empty value, or no
+// session given: the command ends before any step, and a script that
+// asked for JSON still reads one object (run's result shape, compact's
+// own), wherever -o json stood among the options. -o json among a
+// prompt's words is the prompt's, as ever.
+func TestJSONOutputHasAnObjectWhenTheArgumentsAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tt := range []struct {
+		args []string
+		key  string // the key that says what happened; "" for no object
+		why  string
+	}{
+		{[]string{"run", "-o", "json", "--max-turns", "abc", "hi"}, "is_error", `invalid value "abc" for --max-turns`},
+		{[]string{"run", "--max-turns", "abc", "-o", "json", "hi"}, "is_error", `invalid value "abc" for --max-turns`},
+		{[]string{"run", "--output-format=stream-json", "--bogus", "hi"}, "is_error", "unknown option --bogus"},
+		{[]string{"run", "-o", "json", "--session-id", "", "hi"}, "is_error", "--session-id is empty"},
+		{[]string{"resume", "-o", "json"}, "is_error", "no session given"},
+		{[]string{"compact", "-o", "json", "--nope"}, "compacted", "unknown option --nope"},
+		{[]string{"run", "--max-turns", "abc", "hi", "-o", "json"}, "", ""},
+		{[]string{"run", "-o", "text", "--max-turns", "abc", "hi"}, "", ""},
+	} {
+		r := e.run("", tt.args...)
+		if r.code != 2 {
+			t.Errorf("trail %q: want exit 2: %s", tt.args, r)
+			continue
+		}
+		if tt.key == "" {
+			if r.stdout != "" {
+				t.Errorf("trail %q: no JSON was asked for, stdout %q", tt.args, r.stdout)
+			}
+			continue
+		}
+		var obj map[string]any
+		if json.Unmarshal([]byte(r.stdout), &obj) != nil || strings.Count(r.stdout, "\n") != 1 {
+			t.Errorf("trail %q: want one JSON object: %s", tt.args, r)
+			continue
+		}
+		if want := tt.key == "is_error"; obj[tt.key] != want || !strings.Contains(obj["error"].(string), tt.why) || obj["session_id"] != nil {
+			t.Errorf("trail %q: %v", tt.args, obj)
+		}
+	}
+}

@@ -36,7 +36,8 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		complete(app, d, args[2:])
 		return ExitOK
 	}
-	args, warnings, err := reorderArgs(app, joinOptionalValues(claudeArgs(app, args)))
+	given := joinOptionalValues(claudeArgs(app, args))
+	args, warnings, err := reorderArgs(app, given)
 	for _, w := range warnings {
 		linef(d.IO.ErrOut, "trail: warning: %s\n", w)
 	}
@@ -47,6 +48,13 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		d.IO.OnBrokenOut(cancel)
 		err = app.RunContext(cctx, args)
 		cancel()
+	} else {
+		args = given
+	}
+	if err != nil && d.IO.wroteNothing() {
+		if cmd := jsonOutputAsked(app, args); cmd != "" {
+			writeUnbegunFailure(d, cmd, err)
+		}
 	}
 	d.IO.FlushOut(ctx)
 	return finish(d, err)
@@ -163,6 +171,12 @@ var commandTable = [...]struct {
 // options, or "" when args name none (help, a bare prompt, -p, -c, a
 // misspelt command: those need every command).
 func commandOf(args []string) string {
+	name, _ := commandAt(args)
+	return name
+}
+
+// commandAt is commandOf with the index of the command's name in args.
+func commandAt(args []string) (string, int) {
 	globals := flagTable(globalFlags())
 	i := 1
 	for i < len(args) && isOption(args[i]) && args[i] != "--" && globals.knows(args[i]) {
@@ -174,11 +188,11 @@ func commandOf(args []string) string {
 	if i < len(args) {
 		for _, cmd := range commandTable {
 			if cmd.name == args[i] {
-				return cmd.name
+				return cmd.name, i
 			}
 		}
 	}
-	return ""
+	return "", 0
 }
 
 func globalFlags() []cli.Flag {

@@ -128,31 +128,8 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 	if nothing {
 		fmt.Fprintln(o.IO.ErrOut, "trail: nothing to compact: the conversation has no message a summary would replace")
 	}
-	began := res != nil
-	if o.Output == outJSON && !began && err != nil {
-		// it never began (no such session, busy): the same object, with
-		// nothing known but why
-		res = &core.CompactResult{}
-	}
-	if o.Output == outJSON && res != nil {
-		// a script reads one object whatever happened: compacted says
-		// which, and error why not (the stderr line and exit code too)
-		fields := logfmt.Object{
-			logfmt.F("session_id", nullIfEmpty(res.SessionID)),
-			logfmt.F("compacted", err == nil),
-			logfmt.F("summary", nil),
-			logfmt.F("before", res.Before),
-			logfmt.F("after", res.After),
-		}
-		if !began {
-			fields[3], fields[4] = logfmt.F("before", nil), logfmt.F("after", nil)
-		}
-		if err == nil {
-			fields[2] = logfmt.F("summary", res.Summary)
-		} else if !nothing {
-			fields = append(fields, logfmt.F("error", oneLine(err.Error())))
-		}
-		b, merr := logfmt.Marshal(fields)
+	if o.Output == outJSON && (res != nil || err != nil) {
+		b, merr := compactObject(res, err)
 		if merr != nil {
 			return merr
 		}
@@ -183,4 +160,31 @@ func absFrom(cwd, p string) string {
 		return p
 	}
 	return filepath.Join(cwd, p)
+}
+
+// compactObject is compact's one JSON object, whatever happened: compacted
+// says which, and error why not (the stderr line and exit code too). res
+// is nil when it never began (no such session, busy, a refused option):
+// nothing is known but why.
+func compactObject(res *core.CompactResult, err error) ([]byte, error) {
+	began := res != nil
+	if !began {
+		res = &core.CompactResult{}
+	}
+	fields := logfmt.Object{
+		logfmt.F("session_id", nullIfEmpty(res.SessionID)),
+		logfmt.F("compacted", err == nil),
+		logfmt.F("summary", nil),
+		logfmt.F("before", res.Before),
+		logfmt.F("after", res.After),
+	}
+	if !began {
+		fields[3], fields[4] = logfmt.F("before", nil), logfmt.F("after", nil)
+	}
+	if err == nil {
+		fields[2] = logfmt.F("summary", res.Summary)
+	} else if !errors.Is(err, core.ErrNothingToCompact) {
+		fields = append(fields, logfmt.F("error", oneLine(err.Error())))
+	}
+	return logfmt.Marshal(fields)
 }

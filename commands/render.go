@@ -233,9 +233,7 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		// The step never began (no such session, busy, a refused
 		// option): a script reading one result object still gets one,
 		// saying why, beside the stderr line and the exit code.
-		if b, jerr := logfmt.Marshal(failureObject(err, newUUID(r.o.Deps.NewID))); jerr == nil {
-			fmt.Fprintf(io.Out, "%s\n", b)
-		}
+		writeFailureObject(r.o.Deps, err)
 	}
 	if err == nil && res != nil {
 		switch res.Subtype {
@@ -284,6 +282,13 @@ func (r *renderer) dim(s string) string {
 		return s
 	}
 	return "\x1b[2m" + s + "\x1b[0m"
+}
+
+// writeFailureObject writes the result of a step that never began.
+func writeFailureObject(d *Deps, err error) {
+	if b, jerr := logfmt.Marshal(failureObject(err, newUUID(d.NewID))); jerr == nil {
+		fmt.Fprintf(d.IO.Out, "%s\n", b)
+	}
 }
 
 // failureObject is the result of a step that never began: Claude Code's

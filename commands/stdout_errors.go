@@ -30,6 +30,7 @@ type outWriter struct {
 	err    error
 	broken func() // called once, on the first EPIPE
 	help   bool   // what was written is help (help_reader_gone.go)
+	wrote  bool   // anything was written (json_asked.go)
 	// helpWidth is the terminal's width help is wrapped to, 0 for none
 	helpWidth int
 
@@ -51,6 +52,7 @@ const maxPending = 16 << 20
 
 func (o *outWriter) Write(p []byte) (int, error) {
 	o.mu.Lock()
+	o.wrote = o.wrote || len(p) > 0
 	if !o.async {
 		o.mu.Unlock()
 		n, err := o.w.Write(p)
@@ -179,6 +181,18 @@ func (s *IOStreams) OnBrokenOut(f func()) {
 }
 
 // OutErr is the first error writing standard output met, if any.
+// wroteNothing reports whether nothing was written to stdout; false when
+// stdout is no outWriter, which cannot tell.
+func (s *IOStreams) wroteNothing() bool {
+	o, ok := s.Out.(*outWriter)
+	if !ok {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.wrote
+}
+
 func (s *IOStreams) OutErr() error {
 	o, ok := s.Out.(*outWriter)
 	if !ok {
