@@ -56,8 +56,9 @@ func TestAnOutputThatCannotBeWrittenIsAFailure(t *testing.T) {
 
 // A stdout the shell closed (`trail run ... >&-`) is output that cannot be
 // written: the Go runtime puts /dev/null in its place, so the answer went
-// nowhere with exit 0. It is exit 1 now, the session saved as usual; a
-// stdout sent to /dev/null on purpose stays exit 0.
+// nowhere with exit 0. It is exit 1 now, the session saved as usual, and
+// for --version's fast path too (a script probing for trail); a stdout
+// sent to /dev/null on purpose stays exit 0.
 func TestAClosedStdoutIsAFailure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -66,7 +67,7 @@ func TestAClosedStdoutIsAFailure(t *testing.T) {
 		redirect string
 		code     int
 	}{{">&-", 1}, {">/dev/null", 0}} {
-		for _, args := range [][]string{{"run", "-o", "json", "hi"}, {"list"}, {"replay", "--last"}} {
+		for _, args := range [][]string{{"run", "-o", "json", "hi"}, {"list"}, {"replay", "--last"}, {"--version"}} {
 			c := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" "$@" ` + tt.redirect, trailBin}, args...)...)
 			c.Dir, c.Env = e.cwd, e.environ()
 			var stderr strings.Builder

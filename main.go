@@ -14,6 +14,11 @@ func main() {
 	// heap to pace, so no signal handlers and no collector settings (each
 	// costs a thread or a stop of the world at start-up).
 	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		if commands.StdoutClosed() {
+			// the write would land in the runtime's /dev/null: Main's own
+			// fast path fails it, as every command does (exit 1)
+			os.Exit(commands.Main(context.Background(), os.Args, commands.SystemDeps()))
+		}
 		if _, err := os.Stdout.WriteString("trail " + commands.VersionString() + "\n"); err != nil {
 			// as commands.Main's own fast path: a lost answer is a failure
 			os.Exit(commands.Main(context.Background(), os.Args, commands.SystemDeps()))

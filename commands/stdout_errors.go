@@ -236,6 +236,10 @@ type stdoutFile struct {
 
 var errStdoutClosed = errors.New("it was closed (>&-)")
 
+// StdoutClosed reports whether standard output was closed when trail
+// started, for main's --version, which writes without an IOStreams.
+func StdoutClosed() bool { return closedAtStart(os.Stdout) }
+
 func (s *stdoutFile) Write(p []byte) (int, error) {
 	s.once.Do(func() { s.closed = closedAtStart(os.Stdout) })
 	if s.closed {
