@@ -10,8 +10,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"trail/core"
 	"trail/core/provider"
@@ -208,6 +210,12 @@ func claudeVarValue(key, v string) json.RawMessage {
 	case "thinking":
 		if v == "0" {
 			return json.RawMessage("false")
+		}
+	case "timeout":
+		// milliseconds, where a file's number is seconds: shown as a
+		// duration, as the default is
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 && n <= math.MaxInt32 {
+			return jsonString((time.Duration(n) * time.Millisecond).String())
 		}
 	}
 	if _, err := strconv.Atoi(v); err == nil {

@@ -12,10 +12,14 @@ import (
 
 // Claude Code reads some of what trail keeps as settings keys from
 // variables (its env-vars page): DISABLE_PROMPT_CACHING,
-// CLAUDE_CODE_MAX_OUTPUT_TOKENS and MAX_THINKING_TOKENS. A user's
-// environment or settings' env block that sets them means the same to
-// trail, where no settings file names trail's own key (promptCaching,
-// maxTokens, thinking); flags come after and win as ever. Its Bash tool's
+// CLAUDE_CODE_MAX_OUTPUT_TOKENS, MAX_THINKING_TOKENS and API_TIMEOUT_MS. A
+// user's environment or settings' env block that sets them means the same
+// to trail, where no settings file names trail's own key (promptCaching,
+// maxTokens, thinking, timeout); flags come after and win as ever.
+// API_TIMEOUT_MS bounds the wait for a response's headers in Claude Code
+// (its SDK's timeout), trail's timeout any silence of the server: the
+// gateways' guides that set it (600000, 3000000) ask for patience with a
+// slow model, and get it. Its Bash tool's
 // limits, BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS, have no key of
 // trail's: the variables are the setting, as there.
 
@@ -25,6 +29,7 @@ var ClaudeCodeVars = [...][2]string{
 	{"DISABLE_PROMPT_CACHING", "promptCaching"},
 	{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", "maxTokens"},
 	{"MAX_THINKING_TOKENS", "thinking"},
+	{"API_TIMEOUT_MS", "timeout"},
 }
 
 // claudeVar is one variable: apply sets what it means in s, unless a
@@ -72,6 +77,14 @@ var claudeVars = [...]claudeVar{
 			s.Thinking = fmt.Sprint(n)
 		}
 		return nil
+	}},
+	{"API_TIMEOUT_MS", func(s *Settings, v string) error {
+		if s.Timeout != 0 { // a settings file's timeout
+			return nil
+		}
+		d, err := milliseconds("API_TIMEOUT_MS", v)
+		s.Timeout = d
+		return err
 	}},
 	{"BASH_DEFAULT_TIMEOUT_MS", func(s *Settings, v string) (err error) {
 		s.BashTimeout, err = milliseconds("BASH_DEFAULT_TIMEOUT_MS", v)

@@ -1,8 +1,10 @@
 package main_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"trail/core/provider/wire/wiretest"
 )
@@ -72,5 +74,26 @@ func TestConfigCheckFindsClaudeCodesVariables(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "MAX_THINKING_TOKENS \"8000\"") || strings.Count(r.stdout, "is no ") != 2 {
 		t.Errorf("config --check finds more than the two bad values:\n%s", r.stdout)
+	}
+}
+
+// API_TIMEOUT_MS, which gateways' Claude Code guides set for a slow model,
+// is trail's timeout where no settings file or flag sets one: a server
+// silent for longer ends the step (exit 6) after it, not after 2 minutes.
+func TestAPITimeoutMSIsTheTimeout(t *testing.T) {
+	t.Parallel()
+	srv := wiretest.NewServer(t, wiretest.Hang(), wiretest.Hang())
+	e := anthropicEnv(t)
+	e.setenv("ANTHROPIC_BASE_URL="+srv.URL, "API_TIMEOUT_MS=300")
+	r := e.run("", "run", "--max-retries", "0", "--no-stdin", "hi")
+	if r.code != 6 || !strings.Contains(r.stderr, "no data from the server for 300ms") || r.elapsed > 15*time.Second {
+		t.Errorf("API_TIMEOUT_MS=300 and a silent server: %s (after %s)", r, r.elapsed)
+	}
+	if r := e.must("", "config"); !regexp.MustCompile(`(?m)^timeout +"300ms" +env API_TIMEOUT_MS$`).MatchString(r.stdout) {
+		t.Errorf("config does not show the timeout's source:\n%s", r.stdout)
+	}
+	r = e.run("", "run", "--max-retries", "0", "--timeout", "0.5", "--no-stdin", "hi")
+	if r.code != 6 || !strings.Contains(r.stderr, "no data from the server for 500ms") {
+		t.Errorf("--timeout beside API_TIMEOUT_MS: %s", r)
 	}
 }
