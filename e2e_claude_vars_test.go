@@ -97,3 +97,37 @@ func TestAPITimeoutMSIsTheTimeout(t *testing.T) {
 		t.Errorf("--timeout beside API_TIMEOUT_MS: %s", r)
 	}
 }
+
+// Gateways' Claude Code guides put the token in ~/.claude/settings.json's
+// env (Z.ai's, Moonshot's, DeepSeek's), and some users keep an
+// apiKeyHelper there. trail reads keys from the environment only, so the
+// failure says where the key is and what to export, never the key; and
+// config --check warns of them.
+func TestAKeyClaudeCodeKeepsInSettingsIsNamedNotRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const token = "sk-gateway-0123456789abcdef"
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"ANTHROPIC_AUTH_TOKEN": token, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "API_TIMEOUT_MS": "3000000"}})
+	r := e.run("", "run", "--no-stdin", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `settings.json sets ANTHROPIC_AUTH_TOKEN in its "env"`) || !strings.Contains(r.stderr, "export ANTHROPIC_AUTH_TOKEN in the shell") || strings.Contains(r.stderr, token) {
+		t.Errorf("a gateway's token in the settings' env: %s", r)
+	}
+	r = e.run("", "config", "--check")
+	if r.code != 0 || !strings.Contains(r.stdout, "ANTHROPIC_AUTH_TOKEN here is not read: trail reads API keys from the environment only") || strings.Contains(r.stdout, token) {
+		t.Errorf("config --check of a gateway's token in the settings' env: %s", r)
+	}
+	e.setenv("ANTHROPIC_AUTH_TOKEN=" + token)
+	if r := e.run("", "config", "--check"); strings.Contains(r.stdout, "is not read") {
+		t.Errorf("config --check warns of a token the environment holds too: %s", r)
+	}
+
+	e = newEnv(t)
+	writeClaudeSettings(t, e, map[string]any{"apiKeyHelper": "~/bin/get-key.sh"})
+	r = e.run("", "run", "--provider", "anthropic", "--no-stdin", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `names an apiKeyHelper, which trail never runs`) || !strings.Contains(r.stderr, `export ANTHROPIC_API_KEY="$(~/bin/get-key.sh)"`) {
+		t.Errorf("an apiKeyHelper: %s", r)
+	}
+	if r := e.run("", "config", "--check"); !strings.Contains(r.stdout, "apiKeyHelper is not run") {
+		t.Errorf("config --check of an apiKeyHelper: %s", r)
+	}
+}

@@ -77,6 +77,7 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 		problems = append(problems, claudeVarProblems(o.Deps.Env)...)
 		problems = append(problems, modelProblems(cfg)...)
 		problems = append(problems, fileProviderWarnings(cfg, o.Deps.Env)...)
+		problems = append(problems, keyInSettingsWarnings(cfg, o.Deps.Env)...)
 	}
 	problems, warnings := splitWarnings(problems)
 	redact := configRedactor(o.Deps, entries)

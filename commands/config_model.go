@@ -106,3 +106,29 @@ func fileProviderWarnings(cfg []configRow, env func(string) string) []configProb
 	}
 	return out
 }
+
+// keyInSettingsWarnings are the API keys Claude Code takes from a settings
+// file (its env block, where gateways' guides put ANTHROPIC_AUTH_TOKEN, or
+// apiKeyHelper's command) that trail does not, the environment lacking
+// them: a warning, since the file is Claude Code's to use as it does.
+func keyInSettingsWarnings(cfg []configRow, env func(string) string) []configProblem {
+	var out []configProblem
+	for _, r := range cfg {
+		if r.File == "" {
+			continue
+		}
+		switch r.Key {
+		case "env.ANTHROPIC_AUTH_TOKEN", "env.ANTHROPIC_API_KEY", "env.OPENAI_API_KEY":
+			if name := strings.TrimPrefix(r.Key, "env."); env(name) == "" {
+				out = append(out, configProblem{File: r.File, Key: r.Key, Warning: true,
+					Msg: name + " here is not read: trail reads API keys from the environment only; export it in the shell"})
+			}
+		case "apiKeyHelper":
+			if env("ANTHROPIC_API_KEY") == "" && env("ANTHROPIC_AUTH_TOKEN") == "" {
+				out = append(out, configProblem{File: r.File, Key: r.Key, Warning: true,
+					Msg: "apiKeyHelper is not run: trail reads API keys from the environment only; export ANTHROPIC_API_KEY=\"$(the helper)\""})
+			}
+		}
+	}
+	return out
+}

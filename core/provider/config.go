@@ -2,6 +2,7 @@ package provider
 
 import (
 	"cmp"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -222,7 +223,7 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		case env("OPENAI_API_KEY") != "" || env("OPENAI_BASE_URL") != "":
 			c.Name = OpenAI
 		default:
-			return c, errs.Usagef(noProviderHint(s), "no model provider configured")
+			return c, errs.Usagef(cmp.Or(keyInSettingsHint(s, ""), noProviderHint(s)), "no model provider configured")
 		}
 	}
 	if _, ok := DefaultModel(c.Name); !ok {
@@ -288,13 +289,13 @@ func Resolve(flags Flags, env func(string) string, s *settings.Settings, stored 
 		} else if k := env("ANTHROPIC_API_KEY"); k != "" {
 			c.APIKey = k
 		} else {
-			return c, errs.Usagef("export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only",
+			return c, errs.Usagef(cmp.Or(keyInSettingsHint(s, Anthropic), "export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN); keys are read from the environment only"),
 				"the anthropic provider needs an API key")
 		}
 	case OpenAI:
 		c.APIKey = env("OPENAI_API_KEY")
 		if c.APIKey == "" && c.BaseURL == "" {
-			return c, errs.Usagef("export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server",
+			return c, errs.Usagef(cmp.Or(keyInSettingsHint(s, OpenAI), "export OPENAI_API_KEY, or point --base-url at an OpenAI-compatible server"),
 				"the openai provider needs an API key")
 		}
 	case Script:
@@ -334,6 +335,27 @@ func AliasEnv(env func(string) string, s *settings.Settings) func(string) string
 // noProviderHint names every way to choose a provider, and the settings
 // files that were read without naming one (a misspelt key among them is
 // warned about as they are read).
+// keyInSettingsHint is the hint for a missing key that the user keeps
+// where Claude Code reads it and trail does not: a settings file's env
+// block (where gateways' guides put ANTHROPIC_AUTH_TOKEN) or its
+// apiKeyHelper command. trail takes keys from the environment only, so
+// the fix is to export it; "" when no settings file has one for provider
+// name ("" for any).
+func keyInSettingsHint(s *settings.Settings, name string) string {
+	const only = "trail reads API keys from the environment only"
+	for _, k := range [...]struct{ variable, provider string }{
+		{"ANTHROPIC_AUTH_TOKEN", Anthropic}, {"ANTHROPIC_API_KEY", Anthropic}, {"OPENAI_API_KEY", OpenAI},
+	} {
+		if s.Env[k.variable] != "" && (name == "" || name == k.provider) {
+			return fmt.Sprintf("%s sets %s in its \"env\", where Claude Code reads it; %s: export %s in the shell (the rest of that env block applies as it is)", s.EnvFrom[k.variable], k.variable, only, k.variable)
+		}
+	}
+	if s.APIKeyHelper != "" && name != OpenAI {
+		return fmt.Sprintf("%s names an apiKeyHelper, which trail never runs (%s): export ANTHROPIC_API_KEY=\"$(%s)\"", s.APIKeyHelperFrom, only, s.APIKeyHelper)
+	}
+	return ""
+}
+
 func noProviderHint(s *settings.Settings) string {
 	read := "none was found"
 	if len(s.Files) > 0 {

@@ -59,6 +59,12 @@ type Settings struct {
 	// DisableAllHooks: a file said "disableAllHooks": true (Claude Code's
 	// switch); no hook runs.
 	DisableAllHooks bool
+	// EnvFrom names the file that set each Env variable.
+	EnvFrom map[string]string
+	// APIKeyHelper is Claude Code's apiKeyHelper, a command printing the
+	// key, and APIKeyHelperFrom its file. trail never runs it (keys come
+	// from the environment only); a missing key's hint names it.
+	APIKeyHelper, APIKeyHelperFrom string
 	// Files lists the settings files that were read, in merge order.
 	Files []string
 	// Unknown lists the keys no settings file may hold (keys.go), in
@@ -187,6 +193,7 @@ type settingsFile struct {
 	MaxTurns             *int                     `json:"maxTurns"`
 	Timeout              json.RawMessage          `json:"timeout"`
 	Env                  map[string]string        `json:"env"`
+	APIKeyHelper         *string                  `json:"apiKeyHelper"`
 	MaxTokens            *int                     `json:"maxTokens"`
 	Thinking             json.RawMessage          `json:"thinking"`
 	AlwaysThinking       *bool                    `json:"alwaysThinkingEnabled"`
@@ -350,9 +357,12 @@ func (s *Settings) mergeData(path string, data []byte) error {
 			return &errs.InvalidDataError{Path: path, Err: fmt.Errorf("env %s cannot be set: a variable's name is not empty and holds no = or NUL, and its value no NUL", strconv.Quote(k))}
 		}
 		if s.Env == nil {
-			s.Env = map[string]string{}
+			s.Env, s.EnvFrom = map[string]string{}, map[string]string{}
 		}
-		s.Env[k] = v
+		s.Env[k], s.EnvFrom[k] = v, path
+	}
+	if f.APIKeyHelper != nil {
+		s.APIKeyHelper, s.APIKeyHelperFrom = *f.APIKeyHelper, path
 	}
 	return nil
 }
