@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -129,5 +131,30 @@ func TestAKeyClaudeCodeKeepsInSettingsIsNamedNotRead(t *testing.T) {
 	}
 	if r := e.run("", "config", "--check"); !strings.Contains(r.stdout, "apiKeyHelper is not run") {
 		t.Errorf("config --check of an apiKeyHelper: %s", r)
+	}
+}
+
+// CLAUDE_CONFIG_DIR moves Claude Code's folder, its settings.json with it
+// (Claude Code's envUtils): the user's settings are read there, and
+// ~/.claude/settings.json is then not the user's.
+func TestClaudeConfigDirHoldsTheUsersSettings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	conf := filepath.Join(e.user, "claude-work")
+	e.writeFile(filepath.Join(conf, "settings.json"), `{"permissions": {"deny": ["Bash(touch *)"]}}`)
+	writeClaudeSettings(t, e, map[string]any{"permissions": map[string]any{"allow": []string{"Bash"}}})
+	e.setenv("CLAUDE_CONFIG_DIR=" + conf)
+	s := e.script(calls(call("Bash", map[string]any{"command": "touch made"}), call("Bash", map[string]any{"command": "sleep 5"})), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--permission-mode", "acceptEdits", "go")
+	results := e.toolResults(e.onlySession())
+	if e.exists("made") || !strings.Contains(fmt.Sprint(results["call_0_0"]["error"]), "denied") {
+		t.Errorf("the deny rule in $CLAUDE_CONFIG_DIR/settings.json did not hold: %v", results["call_0_0"])
+	}
+	if got := fmt.Sprint(results["call_0_1"]["error"]); !strings.Contains(got, "not approved") {
+		t.Errorf("~/.claude/settings.json's allow rule applied beside CLAUDE_CONFIG_DIR: %v", results["call_0_1"])
+	}
+	r := e.must("", "config")
+	if !regexp.MustCompile(`(?m)^  ~/claude-work/settings\.json +read$`).MatchString(r.stdout) || strings.Contains(r.stdout, "~/.claude/settings.json") {
+		t.Errorf("config's files beside CLAUDE_CONFIG_DIR:\n%s", r.stdout)
 	}
 }

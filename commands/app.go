@@ -321,7 +321,8 @@ func tildeHome(d *Deps, p string) string {
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
-	s, err := settings.Load(settings.Paths(userHome, g.Home, cwd), settings.ProjectPaths(userHome, g.Home, cwd), g.Settings)
+	claude := settings.ClaudeDir(userHome, d.Env("CLAUDE_CONFIG_DIR"))
+	s, err := settings.Load(settings.Paths(claude, g.Home, cwd), settings.ProjectPaths(claude, g.Home, cwd), g.Settings)
 	if err != nil {
 		return nil, err
 	}

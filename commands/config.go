@@ -69,7 +69,8 @@ type configProblem struct {
 
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
-	entries, files := settings.Inspect(settings.Paths(userHome, o.Globals.Home, o.Cwd), settings.ProjectPaths(userHome, o.Globals.Home, o.Cwd), o.Globals.Settings)
+	claude := settings.ClaudeDir(userHome, o.Deps.Env("CLAUDE_CONFIG_DIR"))
+	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings)
 	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
 	if o.Check {

@@ -21,10 +21,10 @@ var userOnlyModes = []string{"bypassPermissions", "auto"}
 // ProjectPaths are the files of Paths a project brings: those of cwd's
 // .claude and .trail folders, unless one is also a user's file (trail run
 // in the home folder, where ./.claude/settings.json is the user's).
-func ProjectPaths(userHome, trailHome, cwd string) []string {
+func ProjectPaths(claudeDir, trailHome, cwd string) []string {
 	var user []string
-	if userHome != "" {
-		user = append(user, filepath.Join(userHome, ".claude", "settings.json"))
+	if claudeDir != "" {
+		user = append(user, filepath.Join(claudeDir, "settings.json"))
 	}
 	user = append(user, filepath.Join(trailHome, "settings.json"))
 	var out []string

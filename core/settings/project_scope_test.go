@@ -45,7 +45,7 @@ func TestAProjectCannotSetBypassPermissionsOrAuto(t *testing.T) {
 			if _, ok := tt.files["extra"]; ok {
 				extra = where["extra"]
 			}
-			s, err := Load(Paths(user, home, cwd), ProjectPaths(user, home, cwd), extra)
+			s, err := Load(Paths(filepath.Join(user, ".claude"), home, cwd), ProjectPaths(filepath.Join(user, ".claude"), home, cwd), extra)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,12 +60,12 @@ func TestAProjectCannotSetBypassPermissionsOrAuto(t *testing.T) {
 // Run in the home folder, ./.claude/settings.json is the user's file.
 func TestProjectPathsLeaveOutTheUsersFiles(t *testing.T) {
 	home := t.TempDir()
-	got := ProjectPaths(home, filepath.Join(home, ".trail"), home)
+	got := ProjectPaths(filepath.Join(home, ".claude"), filepath.Join(home, ".trail"), home)
 	if slices.Contains(got, filepath.Join(home, ".claude", "settings.json")) || slices.Contains(got, filepath.Join(home, ".trail", "settings.json")) || len(got) != 2 {
 		t.Errorf("ProjectPaths in the home folder = %v", got)
 	}
 	cwd := t.TempDir()
-	if got := ProjectPaths(home, filepath.Join(home, ".trail"), cwd); len(got) != 4 {
+	if got := ProjectPaths(filepath.Join(home, ".claude"), filepath.Join(home, ".trail"), cwd); len(got) != 4 {
 		t.Errorf("ProjectPaths = %v, want the 4 files of .claude and .trail", got)
 	}
 }
@@ -75,7 +75,7 @@ func TestInspectSkipsAProjectsBypassPermissions(t *testing.T) {
 	user, home, cwd := t.TempDir(), t.TempDir(), t.TempDir()
 	writeSettings(t, user, ".claude/settings.json", `{"permissions":{"defaultMode":"plan"}}`)
 	proj := writeSettings(t, cwd, ".claude/settings.json", `{"permissions":{"defaultMode":"bypassPermissions"}}`)
-	entries, files := Inspect(Paths(user, home, cwd), ProjectPaths(user, home, cwd), "")
+	entries, files := Inspect(Paths(filepath.Join(user, ".claude"), home, cwd), ProjectPaths(filepath.Join(user, ".claude"), home, cwd), "")
 	for _, e := range entries {
 		if e.Key == "permissions.defaultMode" && string(e.Value) != `"plan"` {
 			t.Errorf("defaultMode in effect = %s from %s, want plan", e.Value, e.File)

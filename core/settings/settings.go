@@ -125,12 +125,13 @@ type HookCommand struct {
 	Shell string `json:"shell"`
 }
 
-// Paths lists the settings files in merge order (SPEC 2). Files that
-// do not exist are skipped by Load, except extra, which must exist.
-func Paths(userHome, trailHome, cwd string) []string {
+// Paths lists the settings files in merge order (SPEC 2), the first in
+// claudeDir (ClaudeDir). Files that do not exist are skipped by Load,
+// except extra, which must exist.
+func Paths(claudeDir, trailHome, cwd string) []string {
 	var paths []string
-	if userHome != "" {
-		paths = append(paths, filepath.Join(userHome, ".claude", "settings.json"))
+	if claudeDir != "" {
+		paths = append(paths, filepath.Join(claudeDir, "settings.json"))
 	}
 	paths = append(paths,
 		filepath.Join(trailHome, "settings.json"),
@@ -140,6 +141,20 @@ func Paths(userHome, trailHome, cwd string) []string {
 		filepath.Join(cwd, ".trail", "settings.local.json"),
 	)
 	return dedupe(paths)
+}
+
+// ClaudeDir is the user's Claude Code folder, whose settings.json is the
+// user's settings: configDir (CLAUDE_CONFIG_DIR, where Claude Code then
+// keeps its settings, as its own envUtils resolves it), else ~/.claude; ""
+// when neither is known.
+func ClaudeDir(userHome, configDir string) string {
+	if configDir != "" {
+		return configDir
+	}
+	if userHome == "" {
+		return ""
+	}
+	return filepath.Join(userHome, ".claude")
 }
 
 func dedupe(paths []string) []string {

@@ -33,7 +33,7 @@ func TestSettingsMergeLaterWinsAndListsConcatenate(t *testing.T) {
 	writeSettings(t, cwd, ".trail/settings.json", `{"provider":"echo","autoCompactThreshold":false,"maxTurns":7}`)
 	extra := writeSettings(t, t.TempDir(), "extra.json", `{"model":"z"}`)
 
-	s, err := Load(Paths(user, home, cwd), nil, extra)
+	s, err := Load(Paths(filepath.Join(user, ".claude"), home, cwd), nil, extra)
 	if err != nil {
 		t.Fatal(err)
 	}
