@@ -322,7 +322,7 @@ func tildeHome(d *Deps, p string) string {
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
 	claude := settings.ClaudeDir(userHome, d.Env("CLAUDE_CONFIG_DIR"))
-	s, err := settings.Load(settings.Paths(claude, g.Home, cwd), settings.ProjectPaths(claude, g.Home, cwd), g.Settings)
+	s, err := settings.Load(settings.Paths(claude, g.Home, cwd), settings.ProjectPaths(claude, g.Home, cwd), g.Settings, settings.ManagedPaths()...)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func runCompact(ctx context.Context, o *CompactOptions) error {
 		return err
 	}
 	o.Compact.Step.Settings = settings
-	warnUnknownKeys(o.IO, settings)
+	warnSettings(o.IO, settings)
 	o.Compact.Step.Observer = core.ObserverFunc(func(e core.StepEvent) {
 		switch e.Kind {
 		case core.EvWarning, core.EvNotice:

@@ -70,7 +70,7 @@ type configProblem struct {
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
 	claude := settings.ClaudeDir(userHome, o.Deps.Env("CLAUDE_CONFIG_DIR"))
-	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings)
+	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings, settings.ManagedPaths()...)
 	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
 	if o.Check {
@@ -118,7 +118,7 @@ func configProblems(files []settings.FileReport, check bool) []configProblem {
 		}
 		for _, e := range f.Entries {
 			if e.Ignored != "" {
-				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: e.Ignored})
+				out = append(out, configProblem{File: f.Path, Key: e.Key, Msg: e.Ignored, Warning: e.ByPolicy})
 			}
 		}
 		if !check {
@@ -433,10 +433,15 @@ func shortPath(p, cwd, home string) string {
 	return tildePath(p, home)
 }
 
-// warnUnknownKeys warns once per file and key a step reads (SPEC 2's
-// files): an ignored key is usually a misspelt one.
-func warnUnknownKeys(io *IOStreams, s *settings.Settings) {
+// warnSettings warns once per file and key a step reads (SPEC 2's
+// files): an ignored key is usually a misspelt one. And once for what the
+// managed settings set aside: a rule that no longer holds must not pass
+// unsaid.
+func warnSettings(io *IOStreams, s *settings.Settings) {
 	for _, u := range s.Unknown {
 		fmt.Fprintf(io.ErrOut, "trail: warning: %s: %s\n", safeLine(u.File), unknownKeyMessage(u.Key))
+	}
+	for _, n := range s.ManagedNotes {
+		fmt.Fprintf(io.ErrOut, "trail: warning: %s\n", safeLine(n))
 	}
 }

@@ -279,7 +279,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return err
 	}
 	o.Step.Settings = settings
-	warnUnknownKeys(o.IO, settings)
+	warnSettings(o.IO, settings)
 	prompt, err := readPrompt(ctx, o)
 	if err != nil {
 		return err

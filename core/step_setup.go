@@ -53,7 +53,14 @@ func (s *session) prepare() error {
 		return err
 	}
 	s.tools = withBashLimits(offered, o.Settings.BashTimeout, o.Settings.BashMaxTimeout)
-	p, err := permission.Build(permission.ModeDefault, o.Settings, o.AllowRules, o.DenyRules, o.Cwd)
+	allow := o.AllowRules
+	if o.Settings.ManagedRulesOnly && len(allow) > 0 {
+		// the policy's rules alone decide (settings/managed.go); a deny
+		// given here only narrows them, and stands
+		s.openWarnings = append(s.openWarnings, fmt.Sprintf("--allow-tool is ignored: the managed settings (%s) allow only their own rules (allowManagedPermissionRulesOnly)", o.Settings.ManagedRulesFrom))
+		allow = nil
+	}
+	p, err := permission.Build(permission.ModeDefault, o.Settings, allow, o.DenyRules, o.Cwd)
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,11 @@ type Entry struct {
 	Value json.RawMessage // as the file wrote it
 	File  string
 	// Ignored says why a step does not use the value ("" when it does): a
-	// project's file setting what only the user may (project_scope.go).
-	Ignored string
+	// project's file setting what only the user may (project_scope.go), or
+	// a rule or hook the managed settings set aside (managed.go: then
+	// ByPolicy, since the file itself is not wrong).
+	Ignored  string
+	ByPolicy bool
 }
 
 // FileReport is what one settings file holds, or why it could not be read.
@@ -46,16 +49,19 @@ type FileReport struct {
 	Unknown []UnknownKey
 }
 
-// Inspect reads paths (and extra, when not "") in merge order; project
-// are those a project brings, as for Load.
-func Inspect(paths, project []string, extra string) ([]Entry, []FileReport) {
+// Inspect reads paths (and extra, when not "", then managed) in merge
+// order; project are those a project brings, as for Load. A managed file
+// that does not exist is not reported: there is no policy to show.
+func Inspect(paths, project []string, extra string, managed ...string) ([]Entry, []FileReport) {
 	all := append([]string(nil), paths...)
 	if extra != "" {
 		all = append(all, extra)
 	}
+	all = append(all, managed...)
 	var reports []FileReport
 	for i, path := range all {
-		isExtra := extra != "" && i == len(all)-1
+		isExtra := extra != "" && i == len(all)-len(managed)-1
+		isManaged := i >= len(all)-len(managed)
 		read := readFile
 		if isExtra && IsInline(extra) {
 			path, read = InlineName, func(string) ([]byte, error) { return []byte(extra), nil }
@@ -79,9 +85,56 @@ func Inspect(paths, project []string, extra string) ([]Entry, []FileReport) {
 				}
 			}
 		}
+		if isManaged && !r.Found {
+			continue
+		}
 		reports = append(reports, r)
 	}
+	markManagedOnly(reports, pathSet(managed))
 	return effective(reports), reports
+}
+
+// markManagedOnly marks the rules and hooks of other files ignored when a
+// managed file allows only its own (managed.go).
+func markManagedOnly(reports []FileReport, managed map[string]bool) {
+	only := map[string]string{} // "permissions." or "hooks." -> why
+	for _, r := range reports {
+		if !managed[r.Path] || r.Err != nil {
+			continue
+		}
+		data, err := readFile(r.Path)
+		if err != nil {
+			continue
+		}
+		for key, prefix := range map[string]string{"allowManagedPermissionRulesOnly": "permissions.", "allowManagedHooksOnly": "hooks."} {
+			if v := gjson.GetBytes(data, key); v.Exists() {
+				delete(only, prefix)
+				if v.Bool() {
+					only[prefix] = "is ignored: the managed settings (" + r.Path + ") allow only their own (" + key + ")"
+				}
+			}
+		}
+	}
+	for i, r := range reports {
+		if managed[r.Path] {
+			continue
+		}
+		for j, e := range r.Entries {
+			for prefix, why := range only {
+				if strings.HasPrefix(e.Key, prefix) && (prefix == "hooks." || isRuleKey(e.Key)) {
+					reports[i].Entries[j].Ignored, reports[i].Entries[j].ByPolicy = e.Key+" "+compactValue(e.Value)+" "+why, true
+				}
+			}
+		}
+	}
+}
+
+func isRuleKey(key string) bool {
+	switch key {
+	case "permissions.allow", "permissions.ask", "permissions.deny":
+		return true
+	}
+	return false
 }
 
 // effective merges the files' entries as Load merges their values; a
@@ -226,4 +279,16 @@ func otherValueErrors(path string, data []byte, first error) []error {
 		return true
 	})
 	return out
+}
+
+// compactValue is a value on one line, cut to 60 bytes.
+func compactValue(v json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return string(v)
+	}
+	if b.Len() > 60 {
+		return string(b.Bytes()[:57]) + "..."
+	}
+	return b.String()
 }

@@ -71,8 +71,20 @@ type Settings struct {
 	// merge order: each is worth a warning, since it is ignored.
 	Unknown []UnknownKey
 
-	// project are the files a project brings (ProjectPaths).
-	project map[string]bool
+	// ManagedRulesOnly and ManagedHooksOnly: a managed settings file
+	// (managed.go), named by ManagedRulesFrom and ManagedHooksFrom, set
+	// allowManagedPermissionRulesOnly or allowManagedHooksOnly; the rules
+	// and hooks of other files are gone from Permissions and Hooks, and
+	// --allow-tool is ignored too.
+	ManagedRulesOnly, ManagedHooksOnly bool
+	ManagedRulesFrom, ManagedHooksFrom string
+	// ManagedNotes say what the managed settings set aside, a warning each.
+	ManagedNotes []string
+
+	// project are the files a project brings (ProjectPaths); managed the
+	// managed settings files, and managedHooks their hooks.
+	project, managed map[string]bool
+	managedHooks     map[string][]HookMatcher
 }
 
 // Permissions are the permission rules of the settings files.
@@ -173,9 +185,10 @@ func dedupe(paths []string) []string {
 // extra (from --settings), which the user named and so must exist, or is
 // inline JSON (inline.go).
 // project are those of paths a project brings (ProjectPaths): they may
-// not set what only the user may.
-func Load(paths, project []string, extra string) (*Settings, error) {
-	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}, project: pathSet(project)}
+// not set what only the user may. managed (ManagedPaths) come last, after
+// extra.
+func Load(paths, project []string, extra string, managed ...string) (*Settings, error) {
+	s := &Settings{Permissions: Permissions{Sources: map[string]string{}}, project: pathSet(project), managed: pathSet(managed)}
 	for _, p := range paths {
 		if err := s.mergeFile(p, false); err != nil {
 			return nil, err
@@ -186,6 +199,12 @@ func Load(paths, project []string, extra string) (*Settings, error) {
 			return nil, err
 		}
 	}
+	for _, p := range managed {
+		if err := s.mergeFile(p, false); err != nil {
+			return nil, err
+		}
+	}
+	s.managedOnly()
 	return s, nil
 }
 
@@ -216,6 +235,9 @@ type settingsFile struct {
 	PromptCaching        *bool                    `json:"promptCaching"`
 	LogRequests          *string                  `json:"logRequests"`
 	Stream               *bool                    `json:"stream"`
+	// Only a managed settings file may set these (managed.go).
+	AllowManagedRulesOnly *bool `json:"allowManagedPermissionRulesOnly"`
+	AllowManagedHooksOnly *bool `json:"allowManagedHooksOnly"`
 }
 
 // The values of logRequests.
@@ -314,6 +336,20 @@ func (s *Settings) mergeData(path string, data []byte) error {
 			s.Hooks = map[string][]HookMatcher{}
 		}
 		s.Hooks[event] = append(s.Hooks[event], list...)
+		if s.managed[path] {
+			if s.managedHooks == nil {
+				s.managedHooks = map[string][]HookMatcher{}
+			}
+			s.managedHooks[event] = append(s.managedHooks[event], list...)
+		}
+	}
+	if s.managed[path] {
+		if f.AllowManagedRulesOnly != nil {
+			s.ManagedRulesOnly, s.ManagedRulesFrom = *f.AllowManagedRulesOnly, path
+		}
+		if f.AllowManagedHooksOnly != nil {
+			s.ManagedHooksOnly, s.ManagedHooksFrom = *f.AllowManagedHooksOnly, path
+		}
 	}
 	if len(f.AutoCompactThreshold) > 0 && string(f.AutoCompactThreshold) != "null" {
 		switch string(f.AutoCompactThreshold) {
