@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -301,5 +302,81 @@ func TestValidateLogSkipsALogDeletedWhileItRuns(t *testing.T) {
 	}
 	if err := v.Wait(); err != nil || !strings.Contains(errOut.String(), "zzz-gone.jsonl was deleted while validate-log ran; skipped") {
 		t.Errorf("validate-log of a folder whose log was deleted meanwhile: %v\n%s%s", err, out.String(), errOut.String())
+	}
+}
+
+// Parallel jobs: resume --last beside a first step that ends while it
+// looks (an echo step takes milliseconds) found the session's log, then
+// no lock holder, and said "has a log but no record" (exit 3) of a
+// session saved a moment later. The record that came is found now.
+func TestResumeLastBesideFirstStepsEndingFindsThemSaved(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("TRAIL_PROVIDER=echo")
+	e.must("", "run", "first")
+	var failures []string
+	for round := 0; round < 4; round++ {
+		var runs, resumes []*exec.Cmd
+		var outs []*strings.Builder
+		for i := 0; i < 12; i++ {
+			r := e.cmd("run", fmt.Sprintf("r%d-%d", round, i))
+			c := e.cmd("resume", "--last", "after")
+			var errb strings.Builder
+			c.Stderr = &errb
+			outs = append(outs, &errb)
+			if err := r.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			runs, resumes = append(runs, r), append(resumes, c)
+		}
+		for i := range runs {
+			runs[i].Wait()
+			if err := resumes[i].Wait(); err != nil && strings.Contains(outs[i].String(), "has a log but no record") {
+				failures = append(failures, outs[i].String())
+			}
+		}
+	}
+	if len(failures) > 0 {
+		t.Errorf("%d of 48 resumes took a session being saved for a killed one: %q", len(failures), failures[0])
+	}
+}
+
+// Two containers sharing a home do not see each other's processes: the
+// kernel's lock table (/proc/locks) hides a step that runs in the other
+// PID namespace. validate-log, list and resume looked at the session's
+// lock only through it, and took a running step for a killed one: a CI
+// check beside a running agent failed (exit 7), and resume of its first
+// step said "has a log but no record" (exit 3). They look at the lock
+// itself when a session looks killed.
+func TestAStepInAnotherPIDNamespaceIsSeenRunning(t *testing.T) {
+	t.Parallel()
+	if err := exec.Command("unshare", "-p", "-f", "--mount-proc", "true").Run(); err != nil {
+		t.Skipf("no PID namespaces here: %v", err)
+	}
+	e := newEnv(t)
+	s := e.script(map[string]any{"text": "slow", "delayMs": 4000})
+	holder := e.cmd("run", "--provider", "script", "--script", s, "--name", "far", "go")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Wait()
+	// the step takes its lock before it makes its log
+	waitFor(t, func() bool { logs, _ := filepath.Glob(filepath.Join(e.home, "logs", "*.jsonl")); return len(logs) == 1 })
+	inNamespace := func(args ...string) result {
+		c := exec.Command("unshare", append([]string{"-p", "-f", "--mount-proc", trailBin}, args...)...)
+		c.Dir, c.Env = e.cwd, e.environ()
+		return e.wait(c)
+	}
+	if r := inNamespace("list"); r.code != 0 || !strings.Contains(r.stdout, "running") || strings.Contains(r.stderr, "log but no record") {
+		t.Errorf("list in another namespace: %s", r)
+	}
+	if r := inNamespace("validate-log", filepath.Join(e.home, "logs")); r.code != 0 {
+		t.Errorf("validate-log in another namespace: %s", r)
+	}
+	if r := inNamespace("resume", "far", "--provider", "echo", "--wait", "30", "more"); r.code != 0 || !strings.Contains(r.stdout, "echo: more") {
+		t.Errorf("resume of the running first step from another namespace: %s", r)
 	}
 }

@@ -108,10 +108,22 @@ func runList(_ context.Context, o *ListOptions) error {
 	// A first step saves its record at its end: until then the session
 	// is only its lock and log, and listed running with what is known.
 	// A record a killed step left says running with no step holding its
-	// lock: where the lock table is known, it is idle, as the next step
-	// will find it, and a script waiting for running to end goes on.
-	running, known := st.RunningIDs()
+	// lock: it is idle, as the next step will find it, and a script
+	// waiting for running to end goes on.
+	running, _ := st.RunningIDs()
 	for i := range heads {
+		// A session that looks killed (a log with no record, a record
+		// saying running) gets a second look at its lock: the table hides
+		// a holder in another PID namespace, and without /proc there is
+		// no table (store.FS.LockHeld).
+		if h := heads[i]; !running[h.ID] && (h.LogOnly || h.Status == core.StatusRunning) {
+			if st.LockHeld(h.ID) {
+				if running == nil {
+					running = map[string]bool{}
+				}
+				running[h.ID] = true
+			}
+		}
 		switch {
 		case running[heads[i].ID]:
 			delete(running, heads[i].ID)
@@ -122,7 +134,7 @@ func runList(_ context.Context, o *ListOptions) error {
 			case !heads[i].Corrupt:
 				heads[i].Status = core.StatusRunning
 			}
-		case known && heads[i].Status == core.StatusRunning:
+		case heads[i].Status == core.StatusRunning:
 			heads[i].Status = core.StatusIdle
 		}
 	}

@@ -202,11 +202,13 @@ func validateLogFile(ctx context.Context, t target) (*logfmt.Report, error) {
 		if err != nil || rep.Errors == 0 || t.home == "" || try == 2 {
 			return rep, err
 		}
-		ids, _ := store.New(t.home).RunningIDs()
-		if ids[t.id] == t.live && fileSize(t.path) == before {
+		st := store.New(t.home)
+		ids, _ := st.RunningIDs()
+		live := ids[t.id] || st.LockHeld(t.id) // a holder the table hides (store.FS.LockHeld)
+		if live == t.live && fileSize(t.path) == before {
 			return rep, err // as it was, and nothing changed since
 		}
-		t.live = ids[t.id]
+		t.live = live
 	}
 }
 

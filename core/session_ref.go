@@ -89,15 +89,28 @@ func ResolveSession(st Store, ref SessionRef) (string, error) {
 // the caller then waits for that step as for any other (--wait), rather
 // than being told the record is missing. Where the lock table cannot be
 // read, the session is taken as a killed step's.
+//
+// A first step that ended between the listing and this look (an echo step
+// takes milliseconds; parallel jobs meet it often) has its record now, and
+// counts as running: the caller finds the session saved.
+//
+// The lock table misses a holder in another PID namespace (a container
+// sharing the home): a session that looks killed gets a second look, at
+// its lock itself (store.FS.LockHeld).
 func firstStepRunning(st Store, id string) bool {
-	rs, ok := st.(interface {
+	locks, ok := st.(interface {
 		RunningIDs() (map[string]bool, bool)
+		LockHeld(id string) bool
 	})
-	if !ok {
-		return false
+	if ok {
+		if running, _ := locks.RunningIDs(); running[id] {
+			return true
+		}
 	}
-	running, _ := rs.RunningIDs()
-	return running[id]
+	if saved, err := st.Exists(id); err == nil && saved {
+		return true
+	}
+	return ok && locks.LockHeld(id)
 }
 
 // logOnly is the error for a session with a log and no record: a first
