@@ -213,7 +213,9 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		case outStreamJSON:
 			r.sj.finish(res, err)
 		default:
-			if err == nil && res.Text != "" && !r.streamed && res.Subtype != core.SubtypeRefusal {
+			// a step whose log failed has its answer whole, and saved
+			answered := err == nil || errors.As(err, new(*errs.LogWriteError))
+			if answered && res.Text != "" && !r.streamed && res.Subtype != core.SubtypeRefusal {
 				text := r.answerText(res.Text)
 				if !strings.HasSuffix(text, "\n") {
 					text += "\n"

@@ -89,7 +89,7 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 		s.logEvent("session_shutdown", logfmt.F("reason", "other"))
 		s.syncLog()
 		res.After = res.Before // the conversation is as it was
-		return res, err
+		return res, s.logOutcome(err)
 	}
 	res.Summary, res.After = summary, s.contextState()
 	s.addUsageTotals()
@@ -98,7 +98,10 @@ func (e *Engine) Compact(ctx context.Context, opts CompactOptions) (*CompactResu
 	hookCtx := context.WithoutCancel(ctx)
 	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput("other"))
 	s.syncLog()
-	return res, saveErr
+	if saveErr != nil {
+		return res, saveErr
+	}
+	return res, s.logOutcome(nil)
 }
 
 // autoCompact compacts before the user message when the context is nearly
@@ -292,7 +295,7 @@ func splitTurnForCompaction(msgs []chat.Message, at, keepLast int) (system, drop
 func (s *session) syncLog() {
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {
-			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
+			s.logErr = fmt.Errorf("sync: %w", err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -260,7 +261,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	s.runHooks(hookCtx, hooks.SessionEnd, hooks.SessionEndInput(reason))
 	if s.log != nil {
 		if err := s.log.Sync(); err != nil && s.logErr == nil {
-			s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not synced: " + err.Error()})
+			s.logErr = fmt.Errorf("sync: %w", err)
 		}
 	}
 	s.retryHint(stop, stepErr)
@@ -274,7 +275,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 	if saveErr != nil {
 		return res, saveErr
 	}
-	return res, stepErr
+	return res, s.logOutcome(stepErr)
 }
 
 // logAssistantSummary logs the step's answer. Robota's historyStructure

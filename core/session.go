@@ -123,15 +123,30 @@ func (s *session) newMessage(role, content string) (chat.Message, error) {
 }
 
 // logEvent appends one line. A log that cannot be written must not lose the
-// user's answer: the first failure becomes a warning and the step goes on.
+// user's answer: the first failure is kept, the step goes on, and it ends
+// with the failure (logOutcome).
 func (s *session) logEvent(event string, fields ...logfmt.Field) {
 	if s.log == nil || s.logErr != nil {
 		return
 	}
 	if err := s.log.Log(event, fields...); err != nil {
 		s.logErr = err
-		s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not written: " + err.Error()})
 	}
+}
+
+// logOutcome is the step's error once its log failed: a step that
+// otherwise succeeded fails with it (exit 1: a CI job that keeps or
+// validates the log must not be told all went well); one that failed
+// already keeps its own error, and the log's failure is a warning.
+func (s *session) logOutcome(stepErr error) error {
+	if s.logErr == nil {
+		return stepErr
+	}
+	if stepErr != nil {
+		s.obs.Event(StepEvent{Kind: EvWarning, Text: "log not written: " + s.logErr.Error()})
+		return stepErr
+	}
+	return &errs.LogWriteError{Err: s.logErr}
 }
 
 // appendMessage adds a message to the conversation, its chat history entry,

@@ -16,6 +16,17 @@ type FailureError struct{ Msg, Fix string }
 func (e *FailureError) Error() string { return e.Msg }
 func (e *FailureError) Hint() string  { return e.Fix }
 
+// LogWriteError ends a step whose log could not be written (exit 1): its
+// answer and record are whole, so the answer is still shown.
+type LogWriteError struct{ Err error }
+
+func (e *LogWriteError) Error() string {
+	return "log not written: " + e.Err.Error() + "; the answer and the session are saved, but the log lacks this step's events from there on"
+}
+func (e *LogWriteError) Hint() string {
+	return "free the space (or raise the limit); the session's next step brings its log back in line with the record"
+}
+
 // Hinter is implemented by errors that know the obvious fix; commands prints
 // it on a second "hint:" line.
 type Hinter interface{ Hint() string }
