@@ -96,7 +96,7 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	}
 	for _, f := range files {
 		if f.Err != nil {
-			return &exitError{code: ExitInvalidData, msg: oneLine(f.Err.Error())} // what a step would refuse too
+			return &exitError{code: ExitCode(f.Err), msg: oneLine(f.Err.Error())} // as a step would fail on it
 		}
 	}
 	return nil

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"trail/core/errs"
@@ -155,6 +157,14 @@ func Paths(claudeDir, trailHome, cwd string) []string {
 	return dedupe(paths)
 }
 
+// folderUnreadable reports whether the folder of path, not the file, is
+// what cannot be read: looking the file up fails for another reason
+// than its absence.
+func folderUnreadable(path string) bool {
+	_, err := os.Lstat(path)
+	return err != nil && !errors.Is(err, fs.ErrNotExist)
+}
+
 // ClaudeDir is the user's Claude Code folder, whose settings.json is the
 // user's settings: configDir (CLAUDE_CONFIG_DIR, where Claude Code then
 // keeps its settings, as its own envUtils resolves it), else ~/.claude; ""
@@ -264,6 +274,16 @@ func (s *Settings) mergeFile(path string, required bool) error {
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return &errs.UsageError{Msg: "settings file " + path + " does not exist", Fix: "check the path given to --settings (settings given as JSON start with {)"}
+		}
+		if dir := filepath.Dir(path); !required && folderUnreadable(path) {
+			// Not the file: its folder cannot be entered (another user's
+			// 0700 home a CI cache restored, a parent that is a file). An
+			// I/O error, not a settings file to replace.
+			fix := "the folder (or one above it) is not this user's to enter; if it is trail's home, set TRAIL_HOME to a folder of your own"
+			if errors.Is(err, syscall.ENOTDIR) {
+				fix = "a part of that path is a file, not a folder; if it is trail's home, set TRAIL_HOME to a folder"
+			}
+			return &errs.FailureError{Msg: "cannot look in " + dir + " for settings: " + unwrapPathError(err).Error(), Fix: fix}
 		}
 		fix := "a settings file is a regular JSON file: replace or remove " + path
 		if required {
