@@ -267,7 +267,18 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	}
 	// ~ as written where no shell expanded it ('~/x' in quotes, an env
 	// file, a unit file): the user's home, not a folder named "~" here
-	g.Home = tildeHome(d, g.Home)
+	if g.Home == "~" || strings.HasPrefix(g.Home, "~/") {
+		user, err := d.UserHome()
+		if err != nil || user == "" {
+			// kept as written, it was a folder named "~" in the cwd, one
+			// `rm -rf ~` away from the user's own
+			return g, errs.Usagef("set HOME, or give trail's home in full", "trail's home %s starts with ~, and HOME is not set", store.QuoteInput(g.Home))
+		}
+		if _, err := os.Stat(user); errors.Is(err, fs.ErrNotExist) {
+			d.homeMissing(user) // as for ~/.trail (defaultHome)
+		}
+		g.Home = tildeHome(d, g.Home)
+	}
 	abs, err := filepath.Abs(g.Home)
 	if err != nil {
 		return g, fmt.Errorf("resolve --home %s: %w", g.Home, err)
@@ -294,15 +305,24 @@ func defaultHome(d *Deps) (string, error) {
 	}
 	home, err := d.UserHome()
 	if err != nil || home == "" {
-		return "", errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail")
+		// what needs no home (validate-log FILE, replay FILE) runs, and
+		// list finds nothing; a step is refused (openStore)
+		d.missingHome, d.noHome = unsetHome, errs.Usagef("set TRAIL_HOME or pass --home", "cannot find a home folder for trail: HOME is not set")
+		return unsetHome, nil
 	}
 	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
 		// A service account's HOME (/nonexistent, /var/empty/x): trail's
 		// folders would be made from the root down, somewhere nobody
 		// looks. The store refuses to make them (openStore).
-		d.missingHome = home
+		d.homeMissing(home)
 	}
 	return filepath.Join(home, ".trail"), nil
+}
+
+// homeMissing notes that the user's home folder does not exist.
+func (d *Deps) homeMissing(home string) {
+	d.missingHome = home
+	d.noHome = errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(home))
 }
 
 // tildeHome expands a leading ~ or ~/ that no shell expanded: a path on

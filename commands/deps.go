@@ -59,18 +59,26 @@ type Deps struct {
 
 	quiet bool // --quiet: no notices (readGlobals)
 	// missingHome is the user's home folder when it does not exist (a
-	// service account's /nonexistent): trail's own home under it is not
-	// made, but what needs none (validate-log FILE, replay FILE) runs.
+	// service account's /nonexistent), or a stand-in when HOME is unset
+	// (unsetHome): trail's own home under it is not made, and noHome says
+	// why, but what needs none (validate-log FILE, replay FILE, list) runs.
 	missingHome string
+	noHome      error
 }
+
+// unsetHome stands for the user's home when HOME is unset (env -i, some
+// cron and container set-ups): a folder at the root, which only an
+// administrator could make and trail never does (noHome), so a command
+// that reads the home finds nothing there and one that writes is refused.
+var unsetHome = filepath.Join(string(filepath.Separator), ".trail-home-unset")
 
 // openStore is OpenStore with the line every command says, unless quiet,
 // when the session it needs is held and it waits (--wait): cargo says as
 // much for its file lock, and up to --wait of silence looked like a hang.
 func (d *Deps) openStore(home string) *store.FS {
 	st := d.OpenStore(home)
-	if d.missingHome != "" && filepath.Dir(home) == d.missingHome {
-		st.NoHome = errs.Usagef("set TRAIL_HOME or pass --home", "the home folder %s does not exist", store.QuoteInput(d.missingHome))
+	if d.missingHome != "" && (home == d.missingHome || strings.HasPrefix(home, d.missingHome+string(filepath.Separator))) {
+		st.NoHome = d.noHome
 	}
 	if !d.quiet {
 		st.OnWait = func(what string, wait time.Duration) {

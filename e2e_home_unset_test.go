@@ -1,0 +1,48 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// With HOME unset (env -i, cron, some containers) a log given by path
+// needs no home: validate-log and replay of it, and list, ran only with
+// TRAIL_HOME set (exit 2 otherwise). A step is still refused, and a home
+// written with ~ is never made as a folder named "~" here, nor under a
+// HOME that does not exist.
+func TestNoHOMEStillReadsLogsAndMakesNoFolder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "hi")
+	log := e.logPath(e.onlySession())
+	bare := func(extra []string, args ...string) result {
+		c := exec.Command(trailBin, args...)
+		c.Dir = e.cwd
+		c.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=dumb"}, extra...)
+		return e.wait(c)
+	}
+	for _, args := range [][]string{{"validate-log", log}, {"replay", log, "--format", "jsonl"}, {"list"}} {
+		if r := bare(nil, args...); r.code != 0 {
+			t.Errorf("trail %s with HOME unset: %s", args[0], r)
+		}
+	}
+	if r := bare(nil, "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, "HOME is not set") {
+		t.Errorf("a step with HOME unset: %s", r)
+	}
+	if r := bare([]string{"TRAIL_HOME=~/x"}, "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `trail's home "~/x" starts with ~, and HOME is not set`) {
+		t.Errorf("TRAIL_HOME=~/x with HOME unset: %s", r)
+	}
+	gone := filepath.Join(e.user, "gone")
+	if r := bare([]string{"HOME=" + gone}, "--home", "~/a/b", "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
+		t.Errorf("--home ~/a/b under a HOME that does not exist: %s", r)
+	}
+	if e.exists("~") {
+		t.Error(`a folder named "~" was made in the working folder`)
+	}
+	if _, err := os.Stat(gone); err == nil {
+		t.Errorf("%s was made", gone)
+	}
+}
