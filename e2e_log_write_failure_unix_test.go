@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -56,4 +57,29 @@ func TestALogThatCannotBeWrittenFailsTheStep(t *testing.T) {
 	// The next step re-syncs the log; the checks every test ends with
 	// (validate, replay equals the record) then hold.
 	e.must("", "resume", "ci", "--provider", "echo", "again")
+}
+
+// A first step whose record cannot be saved (the disk full, a file-size
+// limit) leaves only its log, which keeps its name: the failure says how
+// to get the record back, where it said only "no space left on device"
+// and a script's retry of run --name met the name taken.
+func TestAFirstStepThatCannotBeSavedSaysHowToRebuildIt(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	e := newEnv(t)
+	prompt := strings.Repeat("a long pasted text ", 8000) // 150 KB: over the limit in the record
+	c := exec.Command("bash", "-c", `ulimit -f 100; exec "$0" "$@"`, trailBin, "run", "--provider", "echo", "--name", "job")
+	c.Dir, c.Env, c.Stdin = e.cwd, e.environ(), strings.NewReader(prompt)
+	r := e.wait(c)
+	if r.code != 1 || !strings.Contains(r.stderr, "trail: save session ") || !strings.Contains(r.stderr, "--write-record rebuilds its record") {
+		t.Fatalf("a first step that cannot be saved: %s", r)
+	}
+	m := regexp.MustCompile(`trail replay (\S+) --write-record`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no session named in the hint: %s", r)
+	}
+	e.must("", "replay", m[1], "--write-record")
+	e.must("", "resume", "job", "--provider", "echo", "again")
 }

@@ -273,9 +273,20 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 		}
 	}
 	if saveErr != nil {
-		return res, saveErr
+		return res, s.saveFailed(saveErr)
 	}
 	return res, s.logOutcome(stepErr)
+}
+
+// saveFailed adds the way back to a failed save of a session that has no
+// record yet (its first step, on a full disk): only its log holds it, and
+// it keeps its name, so a script's retry of run --name meets it.
+func (s *session) saveFailed(err error) error {
+	if saved, e := s.e.Store.Exists(s.rec.ID); e != nil || saved || s.log == nil {
+		return err
+	}
+	return &errs.Hinted{Err: err, Fix: "the session has only its log: once the disk has room, trail replay " + s.rec.ID +
+		" --write-record rebuilds its record (or trail delete " + s.rec.ID + " removes it)"}
 }
 
 // logAssistantSummary logs the step's answer. Robota's historyStructure

@@ -27,6 +27,16 @@ func (e *LogWriteError) Hint() string {
 	return "free the space (or raise the limit); the session's next step brings its log back in line with the record"
 }
 
+// Hinted gives err a hint, keeping what it is (exit code, kind).
+type Hinted struct {
+	Err error
+	Fix string
+}
+
+func (e *Hinted) Error() string { return e.Err.Error() }
+func (e *Hinted) Unwrap() error { return e.Err }
+func (e *Hinted) Hint() string  { return e.Fix }
+
 // Hinter is implemented by errors that know the obvious fix; commands prints
 // it on a second "hint:" line.
 type Hinter interface{ Hint() string }
