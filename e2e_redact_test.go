@@ -168,6 +168,7 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		pausedKey   = "pk-0123456789-paused"
 		// a proxy's password is a secret whatever its variable's name
 		proxyPassword = "Pr0xy-0123456789"
+		ciJobJWT      = "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEyMyJ9.eyJuYW1lc3BhY2VfaWQiOiIxIiwicHJvamVjdF9pZCI6IjIyIn0.c2lnbmF0dXJlMDEyMzQ1Njc4OWFiY2RlZg"
 	)
 	tests := []struct {
 		name    string
@@ -186,6 +187,16 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 		{"the environment printed by Bash (env)", []string{githubToken, e2eAWSSecret}, func(e *env) result {
 			e.setenv("GITHUB_TOKEN="+githubToken, "AWS_SECRET_ACCESS_KEY="+e2eAWSSecret)
 			s := e.script(calls(call("Bash", map[string]any{"command": "env"})), answer("done"))
+			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+		}},
+		{"a CI job's credentials printed by Bash (env)", []string{ciJobJWT[20:60], "dk0123456789deploy", "Zm9vOmJhcjAxMjM0NTY3ODk=", "hooks0123456789path", "sentry0123456789key"}, func(e *env) result {
+			// GitLab's job token, a deploy key, Docker's auth config, a
+			// webhook URL and a Sentry DSN, as CI jobs export them
+			e.setenv("CI_JOB_JWT_V2="+ciJobJWT, "DEPLOY_KEY=dk0123456789deploy",
+				`DOCKER_AUTH_CONFIG={"auths":{"registry.example":{"auth":"Zm9vOmJhcjAxMjM0NTY3ODk="}}}`,
+				"SLACK_WEBHOOK_URL=https://hooks.slack.example/services/T0/B0/hooks0123456789path",
+				"SENTRY_DSN=https://sentry0123456789key@o1.ingest.example/1")
+			s := e.script(calls(call("Bash", map[string]any{"command": "env"})), calls(call("Bash", map[string]any{"command": "printf '%s' \"$CI_JOB_JWT_V2\" | cut -c1-200"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 		}},
 		{"a proxy's password in the environment, printed by Bash (env)", []string{proxyPassword}, func(e *env) result {

@@ -21,8 +21,8 @@ import (
 //     sk-ant-… and sk-… keys, the token of "Bearer <token>", GitHub tokens
 //     (ghp_, gho_, ghu_, ghs_, ghr_ and github_pat_), AWS access key ids
 //     (AKIA…, ASIA…) and the 40-character value after
-//     aws_secret_access_key or AWS_SECRET_ACCESS_KEY and "=" or ":". Each
-//     becomes "[REDACTED]".
+//     aws_secret_access_key or AWS_SECRET_ACCESS_KEY and "=" or ":", and
+//     JWTs (eyJ….eyJ….…). Each becomes "[REDACTED]".
 //
 // Every match is found in the original string and overlapping matches are
 // merged before anything is replaced, so the result does not depend on the
@@ -76,6 +76,7 @@ const (
 	hintGitHub
 	hintAWSKeyID
 	hintAWSSecret
+	hintJWT
 )
 
 // Caps of the secret parts: longer than any key of the kind (Anthropic's
@@ -98,6 +99,10 @@ var shapes = []shape{
 	{&lazy.Regexp{Expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`}, 0, nil, awsKeyIDLen, hintAWSKeyID, []string{"AKIA", "ASIA"}},
 	{&lazy.Regexp{Expr: `(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`}, 1, isAWSSecretChar, maxNamedKey, hintAWSSecret,
 		[]string{"aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"}},
+	// A JWT (a CI job's identity token, an OIDC token a tool printed): a
+	// base64url JSON header, ".", a payload that is JSON too ("eyJ" is
+	// `{"`), ".", a signature; a header of at most 100 characters.
+	{&lazy.Regexp{Expr: `\beyJ[A-Za-z0-9_-]{8,100}\.eyJ[A-Za-z0-9_-]{4}`}, 0, isJWTChar, maxBearer, hintJWT, []string{"eyJ"}},
 }
 
 // shapeSpans appends the shapes' matches in s: the secret parts, or with
@@ -160,6 +165,9 @@ func shapeHints(s string) uint {
 	if strings.Contains(s, "Bearer") {
 		h |= hintBearer
 	}
+	if strings.Contains(s, "eyJ") {
+		h |= hintJWT
+	}
 	for i := strings.Index(s, "IA"); i >= 0; {
 		if i >= 2 && (s[i-2:i] == "AK" || s[i-2:i] == "AS") {
 			h |= hintAWSKeyID
@@ -196,9 +204,18 @@ type redactor struct {
 
 func newRedactor(secrets []string) *redactor {
 	r := &redactor{}
-	for _, s := range secrets {
+	add := func(s string) {
 		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) {
 			r.secrets = append(r.secrets, s)
+		}
+	}
+	for _, s := range secrets {
+		add(s)
+		// A secret with quotes or backslashes (Docker's auth config is
+		// JSON) is written escaped where a string holds JSON text: a tool
+		// result's {"success", "output"} keeps the command's output so.
+		if q := appendString(nil, s); len(q) != len(s)+2 {
+			add(string(q[1 : len(q)-1]))
 		}
 	}
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })

@@ -248,6 +248,15 @@ func (r *redactor) openFrom(p string, prevWord bool) int {
 		}
 	}
 
+	// A JWT: the trailing run of its characters from an "eyJ" at a
+	// boundary (or the start of one), not yet at its cap.
+	for i := max(trailing(p, isJWTChar), n-maxBearer+1); i < n; i++ {
+		if p[i] == 'e' && boundary(i) && prefixEither(p[i:], "eyJ") {
+			at(i)
+			break
+		}
+	}
+
 	// An AWS secret access key: the name being written, or the name, its
 	// separator and the value so far.
 	for _, name := range [...]string{"aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"} {
@@ -395,6 +404,9 @@ func isWord(c byte) bool { return isAlnum(c) || c == '_' }
 func isSKChar(c byte) bool { return isWord(c) || c == '-' }
 
 func isAWSSecretChar(c byte) bool { return isAlnum(c) || c == '/' || c == '+' || c == '=' }
+
+// isJWTChar is a JWT's class: base64url and the dots between its parts.
+func isJWTChar(c byte) bool { return isWord(c) || c == '-' || c == '.' }
 
 // isTokenChar is the Bearer token's class, which holds every other shape's.
 func isTokenChar(c byte) bool { return isWord(c) || strings.IndexByte(".~+/=-", c) >= 0 }

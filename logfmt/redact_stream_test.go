@@ -13,6 +13,8 @@ import (
 const (
 	ghToken   = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 	awsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	// the example token of RFC 7519 §3.1's shape: header, claims, signature
+	jwt = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODB9.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 )
 
 // streamSecrets holds a secret with spaces and one that ends where a key
@@ -49,6 +51,7 @@ func TestStreamedKeysAreRedactedOnTheJoinedText(t *testing.T) {
 		{"a bearer token", "curl -H 'Authorization: Bearer abcdefghijklmnop.qrstuvwxyz' https://x"},
 		{"a secret in use", "the key is " + apiKey + "!"},
 		{"a secret with spaces", "it says pass word 12 here"},
+		{"a JWT", "CI_JOB_JWT=" + jwt + "\n"},
 	}
 	for _, tt := range tests {
 		for _, size := range []int{1, 4, 7} {
@@ -63,7 +66,7 @@ func TestStreamedKeysAreRedactedOnTheJoinedText(t *testing.T) {
 					t.Fatalf("joined stream %q, want %q", got, want)
 				}
 				for _, o := range out {
-					for _, secret := range []string{"Zx9Zx9Zx9", ghToken[4:], awsSecret[:20], "abcdefghijklmnop", apiKey[6:], "word 12"} {
+					for _, secret := range []string{"Zx9Zx9Zx9", ghToken[4:], awsSecret[:20], "abcdefghijklmnop", apiKey[6:], "word 12", jwt[40:60]} {
 						if strings.Contains(o, secret) {
 							t.Fatalf("released %q holds %q", o, secret)
 						}
@@ -83,7 +86,7 @@ func TestStreamReleasesPlainTextAtOnce(t *testing.T) {
 		}
 	}
 	// The start of a shape waits for the next piece.
-	for _, piece := range []string{" s", " Bea", " gh", " AKI", " aws_secr", " xyzzy-pass"} {
+	for _, piece := range []string{" s", " Bea", " gh", " AKI", " aws_secr", " xyzzy-pass", " ey", " eyJhbGci"} {
 		s := NewRedactor(streamSecrets).Stream()
 		if got, _ := s.Write(piece); got.String() != " " {
 			t.Errorf("Write(%q) released %q, want only the space", piece, got)
@@ -130,6 +133,7 @@ var streamFragments = []string{
 	"sk-", "sk-ant-", "Bearer", "Bearer ", "ghp_", "gho_", "github_pat_", "AKIA", "ASIA", "aws_", "aws_secret_access_key",
 	"AWS_SECRET_ACCESS_KEY", " = ", ": ", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789", "Zz09", "[REDACTED]",
 	apiKey, apiKey[:9], "pass word 12", "pass wo", "xyzzy-passphrase", "xyzzy", "task-", "mask",
+	"eyJ", "eyJhbGciOiJIUzI1NiJ9", ".eyJ", "eyJzdWIiOiIx", jwt, jwt[:50],
 }
 
 func randomText(rng *rand.Rand) string {
@@ -185,6 +189,7 @@ func FuzzTextStream(f *testing.F) {
 	f.Add("Bearer  abcdefghijk, "+ghToken, []byte{1, 2, 3})
 	f.Add("aws_secret_access_key: '"+awsSecret+"'", []byte{5})
 	f.Add("xpass word 12sk-aaaaaaaaaaaaaaaaaaaaaaaaa", []byte{2, 9})
+	f.Add("token="+jwt+" and eyJabc.eyJ", []byte{3, 7, 11})
 	f.Fuzz(func(t *testing.T, text string, cuts []byte) {
 		if len(text) > 4096 {
 			return

@@ -49,6 +49,9 @@ func TestRedaction(t *testing.T) {
 		{"AWS access key ids and secret access keys are replaced",
 			[]string{"id AKIAIOSFODNN7EXAMPLE, ASIAIOSFODNN7EXAMPL2", "AKIAIOSFODNN7EXAMPLEX is longer", "aws_secret_access_key = " + awsSecret, `{"AWS_SECRET_ACCESS_KEY": "` + awsSecret + `"}`},
 			`["id [REDACTED], [REDACTED]","AKIAIOSFODNN7EXAMPLEX is longer","aws_secret_access_key = [REDACTED]","{\"AWS_SECRET_ACCESS_KEY\": \"[REDACTED]\"}"]`},
+		{"JWTs are replaced, a lone base64 JSON is kept",
+			[]string{"CI_JOB_JWT=" + jwt, "x.eyJhbGciOiJIUzI1NiJ9 alone", "eyJ.eyJ short"},
+			`["CI_JOB_JWT=[REDACTED]","x.eyJhbGciOiJIUzI1NiJ9 alone","eyJ.eyJ short"]`},
 		{"a key-shaped run is replaced up to its cap",
 			"sk-" + strings.Repeat("a", 600),
 			`"[REDACTED]` + strings.Repeat("a", 600+3-maxSKKey) + `"`},
@@ -155,4 +158,18 @@ func FuzzSensitiveKey(f *testing.F) {
 			t.Fatalf("mayHoldSensitiveKey misses %q", spaced)
 		}
 	})
+}
+
+// A secret holding quotes (Docker's DOCKER_AUTH_CONFIG is JSON) is found
+// where a string holds JSON text with it escaped: a tool result keeps a
+// command's output so.
+func TestASecretWithQuotesIsFoundEscaped(t *testing.T) {
+	secret := `{"auths":{"r":{"auth":"Zm9vOmJhcjAxMjM0"}}}`
+	r := NewRedactor([]string{secret})
+	inJSON, _ := json.Marshal(map[string]string{"output": "DOCKER_AUTH_CONFIG=" + secret + "\n"})
+	for _, s := range []string{"DOCKER_AUTH_CONFIG=" + secret, string(inJSON)} {
+		if got := r.String(s); strings.Contains(got, "Zm9vOmJhcjAxMjM0") {
+			t.Errorf("%q redacts to %q", s, got)
+		}
+	}
 }

@@ -11,7 +11,8 @@ import (
 //
 //   - the API keys trail reads (Secrets);
 //   - every value of an environment variable whose name says it holds a
-//     secret (secretName: *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, ...),
+//     secret (secretName: *_API_KEY, *_TOKEN, *SECRET*, *PASSWORD*, *_KEY,
+//     *JWT*, *CREDENTIAL*, *_AUTH, *_DSN, *WEBHOOK*, ...),
 //     the password of every URL-valued one (a proxy's) and the values of
 //     ANTHROPIC_CUSTOM_HEADERS, since Bash and hooks inherit the
 //     environment and `env` prints it;
@@ -109,7 +110,17 @@ func secretName(name string) bool {
 		n == "TOKEN" || strings.HasSuffix(n, "_TOKEN"),
 		strings.Contains(n, "SECRET"),
 		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || strings.Contains(n, "PASSPHRASE") || n == "PASS" || strings.HasSuffix(n, "_PASS"),
-		strings.HasSuffix(n, "PRIVATE_KEY"):
+		strings.HasSuffix(n, "PRIVATE_KEY"),
+		// what CI systems and deploy set-ups export beside the tokens:
+		// GitLab's CI_JOB_JWT(_V2), DEPLOY_KEY, SIGNING_KEY, GCP_CREDENTIALS,
+		// NPM_AUTH, DOCKER_AUTH_CONFIG, SENTRY_DSN, SLACK_WEBHOOK_URL (the
+		// URL is the credential)
+		strings.Contains(n, "JWT"),
+		n == "KEY" || strings.HasSuffix(n, "_KEY"),
+		strings.Contains(n, "CREDENTIAL"),
+		n == "AUTH" || strings.HasSuffix(n, "_AUTH") || strings.Contains(n, "AUTH_CONFIG"),
+		strings.HasSuffix(n, "_DSN"),
+		strings.Contains(n, "WEBHOOK"):
 		return true
 	}
 	return false

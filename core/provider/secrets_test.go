@@ -65,13 +65,16 @@ func TestSecretsInUse(t *testing.T) {
 
 func TestSecretNames(t *testing.T) {
 	for _, name := range []string{"OPENAI_API_KEY", "api_key", "X_APIKEY", "GH_TOKEN", "TOKEN", "CLIENT_SECRET",
-		"SECRET_KEY_BASE", "MYSQL_PASSWORD", "PASSWD", "SMTP_PASS", "TLS_PRIVATE_KEY"} {
+		"SECRET_KEY_BASE", "MYSQL_PASSWORD", "PASSWD", "SMTP_PASS", "TLS_PRIVATE_KEY",
+		// CI credentials (GitLab, Docker, npm, Sentry, Slack)
+		"CI_JOB_JWT", "CI_JOB_JWT_V2", "DEPLOY_KEY", "SIGNING_KEY", "GCP_CREDENTIALS", "GOOGLE_APPLICATION_CREDENTIALS_JSON",
+		"NPM_AUTH", "DOCKER_AUTH_CONFIG", "SENTRY_DSN", "SLACK_WEBHOOK_URL"} {
 		if !secretName(name) {
 			t.Errorf("%s does not name a secret", name)
 		}
 	}
 	for _, name := range []string{"TOKEN_FILE", "NPM_TOKEN_PATH", "SECRETS_DIR", "KEYBOARD", "TOKENIZER", "PASSPORT",
-		"AWS_ACCESS_KEY_ID", "SSH_AUTH_SOCK"} {
+		"AWS_ACCESS_KEY_ID", "SSH_AUTH_SOCK", "KEY_FILE", "SIGNING_KEY_PATH", "KEYS", "MONKEY_BUSINESS", "AUTHOR", "OAUTH_ENABLED"} {
 		if secretName(name) {
 			t.Errorf("%s names a secret", name)
 		}
