@@ -26,5 +26,8 @@ func openLogNoFollow(path string) (*os.File, bool, error) {
 		f, err = os.OpenFile(path, flags, 0o600)
 		return f, false, err
 	}
+	if err == nil {
+		_ = f.Chmod(0o600) // 0600 whatever the umask (SPEC 3.1)
+	}
 	return f, err == nil, err
 }

@@ -81,6 +81,11 @@ func (p *payloadStore) makeDir() error {
 	switch {
 	case err == nil:
 		p.dirNew = true
+		// Mkdir honours the umask: under 0277 the folder could not take
+		// the payload files
+		if err := os.Chmod(p.dir, 0o700); err != nil {
+			return fmt.Errorf("create payload folder: %w", err)
+		}
 	case !errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("create payload folder: %w", err)
 	}
@@ -93,10 +98,11 @@ func (p *payloadStore) makeDir() error {
 // finished temporary file, unlike renaming it, never replaces a file that
 // appeared in the meantime.
 func writeNewFile(dir, final string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(dir, ".tmp-*.json") // mode 0600
+	tmp, err := os.CreateTemp(dir, ".tmp-*.json")
 	if err != nil {
 		return err
 	}
+	_ = tmp.Chmod(0o600) // whatever the umask (SPEC 3.1)
 	defer func() {
 		// After a link the temporary name is a second name to drop; after
 		// a rename it is gone and Remove fails harmlessly.

@@ -96,6 +96,7 @@ func createTemp(path string, lk *Lock) (*os.File, string, error) {
 			_ = lk.noteTemp("")
 			return nil, "", err
 		}
+		ownerReadWrite(f)
 		return f, tmp, nil
 	}
 	_ = lk.noteTemp("")

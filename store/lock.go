@@ -143,12 +143,16 @@ func tryLock(path string) (*os.File, error) {
 		if err != nil {
 			return nil, noFollow(path, err)
 		}
-		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
 			_ = f.Close()
 			if err != nil {
 				return nil, err
 			}
 			return nil, &NotRegularError{Path: path, Kind: FileKind(st.Mode())}
+		}
+		if st.Mode().Perm()&0o600 != 0o600 {
+			ownerReadWrite(f) // made under a umask that strips the owner's bits
 		}
 		held, err := flockNB(f)
 		if err != nil || held {

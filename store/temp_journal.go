@@ -52,6 +52,7 @@ func (s *FS) NoteTempFile(id, path string) error {
 	if err != nil {
 		return fmt.Errorf("journal temp file in %s: %w", jp, err)
 	}
+	ownerReadWrite(f)
 	if err := checkRegular(f, jp); err != nil {
 		_ = f.Close()
 		return err
