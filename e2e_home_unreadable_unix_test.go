@@ -47,4 +47,16 @@ func TestAHomeThatCannotBeEnteredIsNamed(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "cannot look in "+e.home+" for settings: permission denied") || !strings.Contains(r.stderr, "set TRAIL_HOME to a folder of your own") {
 		t.Errorf("another user's home: %s", r)
 	}
+
+	// A HOME this user cannot write (docker run --user 1234 gives HOME=/):
+	// the folder is named, with what to set; it said "lock session ID:
+	// create …" with no hint.
+	c = exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", trailBin, "run", "--provider", "echo", "hi")
+	c.Dir = e.cwd
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=dumb", "HOME=" + filepath.Dir(e.cwd)}
+	r = e.wait(c)
+	want := "trail: cannot make trail's folder " + filepath.Join(filepath.Dir(e.cwd), ".trail") + ": permission denied\nhint: set TRAIL_HOME (or --home) to a folder this user can write"
+	if r.code != 1 || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("a HOME this user cannot write: %s", r)
+	}
 }

@@ -70,7 +70,8 @@ type Deps struct {
 // cron and container set-ups): a folder at the root, which only an
 // administrator could make and trail never does (noHome), so a command
 // that reads the home finds nothing there and one that writes is refused.
-var unsetHome = filepath.Join(string(filepath.Separator), ".trail-home-unset")
+// (A constant: nothing may run at start-up.)
+const unsetHome = string(filepath.Separator) + ".trail-home-unset"
 
 // openStore is OpenStore with the line every command says, unless quiet,
 // when the session it needs is held and it waits (--wait): cargo says as

@@ -2,11 +2,11 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -64,10 +64,39 @@ func (s *FS) EnsureLayout() error {
 	}
 	for _, dir := range []string{s.Home, s.SessionsDir(), s.LogsDir()} {
 		if err := mkdirPrivate(dir); err != nil {
-			return fmt.Errorf("create %s: %w", dir, err)
+			return &LayoutError{Dir: dir, Home: s.Home, Err: err}
 		}
 	}
 	return nil
+}
+
+// LayoutError is a folder of the home that could not be made: most often
+// a HOME this user cannot write (docker run --user 1234 gives HOME=/).
+type LayoutError struct {
+	Dir, Home string
+	Err       error
+}
+
+func (e *LayoutError) Error() string {
+	return "cannot make trail's folder " + e.Dir + ": " + unwrapPath(e.Err).Error()
+}
+func (e *LayoutError) Unwrap() error { return e.Err }
+
+// Hint says how to go on: the home is the user's to choose.
+func (e *LayoutError) Hint() string {
+	if errors.Is(e.Err, fs.ErrPermission) || errors.Is(e.Err, syscall.EROFS) {
+		return "set TRAIL_HOME (or --home) to a folder this user can write; trail's home is " + e.Home
+	}
+	return "check the folder, or set TRAIL_HOME (or --home) to another"
+}
+
+// unwrapPath drops a *PathError's op and path, which the message says.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func mkdirPrivate(dir string) error {

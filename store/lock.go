@@ -47,7 +47,8 @@ func (s *FS) Lock(ctx context.Context, id string, wait time.Duration) (*Lock, er
 		return nil, fmt.Errorf("lock session: %w", err)
 	}
 	if err := s.EnsureLayout(); err != nil {
-		if err == s.NoHome {
+		var le *LayoutError
+		if err == s.NoHome || errors.As(err, &le) {
 			return nil, err // says all there is to say
 		}
 		return nil, fmt.Errorf("lock session %s: %w", id, err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -30,7 +31,8 @@ const (
 // least namesMinWait) for a step that holds it.
 func (s *FS) LockNames(ctx context.Context, wait time.Duration) (*Lock, error) {
 	if err := s.EnsureLayout(); err != nil {
-		if err == s.NoHome {
+		var le *LayoutError
+		if err == s.NoHome || errors.As(err, &le) {
 			return nil, err // says all there is to say
 		}
 		return nil, fmt.Errorf("lock names: %w", err)
