@@ -402,6 +402,15 @@ func TestValidateLogOnTheBinary(t *testing.T) {
 	if r := e.run("", "validate-log", "--strict", torn, "--format", "github"); r.code != 7 || !strings.Contains(r.stdout, "::error file="+torn+",line=") {
 		t.Errorf("torn tail, strict, github: %s", r)
 	}
+	// In a GitHub job the annotation names the file from the workspace,
+	// which is how GitHub links it; a log from stdin names no file.
+	e.setenv("GITHUB_WORKSPACE=" + e.cwd)
+	if r := e.run("", "validate-log", "--strict", torn, "--format", "github"); r.code != 7 || !strings.Contains(r.stdout, "::error file=torn.jsonl,line=") {
+		t.Errorf("torn tail, github, in the workspace: %s", r)
+	}
+	if r := e.run(readFile(t, torn), "validate-log", "--strict", "-", "--format", "github"); r.code != 7 || !strings.Contains(r.stdout, "::error line=") || strings.Contains(r.stdout, "file=") {
+		t.Errorf("torn tail from stdin, github: %s", r)
+	}
 	if r := e.run("", "validate-log", "nope.jsonl", torn); r.code != 3 || !strings.Contains(r.stdout, torn+": 0 errors, 1 warning") {
 		t.Errorf("a missing file: %s", r)
 	}

@@ -80,6 +80,7 @@ func newValidateLogCmd(d *Deps, runF func(context.Context, *ValidateLogOptions) 
 // logResult is one log's outcome.
 type logResult struct {
 	Name    string
+	Stdin   bool           // read from standard input: no file to name
 	Report  *logfmt.Report // nil when the log could not be read
 	Missing bool           // the file does not exist
 	Err     error          // why it could not be read
@@ -283,7 +284,7 @@ func displayPath(arg string, t logTarget) string {
 }
 
 func validateOne(ctx context.Context, o *ValidateLogOptions, t target, cwd string) logResult {
-	res := logResult{Name: t.name}
+	res := logResult{Name: t.name, Stdin: t.stdin}
 	switch {
 	case t.missing != nil:
 		res.Missing, res.Err = true, t.missing
@@ -326,7 +327,7 @@ func writeValidation(o *ValidateLogOptions, results []logResult) error {
 		}
 		return writeValidationJSON(o.IO.Out, results)
 	case vfGitHub:
-		writeValidationGitHub(o.IO.Out, o.IO.ErrOut, results, quiet)
+		writeValidationGitHub(o.IO.Out, o.IO.ErrOut, results, quiet, o.Deps.Env("GITHUB_WORKSPACE"))
 	case vfJUnit:
 		return writeValidationJUnit(o.IO.Out, results)
 	default:

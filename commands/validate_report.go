@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -100,21 +101,39 @@ func ghData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
 
+// ghFile is the annotation's file property with its comma, "" for a log
+// read from stdin (there is no file to point at). GitHub links a file by
+// its path in the repository: one under GITHUB_WORKSPACE is named from
+// there.
+func ghFile(r logResult, workspace string) string {
+	if r.Stdin {
+		return ""
+	}
+	name := r.Name
+	if workspace != "" && filepath.IsAbs(name) {
+		if rel, err := filepath.Rel(workspace, name); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			name = filepath.ToSlash(rel)
+		}
+	}
+	return "file=" + ghProp(safeLine(name)) + ","
+}
+
 func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-func writeValidationGitHub(out, errOut io.Writer, results []logResult, quiet bool) {
+func writeValidationGitHub(out, errOut io.Writer, results []logResult, quiet bool, workspace string) {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	for _, r := range results {
+		file := ghFile(r, workspace)
 		if r.Report == nil {
-			fmt.Fprintf(w, "::error file=%s,title=%s::%s\n", ghProp(safeLine(r.Name)), ghProp("trail validate-log"), ghData(safeLine(oneLine(r.Err.Error()))))
+			fmt.Fprintf(w, "::error %stitle=%s::%s\n", file, ghProp("trail validate-log"), ghData(safeLine(oneLine(r.Err.Error()))))
 			continue
 		}
 		for _, is := range r.Report.Issues {
 			// GitHub's log view runs escape sequences as a terminal does
-			fmt.Fprintf(w, "::%s file=%s,line=%d,title=%s::%s\n", is.Severity, ghProp(safeLine(r.Name)), is.Line, ghProp(is.Code), ghData(safeText(is.Message)))
+			fmt.Fprintf(w, "::%s %sline=%d,title=%s::%s\n", is.Severity, file, is.Line, ghProp(is.Code), ghData(safeText(is.Message)))
 		}
 		w.Flush()
 		if !quiet {
