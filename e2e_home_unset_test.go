@@ -46,3 +46,23 @@ func TestNoHOMEStillReadsLogsAndMakesNoFolder(t *testing.T) {
 		t.Errorf("%s was made", gone)
 	}
 }
+
+// The folder a shell stands in deleted under it (a CI step's temporary
+// checkout): a step cannot know its project's settings, and says what
+// happened and what to do.
+func TestADeletedWorkingFolderIsSaidSo(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	e := newEnv(t)
+	e.must("", "run", "--provider", "echo", "--name", "j", "hi")
+	gone := filepath.Join(e.cwd, "gone")
+	os.Mkdir(gone, 0o755)
+	c := exec.Command("sh", "-c", `cd "$1" && rmdir "$1" && exec "$0" resume j again`, trailBin, gone)
+	c.Env = e.environ()
+	r := e.wait(c)
+	if r.code != 1 || !strings.Contains(r.stderr, "the folder this shell stands in was deleted") {
+		t.Errorf("resume from a deleted folder: %s", r)
+	}
+}

@@ -338,6 +338,17 @@ func tildeHome(d *Deps, p string) string {
 	return filepath.Join(user, strings.TrimPrefix(p, "~"))
 }
 
+// cwdError is the failure to know the current folder: most often it was
+// deleted under the shell (a CI step's temporary checkout, rm -rf of the
+// folder one stands in).
+func cwdError(err error) error {
+	err = fmt.Errorf("current directory: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &errs.Hinted{Err: err, Fix: "the folder this shell stands in was deleted: cd to one that exists (a session keeps its own working folder)"}
+	}
+	return err
+}
+
 // loadSettings merges the settings files for cwd (SPEC 2).
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()

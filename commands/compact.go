@@ -59,7 +59,7 @@ func newCompactCmd(d *Deps, runF func(context.Context, *CompactOptions) error) *
 			}
 			cwd, err := d.Getwd()
 			if err != nil {
-				return fmt.Errorf("current directory: %w", err)
+				return cwdError(err)
 			}
 			o := &CompactOptions{IO: d.IO, Deps: d, Globals: g, Output: c.String("output-format")}
 			if o.Output != outText && o.Output != outJSON {

@@ -52,7 +52,7 @@ func newConfigCmd(d *Deps, runF func(context.Context, *ConfigOptions) error) *cl
 			}
 			cwd, err := d.Getwd()
 			if err != nil {
-				return fmt.Errorf("current directory: %w", err)
+				return cwdError(err)
 			}
 			return runF(c.Context, &ConfigOptions{IO: d.IO, Deps: d, Globals: g, Cwd: cwd, JSON: c.Bool("json"), Check: c.Bool("check")})
 		},

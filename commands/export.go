@@ -55,7 +55,7 @@ func newExportCmd(d *Deps, runF func(context.Context, *ExportOptions) error) *cl
 			}
 			cwd, err := d.Getwd()
 			if err != nil {
-				return fmt.Errorf("current directory: %w", err)
+				return cwdError(err)
 			}
 			ref := core.SessionRef{Cwd: cwd, Last: c.Bool("last"), AnyDir: c.Bool("any-dir")}
 			args := c.Args().Slice()

@@ -70,7 +70,7 @@ func newImportCmd(d *Deps, runF func(context.Context, *ImportOptions) error) *cl
 			}
 			cwd, err := d.Getwd()
 			if err != nil {
-				return fmt.Errorf("current directory: %w", err)
+				return cwdError(err)
 			}
 			o := &ImportOptions{IO: d.IO, Deps: d, Globals: g, JSON: c.Bool("json"), Import: core.ImportOptions{
 				Format: from, Name: c.String("name"), Cwd: cwd, DryRun: c.Bool("dry-run"), Wait: 30 * time.Second,

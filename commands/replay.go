@@ -88,7 +88,7 @@ func newReplayCmd(d *Deps, runF func(context.Context, *ReplayOptions) error) *cl
 				View: c.String("view"), WriteRecord: c.Bool("write-record"), Force: c.Bool("force"), Wait: waitOf(c)}
 			if last {
 				if o.Cwd, err = d.Getwd(); err != nil {
-					return fmt.Errorf("current directory: %w", err)
+					return cwdError(err)
 				}
 			} else {
 				o.Ref = args[0]

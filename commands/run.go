@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -171,7 +170,7 @@ func stepOptions(c *cli.Context, d *Deps, resume bool) (*RunOptions, error) {
 	}
 	cwd, err := d.Getwd()
 	if err != nil {
-		return nil, fmt.Errorf("current directory: %w", err)
+		return nil, cwdError(err)
 	}
 	out := c.String("output-format")
 	switch out {
