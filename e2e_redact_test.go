@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -246,6 +247,27 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 }
 
 // The settings' env values that are plainly not secrets stay readable.
+// Names that only the broad rules call secret (*_KEY, *_AUTH...) also name
+// plain identifiers: a lowercase word or a path that exists under them is
+// no secret. Taken for one, PARTITION_KEY=assistant redacted every
+// message's role (a record that no longer loaded) and PROJECT_KEY=$PWD
+// the session's folder (tools that could not run).
+func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real")
+	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY"})), answer("done"))
+	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "--name", "p", "go")
+	e.must("", "resume", "p", "--provider", "echo", "again")
+	if r := e.must("", "list", "--json"); !strings.Contains(r.stdout, e.cwd) {
+		t.Errorf("the session's folder was redacted: %s", r.stdout)
+	}
+	results := e.toolResults(e.onlySession())
+	if out := fmt.Sprint(results["call_0_0"]["output"]); !strings.Contains(out, e.cwd) || strings.Contains(out, "dk-0123456789-real") {
+		t.Errorf("Bash output %q: the folder is plain, the deploy key a secret", out)
+	}
+}
+
 func TestPlainSettingsValuesAreNotRedacted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -56,6 +56,9 @@ type shape struct {
 	runs  func(byte) bool // what the secret part runs on with; nil when its length is fixed
 	max   int             // the secret part's longest length
 	hint  uint            // the hint bit that must be set for re to be worth running
+	// extend, when set, takes the place of runs: where the secret part
+	// that reaches b in s ends (a JWT's parts are told apart by its dots).
+	extend func(s string, b int) int
 	// starts are the literals every match begins with: re runs only on a
 	// window at each of them, never over the whole string (RE2 with
 	// submatches reads about 15 MB/s, and a pasted file of megabytes
@@ -92,17 +95,32 @@ const (
 
 var shapes = []shape{
 	// \b keeps "task-management-system-design" whole.
-	{&lazy.Regexp{Expr: `\bsk-(?:ant-[A-Za-z0-9_-]{16}|[A-Za-z0-9_-]{20})`}, 0, isSKChar, maxSKKey, hintSK, []string{"sk-"}},
-	{&lazy.Regexp{Expr: `\bBearer\s{1,16}([A-Za-z0-9._~+/=-]{8})`}, 1, isTokenChar, maxBearer, hintBearer, []string{"Bearer"}},
-	{&lazy.Regexp{Expr: `\bgh[pousr]_[A-Za-z0-9]{36}`}, 0, isAlnum, maxNamedKey, hintGitHub, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
-	{&lazy.Regexp{Expr: `\bgithub_pat_[A-Za-z0-9_]{22}`}, 0, isWord, maxNamedKey, hintGitHub, []string{"github_pat_"}},
-	{&lazy.Regexp{Expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`}, 0, nil, awsKeyIDLen, hintAWSKeyID, []string{"AKIA", "ASIA"}},
-	{&lazy.Regexp{Expr: `(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`}, 1, isAWSSecretChar, maxNamedKey, hintAWSSecret,
-		[]string{"aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"}},
+	{re: &lazy.Regexp{Expr: `\bsk-(?:ant-[A-Za-z0-9_-]{16}|[A-Za-z0-9_-]{20})`}, group: 0, runs: isSKChar, max: maxSKKey, hint: hintSK, starts: []string{"sk-"}},
+	{re: &lazy.Regexp{Expr: `\bBearer\s{1,16}([A-Za-z0-9._~+/=-]{8})`}, group: 1, runs: isTokenChar, max: maxBearer, hint: hintBearer, starts: []string{"Bearer"}},
+	{re: &lazy.Regexp{Expr: `\bgh[pousr]_[A-Za-z0-9]{36}`}, group: 0, runs: isAlnum, max: maxNamedKey, hint: hintGitHub, starts: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}},
+	{re: &lazy.Regexp{Expr: `\bgithub_pat_[A-Za-z0-9_]{22}`}, group: 0, runs: isWord, max: maxNamedKey, hint: hintGitHub, starts: []string{"github_pat_"}},
+	{re: &lazy.Regexp{Expr: `\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`}, group: 0, runs: nil, max: awsKeyIDLen, hint: hintAWSKeyID, starts: []string{"AKIA", "ASIA"}},
+	{re: &lazy.Regexp{Expr: `(?:aws_secret_access_key|AWS_SECRET_ACCESS_KEY)["']?\s{0,8}[:=]\s{0,8}["']?([A-Za-z0-9/+=]{40})`}, group: 1, runs: isAWSSecretChar, max: maxNamedKey, hint: hintAWSSecret,
+		starts: []string{"aws_secret_access_key", "AWS_SECRET_ACCESS_KEY"}},
 	// A JWT (a CI job's identity token, an OIDC token a tool printed): a
 	// base64url JSON header, ".", a payload that is JSON too ("eyJ" is
 	// `{"`), ".", a signature; a header of at most 100 characters.
-	{&lazy.Regexp{Expr: `\beyJ[A-Za-z0-9_-]{8,100}\.eyJ[A-Za-z0-9_-]{4}`}, 0, isJWTChar, maxBearer, hintJWT, []string{"eyJ"}},
+	{re: &lazy.Regexp{Expr: `\beyJ[A-Za-z0-9_-]{8,100}\.eyJ[A-Za-z0-9_-]{4}`}, max: maxBearer, hint: hintJWT, extend: jwtEnd, starts: []string{"eyJ"}},
+}
+
+// jwtEnd is where a JWT whose claims reach b ends: the claims, then a dot
+// and the signature if one follows; a dot after that is the sentence's.
+func jwtEnd(s string, b int) int {
+	for b < len(s) && isSKChar(s[b]) {
+		b++
+	}
+	if b+1 < len(s) && s[b] == '.' && isSKChar(s[b+1]) {
+		b++
+		for b < len(s) && isSKChar(s[b]) {
+			b++
+		}
+	}
+	return b
 }
 
 // shapeSpans appends the shapes' matches in s: the secret parts, or with
@@ -139,7 +157,10 @@ func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
 					continue // no key here (a later start in the window has its own turn)
 				}
 				a, b := m[2*sh.group]+from, m[2*sh.group+1]+from
-				if sh.runs != nil {
+				switch {
+				case sh.extend != nil:
+					b = min(sh.extend(s, b), a+sh.max)
+				case sh.runs != nil:
 					for b < len(s) && b-a < sh.max && sh.runs(s[b]) {
 						b++
 					}
@@ -197,6 +218,9 @@ func shapeHints(s string) uint {
 	return h
 }
 
+// escapeLevels is how many times over a secret is looked for escaped.
+const escapeLevels = 3
+
 type redactor struct {
 	secrets    []string // distinct, at least minSecretLen bytes, longest first
 	rawSecrets []string // the same, as they look inside a JSON string
@@ -211,11 +235,19 @@ func newRedactor(secrets []string) *redactor {
 	}
 	for _, s := range secrets {
 		add(s)
-		// A secret with quotes or backslashes (Docker's auth config is
-		// JSON) is written escaped where a string holds JSON text: a tool
-		// result's {"success", "output"} keeps the command's output so.
-		if q := appendString(nil, s); len(q) != len(s)+2 {
-			add(string(q[1 : len(q)-1]))
+		// A secret with quotes, backslashes or newlines (Docker's auth
+		// config is JSON, a private key has lines) is written escaped
+		// where a string holds JSON text: once in a tool result's
+		// {"success", "output"}, twice when the command printed JSON
+		// itself (jq -n env, docker inspect), three times when that JSON
+		// held JSON.
+		for range escapeLevels {
+			q := appendString(nil, s)
+			if len(q) == len(s)+2 {
+				break // nothing to escape: one form only
+			}
+			s = string(q[1 : len(q)-1])
+			add(s)
 		}
 	}
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })

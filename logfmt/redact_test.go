@@ -50,8 +50,8 @@ func TestRedaction(t *testing.T) {
 			[]string{"id AKIAIOSFODNN7EXAMPLE, ASIAIOSFODNN7EXAMPL2", "AKIAIOSFODNN7EXAMPLEX is longer", "aws_secret_access_key = " + awsSecret, `{"AWS_SECRET_ACCESS_KEY": "` + awsSecret + `"}`},
 			`["id [REDACTED], [REDACTED]","AKIAIOSFODNN7EXAMPLEX is longer","aws_secret_access_key = [REDACTED]","{\"AWS_SECRET_ACCESS_KEY\": \"[REDACTED]\"}"]`},
 		{"JWTs are replaced, a lone base64 JSON is kept",
-			[]string{"CI_JOB_JWT=" + jwt, "x.eyJhbGciOiJIUzI1NiJ9 alone", "eyJ.eyJ short"},
-			`["CI_JOB_JWT=[REDACTED]","x.eyJhbGciOiJIUzI1NiJ9 alone","eyJ.eyJ short"]`},
+			[]string{"CI_JOB_JWT=" + jwt, "x.eyJhbGciOiJIUzI1NiJ9 alone", "eyJ.eyJ short", "is " + jwt + ". Next", "CI=" + jwt + ".x"},
+			`["CI_JOB_JWT=[REDACTED]","x.eyJhbGciOiJIUzI1NiJ9 alone","eyJ.eyJ short","is [REDACTED]. Next","CI=[REDACTED].x"]`},
 		{"a key-shaped run is replaced up to its cap",
 			"sk-" + strings.Repeat("a", 600),
 			`"[REDACTED]` + strings.Repeat("a", 600+3-maxSKKey) + `"`},
@@ -160,16 +160,24 @@ func FuzzSensitiveKey(f *testing.F) {
 	})
 }
 
-// A secret holding quotes (Docker's DOCKER_AUTH_CONFIG is JSON) is found
-// where a string holds JSON text with it escaped: a tool result keeps a
-// command's output so.
+// A secret holding quotes (Docker's DOCKER_AUTH_CONFIG is JSON) or lines
+// (a private key) is found where a string holds JSON text with it escaped,
+// up to three times over: a tool result keeps a command's output so, and
+// the command may print JSON itself.
 func TestASecretWithQuotesIsFoundEscaped(t *testing.T) {
 	secret := `{"auths":{"r":{"auth":"Zm9vOmJhcjAxMjM0"}}}`
-	r := NewRedactor([]string{secret})
-	inJSON, _ := json.Marshal(map[string]string{"output": "DOCKER_AUTH_CONFIG=" + secret + "\n"})
-	for _, s := range []string{"DOCKER_AUTH_CONFIG=" + secret, string(inJSON)} {
-		if got := r.String(s); strings.Contains(got, "Zm9vOmJhcjAxMjM0") {
-			t.Errorf("%q redacts to %q", s, got)
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+	r := NewRedactor([]string{secret, key})
+	for _, s := range []string{"DOCKER_AUTH_CONFIG=" + secret, key} {
+		// as printed, in a tool result, and in JSON a command printed
+		// (jq -n env) inside a tool result, and once more over
+		text := s
+		for level := range 4 {
+			if got := r.String(text); strings.Contains(got, "Zm9vOmJhcjAxMjM0") || strings.Contains(got, "b3BlbnNzaC1rZXktdjEAAAAA") {
+				t.Errorf("escaped %d times, %q redacts to %q", level, text, got)
+			}
+			b, _ := json.Marshal(map[string]string{"output": text})
+			text = string(b)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -35,7 +37,7 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
 		switch {
-		case ok && secretName(name):
+		case ok && secretName(name) && !plainUnderBroadName(name, value):
 			out = append(out, value)
 		case ok && name == "ANTHROPIC_CUSTOM_HEADERS":
 			out = append(out, headerValues(value)...)
@@ -47,7 +49,8 @@ func SecretsInUse(env func(string) string, environ []string, settingsEnv map[str
 	}
 	for _, name := range sortedNames(settingsEnv) {
 		value := settingsEnv[name]
-		if secretName(name) || !plainSetting(name, value) {
+		switch {
+		case secretName(name) && !plainUnderBroadName(name, value), !secretName(name) && !plainSetting(name, value):
 			out = append(out, value)
 		}
 		if pw := urlPassword(value); pw != "" {
@@ -105,23 +108,51 @@ func secretName(name string) bool {
 			return false
 		}
 	}
-	switch {
-	case n == "API_KEY" || strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_APIKEY"),
-		n == "TOKEN" || strings.HasSuffix(n, "_TOKEN"),
-		strings.Contains(n, "SECRET"),
-		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || strings.Contains(n, "PASSPHRASE") || n == "PASS" || strings.HasSuffix(n, "_PASS"),
-		strings.HasSuffix(n, "PRIVATE_KEY"),
-		// what CI systems and deploy set-ups export beside the tokens:
-		// GitLab's CI_JOB_JWT(_V2), DEPLOY_KEY, SIGNING_KEY, GCP_CREDENTIALS,
-		// NPM_AUTH, DOCKER_AUTH_CONFIG, SENTRY_DSN, SLACK_WEBHOOK_URL (the
-		// URL is the credential)
-		strings.Contains(n, "JWT"),
-		n == "KEY" || strings.HasSuffix(n, "_KEY"),
-		strings.Contains(n, "CREDENTIAL"),
-		n == "AUTH" || strings.HasSuffix(n, "_AUTH") || strings.Contains(n, "AUTH_CONFIG"),
-		strings.HasSuffix(n, "_DSN"),
-		strings.Contains(n, "WEBHOOK"):
+	return strongSecretName(n) || broadSecretName(n)
+}
+
+// strongSecretName: a name that says secret whatever the value. n is
+// upper case.
+func strongSecretName(n string) bool {
+	return n == "API_KEY" || strings.HasSuffix(n, "_API_KEY") || strings.HasSuffix(n, "_APIKEY") ||
+		n == "TOKEN" || strings.HasSuffix(n, "_TOKEN") ||
+		strings.Contains(n, "SECRET") ||
+		strings.Contains(n, "PASSWORD") || strings.Contains(n, "PASSWD") || strings.Contains(n, "PASSPHRASE") || n == "PASS" || strings.HasSuffix(n, "_PASS") ||
+		strings.HasSuffix(n, "PRIVATE_KEY")
+}
+
+// broadSecretName: what CI systems and deploy set-ups export beside the
+// tokens (GitLab's CI_JOB_JWT(_V2), DEPLOY_KEY, SIGNING_KEY,
+// GCP_CREDENTIALS, NPM_AUTH, DOCKER_AUTH_CONFIG, SENTRY_DSN,
+// SLACK_WEBHOOK_URL, whose URL is the credential). These names also cover
+// plain identifiers (PARTITION_KEY, CACHE_KEY), so their plain values are
+// no secrets (plainUnderBroadName). n is upper case.
+func broadSecretName(n string) bool {
+	return strings.Contains(n, "JWT") ||
+		n == "KEY" || strings.HasSuffix(n, "_KEY") ||
+		strings.Contains(n, "CREDENTIAL") ||
+		n == "AUTH" || strings.HasSuffix(n, "_AUTH") || strings.Contains(n, "AUTH_CONFIG") ||
+		strings.HasSuffix(n, "_DSN") ||
+		strings.Contains(n, "WEBHOOK")
+}
+
+// plainUnderBroadName reports whether value, under a name only the broad
+// rules call secret, is plainly none: a word of lowercase letters
+// (PARTITION_KEY=assistant) or a path that exists (PROJECT_KEY=$PWD).
+// Taken for secrets, such values were replaced wherever trail writes
+// them, a message's role and the session's folder among them: a record
+// that no longer loaded, a session whose tools could not run.
+func plainUnderBroadName(name, value string) bool {
+	if strongSecretName(strings.ToUpper(name)) {
+		return false
+	}
+	if value != "" && strings.Trim(value, "abcdefghijklmnopqrstuvwxyz_-") == "" {
 		return true
+	}
+	if filepath.IsAbs(value) {
+		if _, err := os.Stat(value); err == nil {
+			return true
+		}
 	}
 	return false
 }
