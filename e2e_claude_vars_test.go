@@ -38,6 +38,22 @@ func TestClaudeCodesBashTimeouts(t *testing.T) {
 	if r := e.run("", "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `BASH_DEFAULT_TIMEOUT_MS "5m" is no time in milliseconds`) {
 		t.Errorf("BASH_DEFAULT_TIMEOUT_MS=5m: %s", r)
 	}
+	// a bad value in a settings file's env names that file, not the shell
+	e = newEnv(t)
+	writeClaudeSettings(t, e, map[string]any{"env": map[string]any{"BASH_MAX_TIMEOUT_MS": "10min"}})
+	if r := e.run("", "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, `BASH_MAX_TIMEOUT_MS "10min" is no time in milliseconds (in the "env" of `+filepath.Join(e.user, ".claude", "settings.json")+")") || !strings.Contains(r.stderr, "remove it from that file") {
+		t.Errorf("a bad BASH_MAX_TIMEOUT_MS in the settings' env: %s", r)
+	}
+	// refused whatever would win over it, as config --check says
+	e = newEnv(t)
+	e.setenv("API_TIMEOUT_MS=abc")
+	if r := e.run("", "run", "--provider", "echo", "--timeout", "30s", "hi"); r.code != 2 || !strings.Contains(r.stderr, "from 1 to 2147483647") {
+		t.Errorf("a bad API_TIMEOUT_MS beside --timeout: %s", r)
+	}
+	e.writeFile(".trail/settings.json", `{"timeout": "30s"}`)
+	if r := e.run("", "run", "--provider", "echo", "hi"); r.code != 2 {
+		t.Errorf("a bad API_TIMEOUT_MS beside a settings file's timeout: %s", r)
+	}
 }
 
 // The model is told the limits it may ask for, as Claude Code tells it: a
@@ -156,5 +172,12 @@ func TestClaudeConfigDirHoldsTheUsersSettings(t *testing.T) {
 	r := e.must("", "config")
 	if !regexp.MustCompile(`(?m)^  ~/claude-work/settings\.json +read$`).MatchString(r.stdout) || strings.Contains(r.stdout, "~/.claude/settings.json") {
 		t.Errorf("config's files beside CLAUDE_CONFIG_DIR:\n%s", r.stdout)
+	}
+	// Written with ~ (an env file no shell expanded), it is under HOME: a
+	// folder named "~" in a repository is no user's settings.
+	e.writeFile(filepath.Join("~", "claude-work", "settings.json"), `{"permissions": {"defaultMode": "bypassPermissions"}}`)
+	e.setenv("CLAUDE_CONFIG_DIR=~/claude-work")
+	if r := e.must("", "config"); strings.Contains(r.stdout, "bypassPermissions") || !regexp.MustCompile(`(?m)^  ~/claude-work/settings\.json +read$`).MatchString(r.stdout) {
+		t.Errorf("CLAUDE_CONFIG_DIR=~/claude-work read the working folder's ~ folder:\n%s", r.stdout)
 	}
 }

@@ -158,11 +158,57 @@ func TestManagedSettingsHoldOnAManagedMachine(t *testing.T) {
 		}
 	})
 
+	t.Run("disableAllHooks of a repository's file or --settings leaves the policy's hooks running", func(t *testing.T) {
+		policy(t, `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch policy-hook"}]}]}}`, nil)
+		e := newEnv(t)
+		e.writeFile(".claude/settings.local.json", `{"disableAllHooks": true, "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch repo-hook"}]}]}}`)
+		r := run(e, "run", "--provider", "echo", "hi")
+		if r.code != 0 || !e.exists("policy-hook") || e.exists("repo-hook") || !strings.Contains(r.stderr, "the managed settings' own still run") {
+			t.Errorf("policy hook ran %v, repo hook ran %v: %s", e.exists("policy-hook"), e.exists("repo-hook"), r)
+		}
+		os.Remove(filepath.Join(e.cwd, "policy-hook"))
+		os.RemoveAll(filepath.Join(e.cwd, ".claude"))
+		if r := run(e, "--settings", `{"disableAllHooks": true}`, "run", "--provider", "echo", "hi"); r.code != 0 || !e.exists("policy-hook") {
+			t.Errorf("--settings disableAllHooks stopped the policy's hook: %s", r)
+		}
+	})
+
+	t.Run("the user's own allowManaged keys are said to do nothing", func(t *testing.T) {
+		policy(t, "", nil)
+		e := newEnv(t)
+		writeClaudeSettings(t, e, map[string]any{"allowManagedHooksOnly": true})
+		if r := run(e, "config", "--check"); r.code != 0 || !strings.Contains(r.stdout, "allowManagedHooksOnly does nothing here: only the managed settings may set it") {
+			t.Errorf("config --check: %s", r)
+		}
+	})
+
 	t.Run("a policy that is no JSON stops every step", func(t *testing.T) {
 		policy(t, `{"permissions": `, nil)
 		e := newEnv(t)
-		if r := run(e, "run", "--provider", "echo", "hi"); r.code != 7 || !strings.Contains(r.stderr, "managed-settings.json") {
+		if r := run(e, "run", "--provider", "echo", "hi"); r.code != 7 || !strings.Contains(r.stderr, "managed-settings.json") || !strings.Contains(r.stderr, "ask whoever manages this machine") {
 			t.Errorf("a broken policy: %s", r)
+		}
+	})
+
+	t.Run("a drop-in folder this user cannot list stops every step", func(t *testing.T) {
+		if os.Getuid() != 0 {
+			t.Skip("needs root to make a folder another user cannot list")
+		}
+		if _, err := exec.LookPath("setpriv"); err != nil {
+			t.Skip("no setpriv")
+		}
+		policy(t, "", map[string]string{"10.json": `{"permissions": {"deny": ["Bash(touch *)"]}}`})
+		os.Chmod(dir, 0o755)
+		os.Chmod(filepath.Join(dir, "managed-settings.d"), 0o700)
+		e := newEnv(t)
+		root := os.Getenv("TMPDIR")
+		for d := e.user; strings.HasPrefix(d, root) && len(d) >= len(root); d = filepath.Dir(d) {
+			os.Chmod(d, 0o777)
+		}
+		c := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "run", "--provider", "echo", "hi")
+		c.Dir, c.Env = e.cwd, e.environ()
+		if r := e.wait(c); r.code != 7 || !strings.Contains(r.stderr, "managed-settings.d") {
+			t.Errorf("an unlistable drop-in folder: %s", r)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -52,25 +53,25 @@ var claudeVars = [...]claudeVar{
 		}
 		return nil
 	}},
+	// A bad value is refused even where a settings file's key (or a
+	// flag) would win: whatever wins today, the variable says something
+	// else than its user meant.
 	{"CLAUDE_CODE_MAX_OUTPUT_TOKENS", func(s *Settings, v string) error {
-		if s.MaxTokens != 0 { // a settings file's maxTokens
-			return nil
-		}
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
+		switch {
+		case err != nil || n < 1:
 			return errs.Usagef("a number of tokens, 1 or more (or unset it)", "CLAUDE_CODE_MAX_OUTPUT_TOKENS %s is no number of tokens", strconv.Quote(v))
+		case s.MaxTokens == 0: // else a settings file's maxTokens stands
+			s.MaxTokens = n
 		}
-		s.MaxTokens = n
 		return nil
 	}},
 	{"MAX_THINKING_TOKENS", func(s *Settings, v string) error {
-		if s.Thinking != "" { // a settings file's thinking
-			return nil
-		}
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil || n < 0:
 			return errs.Usagef("a budget in tokens, or 0 for no thinking (or unset it)", "MAX_THINKING_TOKENS %s is no number of tokens", strconv.Quote(v))
+		case s.Thinking != "": // a settings file's thinking stands
 		case n == 0:
 			s.Thinking = "off"
 		default:
@@ -79,11 +80,10 @@ var claudeVars = [...]claudeVar{
 		return nil
 	}},
 	{"API_TIMEOUT_MS", func(s *Settings, v string) error {
-		if s.Timeout != 0 { // a settings file's timeout
-			return nil
-		}
 		d, err := milliseconds("API_TIMEOUT_MS", v)
-		s.Timeout = d
+		if err == nil && s.Timeout == 0 { // else a settings file's timeout stands
+			s.Timeout = d
+		}
 		return err
 	}},
 	{"BASH_DEFAULT_TIMEOUT_MS", func(s *Settings, v string) (err error) {
@@ -99,7 +99,7 @@ var claudeVars = [...]claudeVar{
 func milliseconds(name, v string) (time.Duration, error) {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 1 || n > math.MaxInt32 {
-		return 0, errs.Usagef("a time in milliseconds, 1 or more (or unset it)", "%s %s is no time in milliseconds", name, strconv.Quote(v))
+		return 0, errs.Usagef(fmt.Sprintf("a time in milliseconds, from 1 to %d (or unset it)", math.MaxInt32), "%s %s is no time in milliseconds", name, strconv.Quote(v))
 	}
 	return time.Duration(n) * time.Millisecond, nil
 }
@@ -108,14 +108,20 @@ func milliseconds(name, v string) (time.Duration, error) {
 // block.
 func (s *Settings) ApplyClaudeCodeVars(env func(string) string) error {
 	for _, cv := range claudeVars {
-		v := strings.TrimSpace(env(cv.name))
+		v, from := strings.TrimSpace(env(cv.name)), ""
 		if v == "" {
-			v = strings.TrimSpace(s.Env[cv.name])
+			v, from = strings.TrimSpace(s.Env[cv.name]), s.EnvFrom[cv.name]
 		}
 		if v == "" {
 			continue
 		}
 		if err := cv.apply(s, v); err != nil {
+			var ue *errs.UsageError
+			if from != "" && errors.As(err, &ue) {
+				// not the shell's: say where it is written
+				ue.Msg += " (in the \"env\" of " + from + ")"
+				ue.Fix = strings.Replace(ue.Fix, "(or unset it)", "(or remove it from that file)", 1)
+			}
 			return err
 		}
 	}

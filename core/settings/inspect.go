@@ -120,6 +120,10 @@ func markManagedOnly(reports []FileReport, managed map[string]bool) {
 			continue
 		}
 		for j, e := range r.Entries {
+			if e.Key == "allowManagedPermissionRulesOnly" || e.Key == "allowManagedHooksOnly" {
+				reports[i].Entries[j].Ignored, reports[i].Entries[j].ByPolicy = e.Key+" does nothing here: only the managed settings may set it", true
+				continue
+			}
 			for prefix, why := range only {
 				if strings.HasPrefix(e.Key, prefix) && (prefix == "hooks." || isRuleKey(e.Key)) {
 					reports[i].Entries[j].Ignored, reports[i].Entries[j].ByPolicy = e.Key+" "+compactValue(e.Value)+" "+why, true

@@ -1,11 +1,16 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
+
+	"trail/core/errs"
 )
 
 // An organization's managed settings (Claude Code's "managed" scope, its
@@ -42,13 +47,30 @@ func ManagedDir() string {
 func ManagedPaths() []string {
 	dir := ManagedDir()
 	out := []string{filepath.Join(dir, "managed-settings.json")}
-	entries, _ := os.ReadDir(filepath.Join(dir, "managed-settings.d")) // sorted by name
+	dropIns := filepath.Join(dir, "managed-settings.d")
+	entries, err := os.ReadDir(dropIns) // sorted by name
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		// A policy folder this user cannot list must not be passed over:
+		// named as a file, Load fails on it as on an unreadable policy.
+		return append(out, dropIns)
+	}
 	for _, e := range entries {
 		if n := e.Name(); !strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".json") {
 			out = append(out, filepath.Join(dir, "managed-settings.d", n))
 		}
 	}
 	return out
+}
+
+// managedError is a managed file's failure with the hint for whoever
+// meets it: the policy is not the user's to fix, and no step runs
+// without it.
+func managedError(err error) error {
+	var bad *errs.InvalidDataError
+	if errors.As(err, &bad) {
+		bad.Fix = "these are the organization's managed settings: ask whoever manages this machine to fix them (no step runs without its policy)"
+	}
+	return err
 }
 
 // managedOnly applies allowManagedPermissionRulesOnly and
@@ -76,6 +98,13 @@ func (s *Settings) managedOnly() {
 			s.ManagedNotes = append(s.ManagedNotes, fmt.Sprintf("%d permission %s of other settings files %s ignored: the managed settings (%s) allow only their own (allowManagedPermissionRulesOnly)",
 				dropped, count(dropped, "rule", "rules"), count(dropped, "is", "are"), s.ManagedRulesFrom))
 		}
+	}
+	if s.DisableAllHooks && !s.managed[s.disableAllHooksFrom] && len(s.managedHooks) > 0 {
+		// Claude Code's rule: only the managed settings may turn their
+		// own hooks off; a repository's file or --settings turns off the
+		// others'. An organization's audit hook keeps running.
+		s.ManagedNotes = append(s.ManagedNotes, fmt.Sprintf("disableAllHooks in %s turns off the hooks of other settings files; the managed settings' own still run", s.disableAllHooksFrom))
+		s.DisableAllHooks, s.Hooks = false, s.managedHooks
 	}
 	if s.ManagedHooksOnly {
 		others := 0

@@ -87,6 +87,8 @@ type Settings struct {
 	// managed settings files, and managedHooks their hooks.
 	project, managed map[string]bool
 	managedHooks     map[string][]HookMatcher
+	// disableAllHooksFrom is the file whose disableAllHooks stands.
+	disableAllHooksFrom string
 }
 
 // Permissions are the permission rules of the settings files.
@@ -169,8 +171,22 @@ func folderUnreadable(path string) bool {
 // user's settings: configDir (CLAUDE_CONFIG_DIR, where Claude Code then
 // keeps its settings, as its own envUtils resolves it), else ~/.claude; ""
 // when neither is known.
+//
+// A configDir written with ~ (in an env file no shell expanded) is under
+// userHome, and a relative one is made absolute: read from the working
+// folder and shown as written, a repository's folder named "~/x" was taken
+// for the user's own settings, trusted as only the user's are.
 func ClaudeDir(userHome, configDir string) string {
+	if configDir == "~" || strings.HasPrefix(configDir, "~/") {
+		if userHome == "" {
+			return "" // no user folder to read: no user settings
+		}
+		configDir = filepath.Join(userHome, strings.TrimPrefix(configDir, "~"))
+	}
 	if configDir != "" {
+		if abs, err := filepath.Abs(configDir); err == nil {
+			return abs
+		}
 		return configDir
 	}
 	if userHome == "" {
@@ -211,7 +227,7 @@ func Load(paths, project []string, extra string, managed ...string) (*Settings, 
 	}
 	for _, p := range managed {
 		if err := s.mergeFile(p, false); err != nil {
-			return nil, err
+			return nil, managedError(err)
 		}
 	}
 	s.managedOnly()
@@ -349,7 +365,7 @@ func (s *Settings) mergeData(path string, data []byte) error {
 		}
 	}
 	if f.DisableAllHooks != nil {
-		s.DisableAllHooks = *f.DisableAllHooks
+		s.DisableAllHooks, s.disableAllHooksFrom = *f.DisableAllHooks, path
 	}
 	for event, list := range f.Hooks {
 		if s.Hooks == nil {
