@@ -39,8 +39,11 @@ func TestNoHOMEStillReadsLogsAndMakesNoFolder(t *testing.T) {
 	if r := bare([]string{"HOME=" + gone}, "--home", "~/a/b", "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, "does not exist") {
 		t.Errorf("--home ~/a/b under a HOME that does not exist: %s", r)
 	}
-	if e.exists("~") {
-		t.Error(`a folder named "~" was made in the working folder`)
+	if r := bare([]string{"HOME=" + e.user, "TRAIL_HOME=~root/x"}, "run", "--provider", "echo", "hi"); r.code != 2 || !strings.Contains(r.stderr, "starts with ~user") {
+		t.Errorf("TRAIL_HOME=~root/x: %s", r)
+	}
+	if e.exists("~") || e.exists("~root") {
+		t.Error(`a folder named "~" or "~root" was made in the working folder`)
 	}
 	if _, err := os.Stat(gone); err == nil {
 		t.Errorf("%s was made", gone)

@@ -74,6 +74,9 @@ func TestJSONOutputHasAnObjectWhenTheArgumentsAreRefused(t *testing.T) {
 		{[]string{"run", "-o", "json", "--session-id", "", "hi"}, "is_error", "--session-id is empty"},
 		{[]string{"resume", "-o", "json"}, "is_error", "no session given"},
 		{[]string{"compact", "-o", "json", "--nope"}, "compacted", "unknown option --nope"},
+		// the bare forms, run's (trail -p PROMPT as claude -p is used)
+		{[]string{"-p", "hi", "-o", "json", "--bogus"}, "is_error", "unknown option --bogus"},
+		{[]string{"--output-format", "json", "--bogus", "hi"}, "is_error", "unknown option --bogus"},
 		{[]string{"run", "--max-turns", "abc", "hi", "-o", "json"}, "", ""},
 		{[]string{"run", "-o", "text", "--max-turns", "abc", "hi"}, "", ""},
 	} {

@@ -76,6 +76,9 @@ func TestAFirstStepThatCannotBeSavedSaysHowToRebuildIt(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "trail: save session ") || !strings.Contains(r.stderr, "--write-record rebuilds its record") {
 		t.Fatalf("a first step that cannot be saved: %s", r)
 	}
+	if !strings.HasPrefix(r.stdout, "echo: a long pasted text") {
+		t.Errorf("the answer that came is not shown: stdout %.40q", r.stdout)
+	}
 	m := regexp.MustCompile(`trail replay (\S+) --write-record`).FindStringSubmatch(r.stderr)
 	if m == nil {
 		t.Fatalf("no session named in the hint: %s", r)

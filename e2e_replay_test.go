@@ -408,6 +408,14 @@ func TestValidateLogOnTheBinary(t *testing.T) {
 	if r := e.run("", "validate-log", "--strict", torn, "--format", "github"); r.code != 7 || !strings.Contains(r.stdout, "::error file=torn.jsonl,line=") {
 		t.Errorf("torn tail, github, in the workspace: %s", r)
 	}
+	os.Mkdir(filepath.Join(e.cwd, "sub"), 0o755)
+	os.Rename(torn, filepath.Join(e.cwd, "sub", "torn.jsonl"))
+	inSub := e.cmd("validate-log", "--strict", "torn.jsonl", "--format", "github") // a step's working-directory: sub
+	inSub.Dir = filepath.Join(e.cwd, "sub")
+	if r := e.wait(inSub); r.code != 7 || !strings.Contains(r.stdout, "::error file=sub/torn.jsonl,line=") {
+		t.Errorf("torn tail, github, named from the workspace: %s", r)
+	}
+	torn = filepath.Join(e.cwd, "sub", "torn.jsonl")
 	if r := e.run(readFile(t, torn), "validate-log", "--strict", "-", "--format", "github"); r.code != 7 || !strings.Contains(r.stdout, "::error line=") || strings.Contains(r.stdout, "file=") {
 		t.Errorf("torn tail from stdin, github: %s", r)
 	}

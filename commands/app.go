@@ -175,7 +175,8 @@ func commandOf(args []string) string {
 	return name
 }
 
-// commandAt is commandOf with the index of the command's name in args.
+// commandAt is commandOf with where the command's own arguments start in
+// args: after its name, or after the global options when args name none.
 func commandAt(args []string) (string, int) {
 	globals := flagTable(globalFlags())
 	i := 1
@@ -188,11 +189,11 @@ func commandAt(args []string) (string, int) {
 	if i < len(args) {
 		for _, cmd := range commandTable {
 			if cmd.name == args[i] {
-				return cmd.name, i
+				return cmd.name, i + 1
 			}
 		}
 	}
-	return "", 0
+	return "", i
 }
 
 func globalFlags() []cli.Flag {
@@ -267,6 +268,11 @@ func readGlobals(c *cli.Context, d *Deps) (globals, error) {
 	}
 	// ~ as written where no shell expanded it ('~/x' in quotes, an env
 	// file, a unit file): the user's home, not a folder named "~" here
+	if strings.HasPrefix(g.Home, "~") && g.Home != "~" && !strings.HasPrefix(g.Home, "~/") {
+		// ~user: another user's home, which trail does not look up; kept
+		// as written it was a folder named "~root" here
+		return g, errs.Usagef("give trail's home in full (a shell expands ~user, trail does not)", "trail's home %s starts with ~user", store.QuoteInput(g.Home))
+	}
 	if g.Home == "~" || strings.HasPrefix(g.Home, "~/") {
 		user, err := d.UserHome()
 		if err != nil || user == "" {

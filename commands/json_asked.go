@@ -23,13 +23,18 @@ func jsonOutputAsked(app *cli.App, args []string) string {
 	cmd, i := commandAt(args)
 	switch cmd {
 	case "run", "resume", "compact":
+	case "":
+		// trail -p hi -o json, trail -o json "a prompt": run's, as
+		// reorderArgs takes them (a misspelt command word is no prompt,
+		// but then no -o json came before it either)
+		cmd = "run"
 	default:
 		return ""
 	}
 	own, globals := flagTable(app.Command(cmd).Flags), flagTable(app.Flags)
 	start, positional := promptStart(cmd), 0
 	asked := false
-	for j := i + 1; j < len(args) && args[j] != "--"; j++ {
+	for j := i; j < len(args) && args[j] != "--"; j++ {
 		a := args[j]
 		if !isOption(a) {
 			positional++

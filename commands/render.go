@@ -213,8 +213,8 @@ func (r *renderer) finish(res *core.Result, err error) error {
 		case outStreamJSON:
 			r.sj.finish(res, err)
 		default:
-			// a step whose log failed has its answer whole, and saved
-			answered := err == nil || errors.As(err, new(*errs.LogWriteError))
+			// a step whose log or record failed has its answer whole
+			answered := err == nil || errors.As(err, new(*errs.LogWriteError)) || errors.As(err, new(*errs.SaveError))
 			if answered && res.Text != "" && !r.streamed && res.Subtype != core.SubtypeRefusal {
 				text := r.answerText(res.Text)
 				if !strings.HasSuffix(text, "\n") {

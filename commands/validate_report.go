@@ -110,9 +110,13 @@ func ghFile(r logResult, workspace string) string {
 		return ""
 	}
 	name := r.Name
-	if workspace != "" && filepath.IsAbs(name) {
-		if rel, err := filepath.Rel(workspace, name); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			name = filepath.ToSlash(rel)
+	if workspace != "" {
+		// a relative name is the working folder's, which a job's step
+		// may have moved into the workspace (working-directory:)
+		if abs, err := filepath.Abs(name); err == nil {
+			if rel, err := filepath.Rel(workspace, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				name = filepath.ToSlash(rel)
+			}
 		}
 	}
 	return "file=" + ghProp(safeLine(name)) + ","

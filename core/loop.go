@@ -282,11 +282,22 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 // record yet (its first step, on a full disk): only its log holds it, and
 // it keeps its name, so a script's retry of run --name meets it.
 func (s *session) saveFailed(err error) error {
-	if saved, e := s.e.Store.Exists(s.rec.ID); e != nil || saved || s.log == nil {
-		return err
+	saveErr := &errs.SaveError{Err: err}
+	if saved, e := s.e.Store.Exists(s.rec.ID); e != nil || saved {
+		return saveErr
 	}
-	return &errs.Hinted{Err: err, Fix: "the session has only its log: once the disk has room, trail replay " + s.rec.ID +
-		" --write-record rebuilds its record (or trail delete " + s.rec.ID + " removes it)"}
+	if s.log == nil || s.log.Size() <= 0 {
+		// no log to rebuild from
+		saveErr.Fix = "nothing of the session could be written: once the disk has room, trail delete " + s.rec.ID + " removes what is left; then ask again"
+		return saveErr
+	}
+	kept := "its record"
+	if s.logErr != nil {
+		kept = "its record from what the log kept"
+	}
+	saveErr.Fix = "the session has only its log: once the disk has room, trail replay " + s.rec.ID +
+		" --write-record rebuilds " + kept + " (or trail delete " + s.rec.ID + " removes it)"
+	return saveErr
 }
 
 // logAssistantSummary logs the step's answer. Robota's historyStructure
