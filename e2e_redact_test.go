@@ -251,11 +251,12 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 // plain identifiers: a lowercase word or a path that exists under them is
 // no secret. Taken for one, PARTITION_KEY=assistant redacted every
 // message's role (a record that no longer loaded) and PROJECT_KEY=$PWD
-// the session's folder (tools that could not run).
+// the session's folder (tools that could not run). A word trail writes as
+// structure is no secret under any name (ODD_TOKEN=assistant).
 func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real")
+	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real", "ODD_TOKEN=assistant")
 	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY"})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "--name", "p", "go")
 	e.must("", "resume", "p", "--provider", "echo", "again")

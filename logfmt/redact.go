@@ -218,6 +218,22 @@ func shapeHints(s string) uint {
 	return h
 }
 
+// structuralWord reports whether s is a word trail writes as structure: an
+// event name, a role, a mutation, a stop reason. No secret is one of them,
+// and a variable that happens to hold one (MY_TOKEN=assistant) must not
+// rewrite every message's role: the record would no longer load.
+func structuralWord(s string) bool {
+	if _, ok := eventNames.Get()[s]; ok {
+		return true
+	}
+	switch s {
+	case "append_message", "replace_all", "external-payload", "end_turn", "tool_use", "max_tokens",
+		"stop_sequence", "pause_turn", "requires_action", "interrupted", "completed", "tool_calls":
+		return true
+	}
+	return false
+}
+
 // escapeLevels is how many times over a secret is looked for escaped.
 const escapeLevels = 3
 
@@ -229,7 +245,7 @@ type redactor struct {
 func newRedactor(secrets []string) *redactor {
 	r := &redactor{}
 	add := func(s string) {
-		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) {
+		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) && !structuralWord(s) {
 			r.secrets = append(r.secrets, s)
 		}
 	}

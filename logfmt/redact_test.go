@@ -181,3 +181,14 @@ func TestASecretWithQuotesIsFoundEscaped(t *testing.T) {
 		}
 	}
 }
+
+// A variable that holds a word trail writes as structure (MY_TOKEN=
+// assistant) is no secret: redacting it rewrote every message's role and
+// the record no longer loaded. A passphrase of plain words still is one.
+func TestStructuralWordsAreNoSecrets(t *testing.T) {
+	r := NewRedactor([]string{"assistant", "history_mutation", "correcthorsebattery"})
+	got := r.String(`{"role":"assistant","event":"history_mutation","p":"correcthorsebattery"}`)
+	if want := `{"role":"assistant","event":"history_mutation","p":"[REDACTED]"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
