@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,5 +68,34 @@ func TestADeletedWorkingFolderIsSaidSo(t *testing.T) {
 	r := e.wait(c)
 	if r.code != 1 || !strings.Contains(r.stderr, "the folder this shell stands in was deleted") {
 		t.Errorf("resume from a deleted folder: %s", r)
+	}
+}
+
+// With PATH unset (env -i in a minimal CI container) the Bash tool and
+// hooks found no shell ("exec: bash: executable file not found"): they
+// run the system's, which finds the command's programs on its own
+// default path.
+func TestNoPATHStillRunsToolsAndHooks(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("no /bin/bash")
+	}
+	e := newEnv(t)
+	e.writeFile(".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "touch hooked"}]}]}}`)
+	s := e.script(calls(call("Bash", map[string]any{"command": "ls / >/dev/null && echo listed"})), answer("done"))
+	c := exec.Command(trailBin, "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+	c.Dir = e.cwd
+	c.Env = []string{"HOME=" + e.user, "TRAIL_HOME=" + e.home, "TERM=dumb"}
+	if r := e.wait(c); r.code != 0 {
+		t.Fatalf("%s", r)
+	}
+	if out := fmt.Sprint(e.toolResults(e.onlySession())["call_0_0"]["output"]); !strings.Contains(out, "listed") {
+		t.Errorf("the Bash call with PATH unset: %q", out)
+	}
+	if !e.exists("hooked") {
+		t.Error("the hook did not run with PATH unset")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"trail/core/chat"
+	"trail/core/procgroup"
 	"trail/core/settings"
 	"trail/store"
 )
@@ -43,9 +44,9 @@ func ShellProblem(shell string) string {
 func (h *Runner) command(hc settings.HookCommand) []string {
 	if hc.Args == nil {
 		if hc.Shell == shellBash {
-			return []string{"bash", "-c", hc.Command}
+			return []string{procgroup.Shell("bash"), "-c", hc.Command}
 		}
-		return []string{"sh", "-c", hc.Command}
+		return []string{procgroup.Shell("sh"), "-c", hc.Command}
 	}
 	subst := func(s string) string {
 		s = strings.ReplaceAll(s, "${CLAUDE_PROJECT_DIR}", h.Cwd)

@@ -161,7 +161,7 @@ func (b Bash) Run(ctx context.Context, raw json.RawMessage, env Env) Result {
 	}
 	shell := b.Shell
 	if shell == "" {
-		shell = "bash"
+		shell = procgroup.Shell("bash")
 	}
 	script := a.Command
 	cmdEnv := os.Environ()
