@@ -25,8 +25,8 @@ func TestNoHOMEStillReadsLogsAndMakesNoFolder(t *testing.T) {
 		c.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=dumb"}, extra...)
 		return e.wait(c)
 	}
-	for _, args := range [][]string{{"validate-log", log}, {"replay", log, "--format", "jsonl"}, {"list"}} {
-		if r := bare(nil, args...); r.code != 0 {
+	for _, args := range [][]string{{"validate-log", log}, {"replay", log, "--format", "jsonl"}, {"list"}, {"config"}} {
+		if r := bare(nil, args...); r.code != 0 || strings.Contains(r.stdout, "trail-home-unset") {
 			t.Errorf("trail %s with HOME unset: %s", args[0], r)
 		}
 	}

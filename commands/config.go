@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,6 +72,10 @@ func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
 	claude := settings.ClaudeDir(userHome, o.Deps.Env("CLAUDE_CONFIG_DIR"))
 	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings, settings.ManagedPaths()...)
+	if o.Globals.Home == unsetHome {
+		// HOME is unset: the stand-in home is no file a user could make
+		files = slices.DeleteFunc(files, func(f settings.FileReport) bool { return filepath.Dir(f.Path) == unsetHome })
+	}
 	cfg := configRows(o.Deps.Env, entries)
 	problems := configProblems(files, o.Check)
 	if o.Check {
