@@ -99,7 +99,7 @@ func (s *session) opened() {
 	// A project's bypassPermissions or auto is said only where it would
 	// have decided: no flag, no mode saved with the session.
 	if p := o.Settings.Permissions; p.IgnoredModeFrom != "" && o.PermissionMode == "" && savedMode(stored) == "" {
-		s.openWarnings = append(s.openWarnings, fmt.Sprintf("permissions.defaultMode %s in %s is ignored: a project's settings may not set it (set it in ~/.claude/settings.json, or pass --permission-mode); running in %s mode", p.IgnoredMode, p.IgnoredModeFrom, mode))
+		s.openWarnings = append(s.openWarnings, fmt.Sprintf("permissions.defaultMode %s in %s is ignored: a project's settings may not set it (set it in your user settings, ~/.claude/settings.json or $CLAUDE_CONFIG_DIR/settings.json, or pass --permission-mode); running in %s mode", p.IgnoredMode, p.IgnoredModeFrom, mode))
 	}
 	// Tools resolve paths against the session's cwd, so rules match there too.
 	s.perms.Cwd = s.rec.Cwd

@@ -49,7 +49,7 @@ func (s *Settings) ignoredMode(path, mode string) bool {
 
 // IgnoredModeProblem says why a project's defaultMode is not used.
 func IgnoredModeProblem(mode string) string {
-	return fmt.Sprintf("permissions.defaultMode %q is ignored: a project's settings may not set it (set it in ~/.claude/settings.json, or pass --permission-mode)", mode)
+	return fmt.Sprintf("permissions.defaultMode %q is ignored: a project's settings may not set it (set it in your user settings, ~/.claude/settings.json or $CLAUDE_CONFIG_DIR/settings.json, or pass --permission-mode)", mode)
 }
 
 // markIgnored notes on entries (of one file) the values a step ignores.
