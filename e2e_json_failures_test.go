@@ -77,6 +77,11 @@ func TestJSONOutputHasAnObjectWhenTheArgumentsAreRefused(t *testing.T) {
 		// the bare forms, run's (trail -p PROMPT as claude -p is used)
 		{[]string{"-p", "hi", "-o", "json", "--bogus"}, "is_error", "unknown option --bogus"},
 		{[]string{"--output-format", "json", "--bogus", "hi"}, "is_error", "unknown option --bogus"},
+		// a global option left without its value at the end (an unset
+		// variable: --home $DIR)
+		{[]string{"run", "-o", "json", "--home"}, "is_error", "--home needs a value"},
+		{[]string{"list", "--home"}, "", ""},
+		{[]string{"resume", "x", "--settings"}, "", ""},
 		{[]string{"run", "--max-turns", "abc", "hi", "-o", "json"}, "", ""},
 		{[]string{"run", "-o", "text", "--max-turns", "abc", "hi"}, "", ""},
 	} {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,7 +53,9 @@ func Main(ctx context.Context, args []string, d *Deps) int {
 		args = given
 	}
 	if err != nil && d.IO.wroteNothing() {
-		if cmd := jsonOutputAsked(app, args); cmd != "" {
+		// as arranged, or as given: a dangling option (--home at the end)
+		// is moved before the command's name
+		if cmd := cmp.Or(jsonOutputAsked(app, args), jsonOutputAsked(app, given)); cmd != "" {
 			writeUnbegunFailure(d, cmd, err)
 		}
 	}

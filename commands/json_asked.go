@@ -31,7 +31,11 @@ func jsonOutputAsked(app *cli.App, args []string) string {
 	default:
 		return ""
 	}
-	own, globals := flagTable(app.Command(cmd).Flags), flagTable(app.Flags)
+	c := app.Command(cmd)
+	if c == nil {
+		return "" // the app was built for another command (newApp's only)
+	}
+	own, globals := flagTable(c.Flags), flagTable(app.Flags)
 	start, positional := promptStart(cmd), 0
 	asked := false
 	for j := i; j < len(args) && args[j] != "--"; j++ {
