@@ -211,6 +211,12 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 			s := e.script(calls(call("Bash", map[string]any{"command": `echo "$HTTPS_PROXY" | cut -d: -f3 | cut -d@ -f1`})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 		}},
+		{"keys on the later lines of a tool's output (after a newline, a tab)", []string{"sk-ant-api03-later0123456789abc", "ghp_" + "Later0123456789abcdefghijklmnopqrstuv"}, func(e *env) result {
+			// the tool result holds the output as JSON text: each later
+			// line starts after an escaped newline
+			s := e.script(calls(call("Bash", map[string]any{"command": `printf 'first line\nsk-ant-api03-later0123456789abc\n\tghp_Later0123456789abcdefghijklmnopqrstuv\n'`})), answer("done"))
+			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+		}},
 		{"a key in a tool call's arguments", []string{bearerToken}, func(e *env) result {
 			s := e.script(calls(call("Bash", map[string]any{"command": "echo 'Authorization: Bearer " + bearerToken + "'"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")

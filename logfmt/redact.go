@@ -124,9 +124,9 @@ func jwtEnd(s string, b int) int {
 }
 
 // shapeSpans appends the shapes' matches in s: the secret parts, or with
-// whole the whole matches (a Bearer token with its "Bearer"). prevWord
-// says whether the text before s ends in a word character.
-func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
+// whole the whole matches (a Bearer token with its "Bearer"). tail is the
+// end of the text before s (a stream's released text), "" at its start.
+func shapeSpans(dst []span, s, tail string, whole bool) []span {
 	h := shapeHints(s)
 	if h == 0 {
 		return dst
@@ -144,14 +144,15 @@ func shapeSpans(dst []span, s string, prevWord, whole bool) []span {
 				}
 				at := i + j
 				i = at + 1
-				// The window holds the byte before the start, for the \b
-				// the shapes start with; at s's start a word character
-				// stands for the text before s when that ends in one.
-				from := max(at-1, 0)
-				win := s[from:min(len(s), at+shapeWindow)]
-				if at == 0 && prevWord {
-					win, from = "0"+win, -1
+				// The window starts with a stand-in for the byte before the
+				// start, for the \b the shapes start with: a word character
+				// when the text there ends in one (wordBefore: not the
+				// letter of an escape such as \n in JSON text).
+				before := " "
+				if wordBefore(s, at, tail) {
+					before = "0"
 				}
+				win, from := before+s[at:min(len(s), at+shapeWindow)], at-1
 				m := re.FindStringSubmatchIndex(win)
 				if m == nil || m[0]+from != at {
 					continue // no key here (a later start in the window has its own turn)
@@ -218,6 +219,38 @@ func shapeHints(s string) uint {
 	return h
 }
 
+// wordBefore reports whether the byte before s[i] is a word character for
+// the \b a key shape starts with; tail is the text before s. A letter that
+// ends an escape in JSON text is none: a tool result holds its output as
+// JSON, where every line after the first starts after "\n", and a key
+// there ("\nsk-ant-…", "\u0026ghp_…") was not found.
+func wordBefore(s string, i int, tail string) bool {
+	ctx := s[max(0, i-6):i]
+	if len(ctx) < 6 && len(tail) > 0 {
+		ctx = tail[max(0, len(tail)-(6-len(ctx))):] + ctx
+	}
+	n := len(ctx)
+	if n == 0 || !isWord(ctx[n-1]) {
+		return false
+	}
+	if n >= 2 && ctx[n-2] == '\\' && strings.IndexByte("nrtbf", ctx[n-1]) >= 0 {
+		return false
+	}
+	if n == 6 && ctx[0] == '\\' && ctx[1] == 'u' && isHex(ctx[2]) && isHex(ctx[3]) && isHex(ctx[4]) && isHex(ctx[5]) {
+		return false
+	}
+	return true
+}
+
+// tailOf is the end of text that wordBefore may look at.
+func tailOf(tail, text string) string {
+	if len(text) >= 6 {
+		return text[len(text)-6:]
+	}
+	t := tail + text
+	return t[max(0, len(t)-6):]
+}
+
 // structuralWord reports whether s is a word trail writes as structure: an
 // event name, a role, a mutation, a stop reason. No secret is one of them,
 // and a variable that happens to hold one (MY_TOKEN=assistant) must not
@@ -280,7 +313,7 @@ func (r *redactor) scrub(s string) string {
 	if !r.suspect(s) {
 		return s
 	}
-	return applySpans(s, r.spans(nil, s, false))
+	return applySpans(s, r.spans(nil, s, ""))
 }
 
 // scrubSecrets replaces only the secrets in use, which, unlike the shapes,
@@ -288,7 +321,7 @@ func (r *redactor) scrub(s string) string {
 func (r *redactor) scrubSecrets(s string) string {
 	for _, secret := range r.secrets {
 		if strings.Contains(s, secret) {
-			return applySpans(s, r.spans(nil, s, false))
+			return applySpans(s, r.spans(nil, s, ""))
 		}
 	}
 	return s
@@ -332,9 +365,9 @@ type span struct{ start, end int }
 
 // spans appends the ranges of s to redact, sorted, overlapping ones merged
 // (touching ones are not: the result must not depend on where a stream was
-// cut). prevWord says whether the text before s ends in a word character,
-// which decides the \b at its start: false for a whole string.
-func (r *redactor) spans(dst []span, s string, prevWord bool) []span {
+// cut). tail is the end of the text before s, which decides the \b at its
+// start: "" for a whole string.
+func (r *redactor) spans(dst []span, s, tail string) []span {
 	for _, secret := range r.secrets {
 		for i := 0; ; {
 			j := strings.Index(s[i:], secret)
@@ -345,7 +378,7 @@ func (r *redactor) spans(dst []span, s string, prevWord bool) []span {
 			i += j + 1
 		}
 	}
-	dst = shapeSpans(dst, s, prevWord, false)
+	dst = shapeSpans(dst, s, tail, false)
 	if len(dst) < 2 {
 		return dst
 	}

@@ -44,12 +44,12 @@ func (t RedactedText) String() string { return t.s }
 // order; Piece tells what each piece became once all of it is released,
 // for the provider payload that carried it. Not safe for concurrent use.
 type TextStream struct {
-	r        *redactor
-	held     []byte // written, not released yet
-	base     int    // offset of held in the whole text
-	prevWord bool   // the released text ends in a word character
-	open     []streamPiece
-	done     []string // what each wholly released piece became, by number
+	r    *redactor
+	held []byte // written, not released yet
+	base int    // offset of held in the whole text
+	tail string // the released text's last bytes, for wordBefore
+	open []streamPiece
+	done []string // what each wholly released piece became, by number
 }
 
 // streamPiece is a piece not wholly released: its range in the whole text
@@ -70,7 +70,7 @@ func (t *TextStream) Write(piece string) (RedactedText, int) {
 	t.open = append(t.open, streamPiece{start: start, end: start + len(piece)})
 	// openFrom only reads held, and keeps nothing of it.
 	p := unsafe.String(unsafe.SliceData(t.held), len(t.held))
-	return t.release(t.r.cut(p, t.prevWord)), n
+	return t.release(t.r.cut(p, t.tail)), n
 }
 
 // Flush releases everything held: the answer has ended (or was cut).
@@ -92,7 +92,7 @@ func (t *TextStream) release(cut int) RedactedText {
 		chunk := string(t.held[:cut])
 		var spans []span
 		if t.r.suspect(chunk) {
-			spans = t.r.spans(nil, chunk, t.prevWord)
+			spans = t.r.spans(nil, chunk, t.tail)
 		}
 		out = applySpans(chunk, spans)
 		for i := range t.open {
@@ -108,7 +108,7 @@ func (t *TextStream) release(cut int) RedactedText {
 				pc.out = redactRange(pc.out, chunk, spans, a, b)
 			}
 		}
-		t.prevWord = isWord(chunk[cut-1])
+		t.tail = tailOf(t.tail, chunk)
 		t.base += cut
 		if cut == len(t.held) {
 			t.held = t.held[:0] // all released (chunk is a copy): reuse the buffer
@@ -159,8 +159,8 @@ func redactRange(dst []byte, s string, spans []span, a, b int) []byte {
 // cut returns how much of p (the held text) can be released: up to the
 // first match that is still open, moved back over any complete match it
 // would split.
-func (r *redactor) cut(p string, prevWord bool) int {
-	c := r.openFrom(p, prevWord)
+func (r *redactor) cut(p, tail string) int {
+	c := r.openFrom(p, tail)
 	if c == 0 || c == len(p) {
 		return c // nothing open, or all of it: no match can span the cut
 	}
@@ -175,7 +175,7 @@ func (r *redactor) cut(p string, prevWord bool) int {
 			i += j + 1
 		}
 	}
-	whole = shapeSpans(whole, p, prevWord, true)
+	whole = shapeSpans(whole, p, tail, true)
 	for moved := true; moved; {
 		moved = false
 		// Not right after what would be an AWS key id but for the word
@@ -183,10 +183,10 @@ func (r *redactor) cut(p string, prevWord bool) int {
 		// chunk and not in the whole text.
 		if c > 0 && c < len(p) && isWord(p[c-1]) && isWord(p[c]) {
 			w := c
-			for w > 0 && c-w <= awsKeyIDLen && isWord(p[w-1]) {
+			for w > 0 && c-w <= awsKeyIDLen && wordBefore(p, w, tail) {
 				w--
 			}
-			if c-w == awsKeyIDLen && (w > 0 || !prevWord) && awsKeyIDOpen(p[w:c]) {
+			if c-w == awsKeyIDLen && !wordBefore(p, w, tail) && awsKeyIDOpen(p[w:c]) {
 				c, moved = w, true
 			}
 		}
@@ -202,16 +202,11 @@ func (r *redactor) cut(p string, prevWord bool) int {
 // openFrom returns the first offset of p from which p could still grow
 // into a match (len(p) when none could). Each rule looks at the end of p
 // only: a match still open runs to the end.
-func (r *redactor) openFrom(p string, prevWord bool) int {
+func (r *redactor) openFrom(p, tail string) int {
 	n := len(p)
 	best := n
 	at := func(i int) { best = min(best, i) }
-	boundary := func(i int) bool { // \b before p[i], p[i] a word character
-		if i == 0 {
-			return !prevWord
-		}
-		return !isWord(p[i-1])
-	}
+	boundary := func(i int) bool { return !wordBefore(p, i, tail) } // \b before p[i], p[i] a word character
 
 	// sk-…: a run of [A-Za-z0-9_-] from an "s" at a word boundary, not
 	// yet at its cap.
@@ -241,9 +236,16 @@ func (r *redactor) openFrom(p string, prevWord bool) int {
 		at(ws - len("Bearer"))
 	}
 
-	// GitHub tokens and AWS key ids: the trailing word run, at a boundary.
-	if run = trailing(p, isWord); run < n && boundary(run) {
-		if t := p[run:]; githubOpen(t) || awsKeyIDOpen(t) {
+	// GitHub tokens and AWS key ids: the trailing word run, from its last
+	// boundary (after an escape's letter in JSON text, a word run holds one
+	// inside).
+	if run = trailing(p, isWord); run < n {
+		for i := run + 1; i < n; i++ {
+			if boundary(i) {
+				run = i
+			}
+		}
+		if t := p[run:]; boundary(run) && (githubOpen(t) || awsKeyIDOpen(t)) {
 			at(run)
 		}
 	}

@@ -134,6 +134,7 @@ var streamFragments = []string{
 	"AWS_SECRET_ACCESS_KEY", " = ", ": ", "abcdefghij", "ABCDEFGHIJKLMNOP", "0123456789", "Zz09", "[REDACTED]",
 	apiKey, apiKey[:9], "pass word 12", "pass wo", "xyzzy-passphrase", "xyzzy", "task-", "mask",
 	"eyJ", "eyJhbGciOiJIUzI1NiJ9", ".eyJ", "eyJzdWIiOiIx", jwt, jwt[:50],
+	`\`, `\n`, `\t`, "n", `\u0026`, `\u00`, "26", ghToken, ghToken[:10], "AKIAIOSFODNN7EXAMPLE",
 }
 
 func randomText(rng *rand.Rand) string {
@@ -190,6 +191,7 @@ func FuzzTextStream(f *testing.F) {
 	f.Add("aws_secret_access_key: '"+awsSecret+"'", []byte{5})
 	f.Add("xpass word 12sk-aaaaaaaaaaaaaaaaaaaaaaaaa", []byte{2, 9})
 	f.Add("token="+jwt+" and eyJabc.eyJ", []byte{3, 7, 11})
+	f.Add(`a\nsk-ant-api03-abcdefghijklmnop\u0026`+ghToken+`\tAKIAIOSFODNN7EXAMPLE`, []byte{1, 2, 5, 9})
 	f.Fuzz(func(t *testing.T, text string, cuts []byte) {
 		if len(text) > 4096 {
 			return
