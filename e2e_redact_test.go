@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -262,8 +264,11 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real", "ODD_TOKEN=assistant")
-	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY"})), answer("done"))
+	today := time.Now().UTC().Format("2006-01-02")
+	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real", "ODD_TOKEN=assistant",
+		"CACHE_KEY="+today, "REPO_KEY="+filepath.Base(os.Getenv("TMPDIR")), "SESSION_KEY=correct-horse-battery-staple")
+	e.writeFile("words.txt", "correct-horse-battery-staple\n")
+	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY; cat words.txt"})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "--name", "p", "go")
 	e.must("", "resume", "p", "--provider", "echo", "again")
 	if r := e.must("", "list", "--json"); !strings.Contains(r.stdout, e.cwd) {
@@ -273,6 +278,10 @@ func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
 	if out := fmt.Sprint(results["call_0_0"]["output"]); !strings.Contains(out, e.cwd) || strings.Contains(out, "dk-0123456789-real") {
 		t.Errorf("Bash output %q: the folder is plain, the deploy key a secret", out)
 	}
+	if log := readFile(t, e.logPath(e.onlySession())); strings.Contains(log, "[REDACTED]T") {
+		t.Errorf("a date under CACHE_KEY redacted the times in the log (createdAt, the messages' timestamps)")
+	}
+	e.checkNoSecrets("correct-horse-battery-staple") // a passphrase of lowercase words under *_KEY
 }
 
 func TestPlainSettingsValuesAreNotRedacted(t *testing.T) {

@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"trail/core/provider"
 	"trail/logfmt"
@@ -35,6 +36,23 @@ func (s *session) useSecrets() {
 	}
 	s.secrets = provider.SecretsInUse(s.e.Env, environ, s.opts.Settings.Env)
 	s.red = logfmt.NewRedactor(s.secrets)
+	s.keepPathWhole(s.opts.Cwd)
+}
+
+// keepPathWhole drops the secrets that are part of path, the session's
+// folder: a folder's name is no secret (SONAR_PROJECT_KEY is often the
+// repository's name), and redacted in the record the folder was gone, and
+// with it every tool's working directory and resume --last's match.
+func (s *session) keepPathWhole(path string) {
+	kept := s.secrets[:0:0]
+	for _, secret := range s.secrets {
+		if !strings.Contains(path, secret) {
+			kept = append(kept, secret)
+		}
+	}
+	if len(kept) != len(s.secrets) {
+		s.secrets, s.red = kept, logfmt.NewRedactor(kept)
+	}
 }
 
 // markRelogged notes that every message was just logged again, redacted

@@ -142,6 +142,7 @@ func (s *session) openStored(ctx context.Context, vet func(*session) error) erro
 	if rec.Status == StatusTerminated {
 		return errs.Usagef("start a new session with trail run, or --fork this one", "session %s is terminated", id)
 	}
+	s.keepPathWhole(rec.Cwd) // before anything is logged or saved
 	msgs, err := chat.DecodeMessages(rec.Messages)
 	if err != nil {
 		return &errs.InvalidDataError{Path: e.Store.RecordPath(id), Err: err}

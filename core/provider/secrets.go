@@ -137,16 +137,17 @@ func broadSecretName(n string) bool {
 }
 
 // plainUnderBroadName reports whether value, under a name only the broad
-// rules call secret, is plainly none: a word of lowercase letters
-// (PARTITION_KEY=assistant) or a path that exists (PROJECT_KEY=$PWD).
-// Taken for secrets, such values were replaced wherever trail writes
-// them, a message's role and the session's folder among them: a record
-// that no longer loaded, a session whose tools could not run.
+// rules call secret, is plainly none: a path that exists (PROJECT_KEY=
+// $PWD) or a number, date or version (CACHE_KEY=2026-11-28). Taken for
+// secrets, such values were replaced wherever trail writes them: the
+// session's folder (tools that could not run), the log's timestamps. A
+// word of lowercase letters stays a secret (correct-horse-battery-staple);
+// the words trail writes as structure never are (logfmt).
 func plainUnderBroadName(name, value string) bool {
 	if strongSecretName(strings.ToUpper(name)) {
 		return false
 	}
-	if value != "" && strings.Trim(value, "abcdefghijklmnopqrstuvwxyz_-") == "" {
+	if value != "" && strings.Trim(value, "0123456789.:-+TZ") == "" {
 		return true
 	}
 	if filepath.IsAbs(value) {
