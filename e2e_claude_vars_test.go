@@ -180,4 +180,9 @@ func TestClaudeConfigDirHoldsTheUsersSettings(t *testing.T) {
 	if r := e.must("", "config"); strings.Contains(r.stdout, "bypassPermissions") || !regexp.MustCompile(`(?m)^  ~/claude-work/settings\.json +read$`).MatchString(r.stdout) {
 		t.Errorf("CLAUDE_CONFIG_DIR=~/claude-work read the working folder's ~ folder:\n%s", r.stdout)
 	}
+	e.writeFile(filepath.Join("~nobody", "claude-work", "settings.json"), `{"permissions": {"defaultMode": "bypassPermissions"}}`)
+	e.setenv("CLAUDE_CONFIG_DIR=~nobody/claude-work")
+	if r := e.must("", "config"); strings.Contains(r.stdout, "bypassPermissions") {
+		t.Errorf("CLAUDE_CONFIG_DIR=~nobody/claude-work read the working folder's ~nobody folder:\n%s", r.stdout)
+	}
 }

@@ -207,7 +207,7 @@ func TestManagedSettingsHoldOnAManagedMachine(t *testing.T) {
 		}
 		c := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "run", "--provider", "echo", "hi")
 		c.Dir, c.Env = e.cwd, e.environ()
-		if r := e.wait(c); r.code != 7 || !strings.Contains(r.stderr, "managed-settings.d") {
+		if r := e.wait(c); r.code != 7 || !strings.Contains(r.stderr, "managed-settings.d: list the managed settings: permission denied") || !strings.Contains(r.stderr, "ask whoever manages this machine") {
 			t.Errorf("an unlistable drop-in folder: %s", r)
 		}
 	})

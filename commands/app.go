@@ -362,7 +362,11 @@ func cwdError(err error) error {
 func loadSettings(d *Deps, g globals, cwd string) (*settings.Settings, error) {
 	userHome, _ := d.UserHome()
 	claude := settings.ClaudeDir(userHome, d.Env("CLAUDE_CONFIG_DIR"))
-	s, err := settings.Load(settings.Paths(claude, g.Home, cwd), settings.ProjectPaths(claude, g.Home, cwd), g.Settings, settings.ManagedPaths()...)
+	managed, err := settings.ManagedPaths()
+	if err != nil {
+		return nil, err
+	}
+	s, err := settings.Load(settings.Paths(claude, g.Home, cwd), settings.ProjectPaths(claude, g.Home, cwd), g.Settings, managed...)
 	if err != nil {
 		return nil, err
 	}

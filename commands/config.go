@@ -71,7 +71,11 @@ type configProblem struct {
 func runConfig(_ context.Context, o *ConfigOptions) error {
 	userHome, _ := o.Deps.UserHome()
 	claude := settings.ClaudeDir(userHome, o.Deps.Env("CLAUDE_CONFIG_DIR"))
-	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings, settings.ManagedPaths()...)
+	managed, err := settings.ManagedPaths()
+	if err != nil {
+		return err // as a step would fail on it
+	}
+	entries, files := settings.Inspect(settings.Paths(claude, o.Globals.Home, o.Cwd), settings.ProjectPaths(claude, o.Globals.Home, o.Cwd), o.Globals.Settings, managed...)
 	if o.Globals.Home == unsetHome {
 		// HOME is unset: the stand-in home is no file a user could make
 		files = slices.DeleteFunc(files, func(f settings.FileReport) bool { return filepath.Dir(f.Path) == unsetHome })

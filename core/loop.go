@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -286,7 +287,8 @@ func (s *session) saveFailed(err error) error {
 	if saved, e := s.e.Store.Exists(s.rec.ID); e != nil || saved {
 		return saveErr
 	}
-	if s.log == nil || s.log.Size() <= 0 {
+	// the writer's own count is unknown once a write failed: the file says
+	if fi, err := os.Stat(s.e.Store.LogPath(s.rec.ID)); s.log == nil || err != nil || fi.Size() == 0 {
 		// no log to rebuild from
 		saveErr.Fix = "nothing of the session could be written: once the disk has room, trail delete " + s.rec.ID + " removes what is left; then ask again"
 		return saveErr

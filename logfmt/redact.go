@@ -1,8 +1,10 @@
 package logfmt
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf16"
 	"unsafe"
 
 	"trail/lazy"
@@ -267,6 +269,41 @@ func structuralWord(s string) bool {
 	return false
 }
 
+// printedForms are the forms of s as a program's JSON encoder may print
+// it, escaped once: as trail and JavaScript escape, as Go's encoding/json
+// (docker, kubectl, terraform, gh: also <, > and & as \u003c...), as
+// Python's json.dumps (also every character past ASCII as \uXXXX) and as
+// PHP's json_encode (also / as \/). Only the forms that differ from s and
+// from each other.
+func printedForms(s string) []string {
+	std := appendString(nil, s)
+	forms := []string{string(std[1 : len(std)-1])}
+	var html, ascii strings.Builder
+	for _, r := range forms[0] {
+		switch {
+		case r == '<' || r == '>' || r == '&':
+			fmt.Fprintf(&html, `\u%04x`, r)
+			ascii.WriteRune(r)
+		case r > 0x7f && r <= 0xffff:
+			html.WriteRune(r)
+			fmt.Fprintf(&ascii, `\u%04x`, r)
+		case r > 0xffff:
+			html.WriteRune(r)
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&ascii, `\u%04x\u%04x`, r1, r2)
+		default:
+			html.WriteRune(r)
+			ascii.WriteRune(r)
+		}
+	}
+	for _, f := range []string{html.String(), ascii.String(), strings.ReplaceAll(forms[0], "/", `\/`)} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
 // escapeLevels is how many times over a secret is looked for escaped.
 const escapeLevels = 3
 
@@ -289,14 +326,17 @@ func newRedactor(secrets []string) *redactor {
 		// where a string holds JSON text: once in a tool result's
 		// {"success", "output"}, twice when the command printed JSON
 		// itself (jq -n env, docker inspect), three times when that JSON
-		// held JSON.
-		for range escapeLevels {
-			q := appendString(nil, s)
-			if len(q) == len(s)+2 {
-				break // nothing to escape: one form only
+		// held JSON. The command's own encoder may escape more than trail
+		// does (printedForms), trail's the levels above it.
+		for _, f := range printedForms(s) {
+			for level := 1; level <= escapeLevels; level++ {
+				add(f)
+				q := appendString(nil, f)
+				if len(q) == len(f)+2 {
+					break // nothing more to escape
+				}
+				f = string(q[1 : len(q)-1])
 			}
-			s = string(q[1 : len(q)-1])
-			add(s)
 		}
 	}
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })

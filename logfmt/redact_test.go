@@ -195,3 +195,20 @@ func TestStructuralWordsAreNoSecrets(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// A program's JSON encoder may escape more than trail's: Go's escapes &, <
+// and > (docker, kubectl, terraform), Python's every character past ASCII,
+// PHP's every /. A secret printed by any of them is found, in a tool
+// result too.
+func TestASecretPrintedByAnotherEncoderIsFound(t *testing.T) {
+	secret := "p&ss<wörd>/2024x"
+	r := NewRedactor([]string{secret})
+	for _, printed := range []string{`p\u0026ss\u003cwörd\u003e/2024x`, `p&ss<w\u00f6rd>/2024x`, `p&ss<wörd>\/2024x`} {
+		inResult := string(appendString(nil, `{"v":"`+printed+`"}`)) // as trail writes a tool result's output
+		for _, s := range []string{printed, inResult} {
+			if got := r.String(s); strings.Contains(got, "2024x") {
+				t.Errorf("%q redacts to %q", s, got)
+			}
+		}
+	}
+}

@@ -43,23 +43,23 @@ func ManagedDir() string {
 
 // ManagedPaths are the managed settings files, in merge order: the base
 // file (whether or not it exists; Load skips a missing one), then the
-// drop-in folder's *.json files by name, hidden ones left out.
-func ManagedPaths() []string {
+// drop-in folder's *.json files by name, hidden ones left out. A drop-in
+// folder this user cannot list is an error: a policy must not be passed
+// over (no step runs without it).
+func ManagedPaths() ([]string, error) {
 	dir := ManagedDir()
 	out := []string{filepath.Join(dir, "managed-settings.json")}
 	dropIns := filepath.Join(dir, "managed-settings.d")
 	entries, err := os.ReadDir(dropIns) // sorted by name
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-		// A policy folder this user cannot list must not be passed over:
-		// named as a file, Load fails on it as on an unreadable policy.
-		return append(out, dropIns)
+		return nil, managedError(&errs.InvalidDataError{Path: dropIns, Err: fmt.Errorf("list the managed settings: %w", unwrapPathError(err))})
 	}
 	for _, e := range entries {
 		if n := e.Name(); !strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".json") {
 			out = append(out, filepath.Join(dir, "managed-settings.d", n))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // managedError is a managed file's failure with the hint for whoever

@@ -177,6 +177,9 @@ func folderUnreadable(path string) bool {
 // folder and shown as written, a repository's folder named "~/x" was taken
 // for the user's own settings, trusted as only the user's are.
 func ClaudeDir(userHome, configDir string) string {
+	if strings.HasPrefix(configDir, "~") && configDir != "~" && !strings.HasPrefix(configDir, "~/") {
+		return "" // ~user: another user's folder, not looked up; never a folder named "~user" here
+	}
 	if configDir == "~" || strings.HasPrefix(configDir, "~/") {
 		if userHome == "" {
 			return "" // no user folder to read: no user settings
