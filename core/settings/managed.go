@@ -66,9 +66,14 @@ func ManagedPaths() ([]string, error) {
 // meets it: the policy is not the user's to fix, and no step runs
 // without it.
 func managedError(err error) error {
+	const fix = "these are the organization's managed settings: ask whoever manages this machine to fix them (no step runs without its policy)"
 	var bad *errs.InvalidDataError
-	if errors.As(err, &bad) {
-		bad.Fix = "these are the organization's managed settings: ask whoever manages this machine to fix them (no step runs without its policy)"
+	var failed *errs.FailureError // a folder of theirs this user cannot enter
+	switch {
+	case errors.As(err, &bad):
+		bad.Fix = fix
+	case errors.As(err, &failed):
+		failed.Fix = fix
 	}
 	return err
 }
