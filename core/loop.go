@@ -283,7 +283,7 @@ func (s *session) finish(ctx context.Context, stop string, stepErr error) (*Resu
 // record yet (its first step, on a full disk): only its log holds it, and
 // it keeps its name, so a script's retry of run --name meets it.
 func (s *session) saveFailed(err error) error {
-	saveErr := &errs.SaveError{Err: err}
+	saveErr := &errs.SaveError{Hinted: errs.Hinted{Err: err}}
 	if saved, e := s.e.Store.Exists(s.rec.ID); e != nil || saved {
 		return saveErr
 	}

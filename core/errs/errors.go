@@ -30,14 +30,7 @@ func (e *LogWriteError) Hint() string {
 // SaveError ends a step whose record could not be saved after its answer
 // came: the answer is still shown. Fix, when set, says how to get the
 // session back.
-type SaveError struct {
-	Err error
-	Fix string
-}
-
-func (e *SaveError) Error() string { return e.Err.Error() }
-func (e *SaveError) Unwrap() error { return e.Err }
-func (e *SaveError) Hint() string  { return e.Fix }
+type SaveError struct{ Hinted }
 
 // Hinted gives err a hint, keeping what it is (exit code, kind).
 type Hinted struct {
