@@ -219,6 +219,14 @@ func TestSecretsStayOutOfTheHomeOnEveryPath(t *testing.T) {
 			s := e.script(calls(call("Bash", map[string]any{"command": `printf 'first line\nsk-ant-api03-later0123456789abc\n\tghp_Later0123456789abcdefghijklmnopqrstuv\n'`})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
 		}},
+		{"a key a long output's cut falls in (its first characters kept before the cut)", []string{"Zk9Qm2Lp7R"}, func(e *env) result {
+			// 14,990 characters, then a key whose first 10 characters the
+			// kept head ends with (Bash keeps the first and last 15,000);
+			// printed in two parts, so the call itself holds no part of it
+			cmd := `head -c 14990 /dev/zero | tr '\0' a; printf '%s%s' Zk9Qm2 Lp7Rt4Wx8Yv3Nb6Hc1Jd5Fg0Se; head -c 20000 /dev/zero | tr '\0' b`
+			s := e.script(calls(call("Bash", map[string]any{"command": cmd})), answer("done"))
+			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")
+		}},
 		{"a key in a tool call's arguments", []string{bearerToken}, func(e *env) result {
 			s := e.script(calls(call("Bash", map[string]any{"command": "echo 'Authorization: Bearer " + bearerToken + "'"})), answer("done"))
 			return e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "go")

@@ -212,3 +212,23 @@ func TestASecretPrintedByAnotherEncoderIsFound(t *testing.T) {
 		}
 	}
 }
+
+// A cut falling in a key leaves no part of it: the run of key characters
+// touching the cut goes when it has letters and digits, at most its 128
+// characters next to the cut; words and runs of one letter stay.
+func TestRedactCutEdges(t *testing.T) {
+	for _, tt := range []struct{ in, end, start string }{
+		{"text then AKIA4IOSFOD", "text then [REDACTED]", "text then AKIA4IOSFOD"},
+		{"7Rt4Wx8Yv3 more text", "7Rt4Wx8Yv3 more text", "[REDACTED] more text"},
+		{"just words here", "just words here", "just words here"},
+		{strings.Repeat("x", 300), strings.Repeat("x", 300), strings.Repeat("x", 300)},
+		{strings.Repeat("a1", 100), strings.Repeat("a1", 36) + "[REDACTED]", "[REDACTED]" + strings.Repeat("a1", 36)},
+	} {
+		if got := RedactCutEnd(tt.in); got != tt.end {
+			t.Errorf("RedactCutEnd(%.20q...) = %.40q..., want %.40q...", tt.in, got, tt.end)
+		}
+		if got := RedactCutStart(tt.in); got != tt.start {
+			t.Errorf("RedactCutStart(%.20q...) = %.40q..., want %.40q...", tt.in, got, tt.start)
+		}
+	}
+}

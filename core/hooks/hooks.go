@@ -372,7 +372,7 @@ func (h *Runner) capText(event, s string) string {
 		return s
 	}
 	h.message(fmt.Sprintf("%s hook output cut to %d characters (%d more)", event, maxHookText, n))
-	return cut + fmt.Sprintf("\n[... %d more characters of hook output cut by trail]", n)
+	return logfmt.RedactCutEnd(cut) + fmt.Sprintf("\n[... %d more characters of hook output cut by trail]", n)
 }
 
 func stderrNote(stderr []byte) string {

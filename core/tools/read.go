@@ -195,7 +195,7 @@ func formatRead(name string, sel []readLine, total, start int) (text string, who
 			if l.full > 0 {
 				size = thousands(l.full) + " bytes"
 			}
-			line = firstRunes(line, maxLineChars) + fmt.Sprintf(" [... line cut at %d characters of %s ...]", maxLineChars, size)
+			line = logfmt.RedactCutEnd(firstRunes(line, maxLineChars)) + fmt.Sprintf(" [... line cut at %d characters of %s ...]", maxLineChars, size)
 		}
 		entry := fmt.Sprintf("%*d\t%s", width, start+i, line)
 		if i > 0 && chars+1+utf8.RuneCountInString(entry) > readBudget {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"trail/logfmt"
 )
 
 // Output limits (Robota's MAX_TOOL_OUTPUT_CHARS, middle truncation).
@@ -38,8 +40,9 @@ func truncateTotal(s string, total int) string {
 	if total <= maxOutputChars {
 		return s
 	}
-	head := firstRunes(s, keepChars)
-	tail := lastRunes(s, keepChars)
+	// a key the cut falls in is no key shape on either side any more
+	head := logfmt.RedactCutEnd(firstRunes(s, keepChars))
+	tail := logfmt.RedactCutStart(lastRunes(s, keepChars))
 	return head + "\n\n[... output truncated: " + thousands(total) +
 		" chars total, showing first and last " + thousands(keepChars) + " chars ...]\n\n" + tail
 }
