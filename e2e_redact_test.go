@@ -274,9 +274,11 @@ func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
 	e := newEnv(t)
 	today := time.Now().UTC().Format("2006-01-02")
 	e.setenv("PARTITION_KEY=assistant", "PROJECT_KEY="+e.cwd, "DEPLOY_KEY=dk-0123456789-real", "ODD_TOKEN=assistant",
-		"CACHE_KEY="+today, "REPO_KEY="+filepath.Base(os.Getenv("TMPDIR")), "SESSION_KEY=correct-horse-battery-staple")
+		"CACHE_KEY="+today, "REPO_KEY="+filepath.Base(os.Getenv("TMPDIR")), "SESSION_KEY=correct-horse-battery-staple",
+		"SONAR_PROJECT_KEY=Widgets42")
 	e.writeFile("words.txt", "correct-horse-battery-staple\n")
-	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY; cat words.txt"})), answer("done"))
+	e.writeFile("Widgets42/a.txt", "in the subfolder\n")
+	s := e.script(calls(call("Bash", map[string]any{"command": "pwd; echo $DEPLOY_KEY; cat words.txt; ls Widgets42"})), answer("done"))
 	e.must("", "run", "--provider", "script", "--script", s, "--allow-tool", "Bash", "--name", "p", "go")
 	e.must("", "resume", "p", "--provider", "echo", "again")
 	if r := e.must("", "list", "--json"); !strings.Contains(r.stdout, e.cwd) {
@@ -290,6 +292,12 @@ func TestPlainValuesUnderBroadSecretNamesAreKept(t *testing.T) {
 		t.Errorf("a date under CACHE_KEY redacted the times in the log (createdAt, the messages' timestamps)")
 	}
 	e.checkNoSecrets("correct-horse-battery-staple") // a passphrase of lowercase words under *_KEY
+	if out := fmt.Sprint(results["call_0_0"]["output"]); !strings.Contains(out, "a.txt") || strings.Contains(out, "REDACTED]/") {
+		t.Errorf("a subfolder named by SONAR_PROJECT_KEY: %q", out)
+	}
+	if r := e.must("", "replay", "p", "--format", "json"); !strings.Contains(r.stdout, "ls Widgets42") {
+		t.Errorf("the call naming the subfolder was redacted: %.300s", r.stdout)
+	}
 }
 
 func TestPlainSettingsValuesAreNotRedacted(t *testing.T) {

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"trail/core/provider"
@@ -40,15 +42,22 @@ func (s *session) useSecrets() {
 }
 
 // keepPathWhole drops the secrets that are part of path, the session's
-// folder: a folder's name is no secret (SONAR_PROJECT_KEY is often the
-// repository's name), and redacted in the record the folder was gone, and
-// with it every tool's working directory and resume --last's match.
+// folder, or name a file or folder in it: a folder's name is no secret
+// (SONAR_PROJECT_KEY is often the repository's name), and redacted in the
+// record the folder was gone, and with it every tool's working directory
+// and resume --last's match, or every path under a subfolder.
 func (s *session) keepPathWhole(path string) {
 	kept := s.secrets[:0:0]
 	for _, secret := range s.secrets {
-		if !strings.Contains(path, secret) {
-			kept = append(kept, secret)
+		if strings.Contains(path, secret) {
+			continue
 		}
+		if !strings.ContainsAny(secret, "/\\\x00") && path != "" {
+			if _, err := os.Lstat(filepath.Join(path, secret)); err == nil {
+				continue
+			}
+		}
+		kept = append(kept, secret)
 	}
 	if len(kept) != len(s.secrets) {
 		s.secrets, s.red = kept, logfmt.NewRedactor(kept)

@@ -227,9 +227,9 @@ func shapeHints(s string) uint {
 // JSON, where every line after the first starts after "\n", and a key
 // there ("\nsk-ant-…", "\u0026ghp_…") was not found.
 func wordBefore(s string, i int, tail string) bool {
-	ctx := s[max(0, i-6):i]
-	if len(ctx) < 6 && len(tail) > 0 {
-		ctx = tail[max(0, len(tail)-(6-len(ctx))):] + ctx
+	ctx := s[max(0, i-ctxBytes):i]
+	if len(ctx) < ctxBytes && len(tail) > 0 {
+		ctx = tail[max(0, len(tail)-(ctxBytes-len(ctx))):] + ctx
 	}
 	n := len(ctx)
 	if n == 0 || !isWord(ctx[n-1]) {
@@ -238,19 +238,67 @@ func wordBefore(s string, i int, tail string) bool {
 	if n >= 2 && ctx[n-2] == '\\' && strings.IndexByte("nrtbf", ctx[n-1]) >= 0 {
 		return false
 	}
-	if n == 6 && ctx[0] == '\\' && ctx[1] == 'u' && isHex(ctx[2]) && isHex(ctx[3]) && isHex(ctx[4]) && isHex(ctx[5]) {
+	if n >= 6 && ctx[n-6] == '\\' && ctx[n-5] == 'u' && isHex(ctx[n-4]) && isHex(ctx[n-3]) && isHex(ctx[n-2]) && isHex(ctx[n-1]) {
 		return false
 	}
-	return true
+	if n >= 3 && ctx[n-3] == '%' && isHex(ctx[n-2]) && isHex(ctx[n-1]) {
+		return false // URL-encoded text: %22sk-ant-…
+	}
+	return !endsInCSI(ctx)
+}
+
+// escapedAt reports whether s[k] is the letter of a JSON escape (the n of
+// \n in JSON text): a secret that starts with n, t, r, b or f is not there,
+// a newline is, and replacing from the letter broke the escape, and the
+// JSON with it.
+func escapedAt(s string, k int, tail string) bool {
+	if strings.IndexByte("nrtbfu", s[k]) < 0 {
+		return false
+	}
+	run := 0
+	for i := k - 1; i >= 0 && s[i] == '\\'; i-- {
+		run++
+	}
+	if run == k { // the run may go on in the text before s
+		for i := len(tail) - 1; i >= 0 && tail[i] == '\\'; i-- {
+			run++
+		}
+	}
+	return run%2 == 1
+}
+
+// ctxBytes is how much of the text before a start wordBefore reads: the
+// longest escape it knows, a colour sequence as JSON writes it
+// (\u001b[38;5;208m).
+const ctxBytes = 24
+
+// endsInCSI reports whether ctx ends with a terminal control sequence
+// (ESC [ digits and semicolons, a final letter), raw or as JSON escapes
+// it: coloured output (grep --color, ls --color) puts one before a key,
+// and its final letter is no part of the key's word.
+func endsInCSI(ctx string) bool {
+	n := len(ctx)
+	if n < 3 || !('A' <= ctx[n-1] && ctx[n-1] <= 'Z' || 'a' <= ctx[n-1] && ctx[n-1] <= 'z') {
+		return false
+	}
+	i := n - 1
+	for i > 0 && (ctx[i-1] >= '0' && ctx[i-1] <= '9' || ctx[i-1] == ';') {
+		i--
+	}
+	if i == 0 || ctx[i-1] != '[' {
+		return false
+	}
+	before := ctx[:i-1]
+	return strings.HasSuffix(before, "\x1b") || strings.HasSuffix(before, `\u001b`) || strings.HasSuffix(before, `\u001B`)
 }
 
 // tailOf is the end of text that wordBefore may look at.
 func tailOf(tail, text string) string {
-	if len(text) >= 6 {
-		return text[len(text)-6:]
+	if len(text) >= ctxBytes {
+		return text[len(text)-ctxBytes:]
 	}
 	t := tail + text
-	return t[max(0, len(t)-6):]
+	return t[max(0, len(t)-ctxBytes):]
 }
 
 // structuralWord reports whether s is a word trail writes as structure: an
@@ -263,7 +311,8 @@ func structuralWord(s string) bool {
 	}
 	switch s {
 	case "append_message", "replace_all", "external-payload", "end_turn", "tool_use", "max_tokens",
-		"stop_sequence", "pause_turn", "requires_action", "interrupted", "completed", "tool_calls":
+		"stop_sequence", "pause_turn", "requires_action", "interrupted", "completed", "tool_calls",
+		"bypassPermissions", "acceptEdits":
 		return true
 	}
 	return false
@@ -301,7 +350,32 @@ func printedForms(s string) []string {
 			forms = append(forms, f)
 		}
 	}
+	// .NET's and Java's encoders write \u escapes in capitals (\u00FC)
+	for _, f := range forms {
+		if up := upperEscapes(f); up != f && !slices.Contains(forms, up) {
+			forms = append(forms, up)
+		}
+	}
 	return forms
+}
+
+// upperEscapes writes the hex digits of f's \u escapes in capitals.
+func upperEscapes(f string) string {
+	if !strings.Contains(f, `\u`) {
+		return f
+	}
+	b := []byte(f)
+	for i := 0; i+5 < len(b); i++ {
+		if b[i] == '\\' && b[i+1] == 'u' {
+			for k := i + 2; k < i+6; k++ {
+				if 'a' <= b[k] && b[k] <= 'f' {
+					b[k] -= 'a' - 'A'
+				}
+			}
+			i += 5
+		}
+	}
+	return string(b)
 }
 
 // escapeLevels is how many times over a secret is looked for escaped.
@@ -414,7 +488,9 @@ func (r *redactor) spans(dst []span, s, tail string) []span {
 			if j < 0 {
 				break
 			}
-			dst = append(dst, span{i + j, i + j + len(secret)})
+			if !escapedAt(s, i+j, tail) {
+				dst = append(dst, span{i + j, i + j + len(secret)})
+			}
 			i += j + 1
 		}
 	}

@@ -182,11 +182,7 @@ func (r *redactor) cut(p, tail string) int {
 		// characters that follow it: its closing \b would hold in the
 		// chunk and not in the whole text.
 		if c > 0 && c < len(p) && isWord(p[c-1]) && isWord(p[c]) {
-			w := c
-			for w > 0 && c-w <= awsKeyIDLen && wordBefore(p, w, tail) {
-				w--
-			}
-			if c-w == awsKeyIDLen && !wordBefore(p, w, tail) && awsKeyIDOpen(p[w:c]) {
+			if w := c - awsKeyIDLen; w >= 0 && !wordBefore(p, w, tail) && awsKeyIDOpen(p[w:c]) {
 				c, moved = w, true
 			}
 		}
@@ -236,17 +232,13 @@ func (r *redactor) openFrom(p, tail string) int {
 		at(ws - len("Bearer"))
 	}
 
-	// GitHub tokens and AWS key ids: the trailing word run, from its last
-	// boundary (after an escape's letter in JSON text, a word run holds one
-	// inside).
-	if run = trailing(p, isWord); run < n {
-		for i := run + 1; i < n; i++ {
-			if boundary(i) {
-				run = i
-			}
-		}
-		if t := p[run:]; boundary(run) && (githubOpen(t) || awsKeyIDOpen(t)) {
-			at(run)
+	// GitHub tokens and AWS key ids: in the trailing word run, from any
+	// boundary (the run's start, or inside it after an escape's letter in
+	// JSON text or a colour sequence's final letter).
+	for i := max(trailing(p, isWord), n-maxNamedKey); i < n; i++ {
+		if t := p[i:]; boundary(i) && (githubOpen(t) || awsKeyIDOpen(t)) {
+			at(i)
+			break
 		}
 	}
 

@@ -135,6 +135,7 @@ var streamFragments = []string{
 	apiKey, apiKey[:9], "pass word 12", "pass wo", "xyzzy-passphrase", "xyzzy", "task-", "mask",
 	"eyJ", "eyJhbGciOiJIUzI1NiJ9", ".eyJ", "eyJzdWIiOiIx", jwt, jwt[:50],
 	`\`, `\n`, `\t`, "n", `\u0026`, `\u00`, "26", ghToken, ghToken[:10], "AKIAIOSFODNN7EXAMPLE",
+	"\x1b[32m", "\x1b[", "32m", `\u001b[1;31m`, `\u001b`, "%22", "%2", "m",
 }
 
 func randomText(rng *rand.Rand) string {

@@ -232,3 +232,24 @@ func TestRedactCutEdges(t *testing.T) {
 		}
 	}
 }
+
+// Keys after a colour sequence (grep --color, raw or as JSON escapes it)
+// or in URL-encoded text are found; a secret is found as .NET prints it
+// (\u00FC in capitals); a secret that starts with n is not found across
+// the \n of JSON text, where replacing from the n broke the escape.
+func TestKeysNextToEscapesAndSecretsInTheirForms(t *testing.T) {
+	r := NewRedactor([]string{"pässwörd-2024", "nabcdef123"})
+	for _, tt := range []struct{ in, want string }{
+		{"\x1b[32msk-ant-api03-abcdefghijklmnop\x1b[0m", "\x1b[32m[REDACTED]\x1b[0m"},
+		{`\u001b[1;31m` + ghToken + `\u001b[0m`, `\u001b[1;31m[REDACTED]\u001b[0m`},
+		{"q=%22AKIAIOSFODNN7EXAMPLE%22", "q=%22[REDACTED]%22"},
+		{`p\u00E4ssw\u00F6rd-2024`, `[REDACTED]`},
+		{`{"a":"x\nabcdef123"}`, `{"a":"x\nabcdef123"}`},
+		{`{"a":"x\\nabcdef123"}`, `{"a":"x\\[REDACTED]"}`},
+		{"the term nabcdef123", "the term [REDACTED]"},
+	} {
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("%q redacts to %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
