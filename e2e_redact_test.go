@@ -344,9 +344,11 @@ func TestAProxyKeyInTheBaseURLIsNotStored(t *testing.T) {
 	e.checkNoSecrets(proxyKey)
 }
 
-// What redaction holds back (here the start of what could be a GitHub
-// token) is logged when the answer stops short: on Ctrl-C, the text_delta
-// lines still join into the interrupted answer the record keeps.
+// What redaction holds back (here the start of a GitHub token) is logged
+// when the answer stops short, as "[REDACTED]": cut short, it is no key
+// shape any more, and its part was kept in clear. On Ctrl-C the
+// text_delta lines still join into the interrupted answer the record
+// keeps.
 func TestHeldBackTextIsLoggedWhenTheAnswerIsInterrupted(t *testing.T) {
 	t.Parallel()
 	partial := "Here it is: " + streamedToken[:10]
@@ -372,16 +374,18 @@ func TestHeldBackTextIsLoggedWhenTheAnswerIsInterrupted(t *testing.T) {
 	}
 	id := e.onlySession()
 	last := lastMessage(t, e, id)
-	if last["state"] != "interrupted" || last["content"] != partial {
+	kept := "Here it is: [REDACTED]"
+	if last["state"] != "interrupted" || last["content"] != kept {
 		t.Fatalf("last message = %v", last)
 	}
-	if got := joinedDeltas(e.logLines(id), "text_delta"); got != partial {
-		t.Fatalf("text_delta lines join into %q, want %q", got, partial)
+	if got := joinedDeltas(e.logLines(id), "text_delta"); got != kept {
+		t.Fatalf("text_delta lines join into %q, want %q", got, kept)
 	}
+	e.checkNoSecrets(streamedToken[4:10])
 }
 
-// When the connection drops mid-answer, the log still gets every character
-// that streamed, the held-back tail included.
+// When the connection drops mid-answer, the log still gets what streamed,
+// the held-back tail included, the start of a key redacted.
 func TestHeldBackTextIsLoggedWhenTheStreamIsCut(t *testing.T) {
 	t.Parallel()
 	partial := "Here it is: " + streamedToken[:10]
@@ -392,9 +396,10 @@ func TestHeldBackTextIsLoggedWhenTheStreamIsCut(t *testing.T) {
 	if r.code != 6 {
 		t.Fatalf("exit %d, want 6\n%s", r.code, r)
 	}
-	if got := joinedDeltas(e.logLines(e.onlySession()), "text_delta"); got != partial {
-		t.Fatalf("text_delta lines join into %q, want %q", got, partial)
+	if got, kept := joinedDeltas(e.logLines(e.onlySession()), "text_delta"), "Here it is: [REDACTED]"; got != kept {
+		t.Fatalf("text_delta lines join into %q, want %q", got, kept)
 	}
+	e.checkNoSecrets(streamedToken[4:10])
 }
 
 // A value that becomes a secret after it was saved: the messages saved

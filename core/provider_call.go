@@ -75,9 +75,9 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 		err = &errs.ProviderError{Provider: s.pcfg.Name, Message: "no response"}
 	}
 	if err != nil {
-		sink.flush() // what redaction held back, before the answer is committed
+		sink.flushCut() // what redaction held back, before the answer is committed
 		if ctx.Err() != nil {
-			partial := sink.text.String()
+			partial := s.red.CutEnd(sink.text.String())
 			s.logResponse(sink, &provider.Response{Text: partial}, "interrupted")
 			return nil, partial, err
 		}
@@ -90,7 +90,7 @@ func (s *session) send(ctx context.Context, pc providerCall) (*provider.Response
 		}
 		partial := ""
 		if !pc.quiet { // a side call's text was never shown
-			partial = sink.text.String()
+			partial = s.red.CutEnd(sink.text.String())
 		}
 		return nil, partial, err
 	}

@@ -111,10 +111,20 @@ func (k *roundSink) payload(kind string, payload any) {
 }
 
 // flush releases everything held: the call is over.
-func (k *roundSink) flush() {
+func (k *roundSink) flush() { k.release(false) }
+
+// flushCut releases everything held of a call cut short: the answer's
+// text it held is released as TextStream.FlushCut does (no part of a key
+// it was writing), as cutAnswer keeps it.
+func (k *roundSink) flushCut() { k.release(true) }
+
+func (k *roundSink) release(cut bool) {
 	k.held.open = nil
 	var released logfmt.RedactedText
-	if k.held.text != nil {
+	switch {
+	case k.held.text != nil && cut:
+		released = k.held.text.FlushCut()
+	case k.held.text != nil:
 		released = k.held.text.Flush()
 	}
 	if k.held.thinking != nil {

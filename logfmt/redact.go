@@ -494,7 +494,11 @@ func (r *redactor) spans(dst []span, s, tail string) []span {
 			i += j + 1
 		}
 	}
-	dst = shapeSpans(dst, s, tail, false)
+	return mergeSpans(shapeSpans(dst, s, tail, false))
+}
+
+// mergeSpans sorts spans and merges the overlapping ones.
+func mergeSpans(dst []span) []span {
 	if len(dst) < 2 {
 		return dst
 	}

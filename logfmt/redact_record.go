@@ -68,8 +68,20 @@ func (r *Redactor) Member(key string, raw json.RawMessage) (json.RawMessage, err
 	return r.JSON(raw)
 }
 
+// CutEnd redacts s, an answer cut short, and what ends it from where it
+// could still have grown into a key or a secret: cut, it is no shape any
+// more, and its part would be kept in clear (TextStream.FlushCut).
+func (r *Redactor) CutEnd(s string) string {
+	rules := r.rules()
+	spans := rules.spans(nil, s, "")
+	if c := rules.openFrom(s, ""); c < len(s) {
+		spans = mergeSpans(append(spans, span{c, len(s)}))
+	}
+	return applySpans(s, spans)
+}
+
 // Stream returns a TextStream for one streamed text (an answer, or its
 // thinking), redacting with these secrets.
 func (r *Redactor) Stream() *TextStream {
-	return &TextStream{r: r.rules()}
+	return &TextStream{r: r.rules(), cutFrom: -1}
 }

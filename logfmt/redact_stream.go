@@ -48,8 +48,11 @@ type TextStream struct {
 	held []byte // written, not released yet
 	base int    // offset of held in the whole text
 	tail string // the released text's last bytes, for wordBefore
-	open []streamPiece
-	done []string // what each wholly released piece became, by number
+	// cutFrom, for FlushCut's release, is where the held text is redacted
+	// to its end; -1 otherwise
+	cutFrom int
+	open    []streamPiece
+	done    []string // what each wholly released piece became, by number
 }
 
 // streamPiece is a piece not wholly released: its range in the whole text
@@ -73,8 +76,18 @@ func (t *TextStream) Write(piece string) (RedactedText, int) {
 	return t.release(t.r.cut(p, t.tail)), n
 }
 
-// Flush releases everything held: the answer has ended (or was cut).
+// Flush releases everything held: the answer has ended.
 func (t *TextStream) Flush() RedactedText {
+	return t.release(len(t.held))
+}
+
+// FlushCut releases everything held of an answer cut short (an interrupt,
+// a dropped connection): what it held could have grown into a key or a
+// secret, and is one cut short, no shape any more; it is released as
+// "[REDACTED]". Redactor.CutEnd does the same to the whole text.
+func (t *TextStream) FlushCut() RedactedText {
+	p := unsafe.String(unsafe.SliceData(t.held), len(t.held))
+	t.cutFrom = t.r.openFrom(p, t.tail)
 	return t.release(len(t.held))
 }
 
@@ -94,6 +107,10 @@ func (t *TextStream) release(cut int) RedactedText {
 		if t.r.suspect(chunk) {
 			spans = t.r.spans(nil, chunk, t.tail)
 		}
+		if t.cutFrom >= 0 && t.cutFrom < cut {
+			spans = mergeSpans(append(spans, span{t.cutFrom, cut}))
+		}
+		t.cutFrom = -1
 		out = applySpans(chunk, spans)
 		for i := range t.open {
 			pc := &t.open[i]

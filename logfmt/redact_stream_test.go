@@ -279,3 +279,38 @@ func TestReplacePieceText(t *testing.T) {
 		t.Errorf("a payload without the piece was kept: %v", got)
 	}
 }
+
+// An answer cut short (an interrupt, a dropped connection) leaves no part
+// of a key it was writing: FlushCut releases what the stream held from
+// where a key could have grown, as CutEnd does to the whole text, and the
+// pieces join into the same.
+func TestStreamCutShortJoinsToCutEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	r := NewRedactor(streamSecrets)
+	for range 5000 {
+		text := randomText(rng)
+		pieces := randomPieces(rng, text)
+		s := r.Stream()
+		var out strings.Builder
+		for _, p := range pieces {
+			got, _ := s.Write(p)
+			out.WriteString(got.String())
+		}
+		out.WriteString(s.FlushCut().String())
+		want := r.CutEnd(text)
+		if out.String() != want {
+			t.Fatalf("text %q in pieces %q:\ncut stream %q\nCutEnd     %q", text, pieces, out.String(), want)
+		}
+		var joined strings.Builder
+		for i := range pieces {
+			p, _ := s.Piece(i)
+			joined.WriteString(p)
+		}
+		if joined.String() != want {
+			t.Fatalf("text %q: pieces join into %q, want %q", text, joined.String(), want)
+		}
+	}
+	if got := r.CutEnd("the key is sk-ant-api03-abc"); got != "the key is [REDACTED]" {
+		t.Errorf("a key cut short: %q", got)
+	}
+}
