@@ -312,6 +312,16 @@ func TestE2EExportInstallsWhereClaudeCodeLooks(t *testing.T) {
 	if !strings.HasPrefix(strings.TrimSpace(r.stdout), filepath.Join(conf, "projects")+"/") || r.stderr != "" {
 		t.Fatalf("CLAUDE_CONFIG_DIR: %s", r)
 	}
+	// as the settings read it: ~ is HOME's, ~user names no folder here
+	e.setenv("CLAUDE_CONFIG_DIR=~/claude-config")
+	if r := e.must("", "export", "--last", "--to", "claude", "--install", "--force", "-q"); !strings.HasPrefix(strings.TrimSpace(r.stdout), filepath.Join(e.user, "claude-config", "projects")+"/") {
+		t.Fatalf("CLAUDE_CONFIG_DIR=~/claude-config: %s", r)
+	}
+	e.setenv("CLAUDE_CONFIG_DIR=~nobody/x")
+	if r := e.run("", "export", "--last", "--to", "claude", "--install"); r.code != 2 || e.exists("~nobody") {
+		t.Fatalf("CLAUDE_CONFIG_DIR=~nobody/x: %s", r)
+	}
+	e.setenv("CLAUDE_CONFIG_DIR=" + conf)
 	for _, row := range []struct {
 		args []string
 		want string

@@ -15,6 +15,7 @@ import (
 	"trail/core"
 	"trail/core/errs"
 	"trail/core/peer"
+	"trail/core/settings"
 	"trail/store"
 )
 
@@ -157,7 +158,15 @@ const noLogNote = "trail: the session has no log: the transcript shows the recor
 // projects folder, the folder named after the session's directory, the
 // session id.
 func claudeTranscriptPath(o *ExportOptions, res *core.ExportResult) (string, error) {
-	base := o.Deps.Env("CLAUDE_CONFIG_DIR")
+	base := ""
+	if dir := o.Deps.Env("CLAUDE_CONFIG_DIR"); dir != "" {
+		// as the settings read it: ~ is HOME's, a relative one made
+		// absolute, ~user none (never a folder named "~user" here)
+		home, _ := o.Deps.UserHome()
+		if base = settings.ClaudeDir(home, dir); base == "" {
+			return "", errs.Usagef("give CLAUDE_CONFIG_DIR in full, or use --output", "CLAUDE_CONFIG_DIR %s names no folder trail can find", store.QuoteInput(dir))
+		}
+	}
 	if base == "" {
 		home, err := o.Deps.UserHome()
 		if err != nil || home == "" {
