@@ -82,6 +82,12 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, noFollow(path, err)
 	}
+	return keepRegular(f, path)
+}
+
+// keepRegular returns f, open at path, with its stat when it is a regular
+// file; anything else is closed and refused.
+func keepRegular(f *os.File, path string) (*os.File, os.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		_ = f.Close()

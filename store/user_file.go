@@ -20,14 +20,5 @@ func OpenUserFile(path string) (*os.File, os.FileInfo, error) {
 		}
 		return nil, nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		_ = f.Close()
-		return nil, nil, &NotRegularError{Path: path, Kind: FileKind(st.Mode())}
-	}
-	return f, st, nil
+	return keepRegular(f, path)
 }
